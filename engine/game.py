@@ -1,0 +1,236 @@
+"""The one shape every game has, so the table manager, the AI, replays and tests work on all.
+
+A game is a state machine built from `(seats, options, rng)`. The table manager asks it who
+must act (`to_act`), offers those seats what `prompt(seat)` describes, feeds their answers to
+`apply`, runs the clocks that `timers()` asks for and saves `to_dict()` after every step.
+Hidden information leaves a game only through `view(seat)` and events addressed to a seat.
+
+Actions are plain `(name, args)` values with JSON-safe arguments: they travel through button
+ids, modals and snapshots unchanged, and a game validates them itself in `apply`.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Literal
+
+__all__ = [
+    "TIMEOUT",
+    "Action",
+    "CardPick",
+    "Choice",
+    "Event",
+    "Game",
+    "GameResult",
+    "IllegalAction",
+    "Prompt",
+    "TextAsk",
+    "TimerSpec",
+    "rng_from_json",
+    "rng_to_json",
+]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; the message is shown to the player as it is."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a seat does: a name the game defines and JSON-safe arguments."""
+
+    name: str
+    args: tuple[Any, ...] = ()
+
+    def to_json(self) -> list[Any]:
+        return [self.name, list(self.args)]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> Action:
+        name, args = data
+        return cls(str(name), tuple(args))
+
+
+TIMEOUT = Action("timeout")
+"""Applied by the table manager for a seat whose clock ran out; the game decides what it means."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, told in a sentence. `seat` set: only that seat may see it."""
+
+    text: str
+    seat: int | None = None
+    kind: str = "info"
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_public(self) -> bool:
+        return self.seat is None
+
+
+@dataclass(frozen=True)
+class TimerSpec:
+    """A clock the game wants running. The manager keeps one deadline per `key` until the
+    game stops asking for it, so a whole-table limit is not reset by every action."""
+
+    key: str
+    seconds: float
+    seats: tuple[int, ...]
+    warn: bool = True
+
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button. A disabled choice explains itself when pressed."""
+
+    label: str
+    action: Action
+    style: ButtonStyle = "secondary"
+    disabled_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class CardPick:
+    """A menu of cards; the chosen card texts become the action's arguments."""
+
+    label: str
+    action_name: str
+    cards: tuple[str, ...]
+    min_cards: int = 0
+    max_cards: int = 1
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TextAsk:
+    """A text field (in a modal); the text becomes the action's last argument."""
+
+    label: str
+    action_name: str
+    field_label: str
+    placeholder: str = ""
+    min_length: int = 1
+    max_length: int = 40
+    args: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a seat is asked now: a sentence and the ways to answer it."""
+
+    text: str
+    choices: tuple[Choice | CardPick | TextAsk, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The final standing, per seat in seat order."""
+
+    scores: tuple[int, ...]
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+    summary: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameResult:
+        return cls(
+            tuple(data["scores"]),
+            tuple(data["places"]),
+            tuple(data["winners"]),
+            data.get("summary", ""),
+        )
+
+
+def places_from_scores(scores: Sequence[int]) -> tuple[int, ...]:
+    """Competition ranking (1, 2, 2, 4): equal scores share a place."""
+    return tuple(1 + sum(other > score for other in scores) for score in scores)
+
+
+def rng_to_json(rng: random.Random) -> list[Any]:
+    version, state, gauss = rng.getstate()
+    return [version, list(state), gauss]
+
+
+def rng_from_json(data: Sequence[Any]) -> random.Random:
+    rng = random.Random()
+    version, state, gauss = data
+    rng.setstate((version, tuple(state), gauss))
+    return rng
+
+
+class Game(abc.ABC):
+    """The shape shared by every game. Subclasses set the class attributes and implement
+    the abstract methods; `seats` are the players' display names, used in explanations."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+
+    seats: tuple[str, ...]
+    rng: random.Random
+
+    @property
+    @abc.abstractmethod
+    def phase(self) -> str:
+        """A short name of the current step ("declare", "draw", "play", "over")."""
+
+    @property
+    @abc.abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """The seats whose input the game awaits now (several during sealed steps)."""
+
+    @property
+    @abc.abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abc.abstractmethod
+    def result(self) -> GameResult | None: ...
+
+    @abc.abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every concrete legal action of `seat` where they can be listed (AI, tests).
+        Free-text actions (a word) appear with a placeholder argument of None."""
+
+    @abc.abstractmethod
+    def prompt(self, seat: int) -> Prompt | None:
+        """What `seat` is asked now, or None when nothing is awaited from it."""
+
+    @abc.abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action, or raise IllegalAction and change nothing."""
+
+    @abc.abstractmethod
+    def view(self, seat: int) -> dict[str, Any]:
+        """What `seat` may see (its own hand included). JSON-safe."""
+
+    @abc.abstractmethod
+    def public_view(self) -> dict[str, Any]:
+        """What everyone may see. JSON-safe; never holds hidden information."""
+
+    def timers(self) -> list[TimerSpec]:
+        """The clocks the game wants running now; none by default."""
+        return []
+
+    @abc.abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A complete JSON-safe snapshot: deck order and RNG state included."""
+
+    @classmethod
+    @abc.abstractmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game: ...
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        """The action an AI seat takes now; games override with a real policy."""
+        raise NotImplementedError(f"{self.title} has no AI players")
