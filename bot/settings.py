@@ -1,0 +1,237 @@
+"""The bot's settings, read once at start-up from the environment and an optional `.env` file.
+
+A server owner configures the bot by environment variables or by a `.env` file beside it;
+the environment wins so that a one-off `DEV_GUILD= ./dev run` can override the file.
+Everything is checked here, before anything connects, and every problem is reported as one
+sentence (`SettingsError`) that can be printed as-is to the person running the bot, instead
+of a traceback from deep inside discord.py or sqlite.
+
+The `.env` parser is deliberately small (no new dependency): ``KEY=VALUE`` lines, an optional
+``export`` prefix, ``#`` comments (whole lines, or after whitespace in an unquoted value),
+'single quotes' taken literally and "double quotes" with backslash escapes.
+
+>>> s = load_settings({"DEV_GUILD": "123", "LOG_LEVEL": "debug"}, env_file=None)
+>>> s.dev_guild, s.log_level, s.dictionary
+(123, 'DEBUG', 'en_US')
+>>> load_settings({"DEV_GUILD": "my server"}, env_file=None)
+Traceback (most recent call last):
+...
+bot.settings.SettingsError: DEV_GUILD must be a server ID (a positive whole number such as \
+123456789012345678), not 'my server'.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+__all__ = [
+    "DEFAULT_DATABASE",
+    "LOG_LEVELS",
+    "PROJECT_ROOT",
+    "Settings",
+    "SettingsError",
+    "load_settings",
+    "parse_env_file",
+]
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE = PROJECT_ROOT / "data" / "dealers_choice.sqlite3"
+DEFAULT_DICTIONARY = "en_US"
+DEFAULT_LOG_LEVEL = "INFO"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Enchant/hunspell tags: "en_US", "de_DE_frami", "en_GB-ise". Loose on purpose: the dictionary
+# loader gives the precise error; this only catches values that cannot possibly be a tag.
+_DICTIONARY_TAG = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
+# Discord snowflakes are unsigned 64-bit, stored by sqlite as signed 64-bit.
+_MAX_SNOWFLAKE = 2**63 - 1
+
+
+class SettingsError(Exception):
+    """A setting is missing or wrong; the message is one sentence fit to show a server owner."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from its environment, already validated.
+
+    Frozen so that no part of the bot can change configuration behind another part's back.
+    The token is left out of `repr` so that settings can be logged safely.
+    """
+
+    discord_token: str | None = field(default=None, repr=False)
+    database: Path = DEFAULT_DATABASE
+    dictionary: str = DEFAULT_DICTIONARY
+    dev_guild: int | None = None
+    log_level: str = DEFAULT_LOG_LEVEL
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None,
+    env_file: Path | None = Path(".env"),
+) -> Settings:
+    """Read and check the settings; `environ` defaults to the process environment.
+
+    A relative `env_file` is looked up from the current directory (where `./dev run` starts
+    the bot); a missing file is not an error because a `.env` is optional. Keys present in
+    `environ` win over the file even when empty, so an empty variable can switch a file
+    setting off. Empty values mean "not set" and fall back to the default.
+    """
+    values: dict[str, str] = {}
+    if env_file is not None and env_file.exists():
+        values.update(parse_env_file(env_file))
+    values.update(os.environ if environ is None else environ)
+
+    def get(key: str) -> str | None:
+        raw = values.get(key)
+        if raw is None:
+            return None
+        raw = raw.strip()
+        return raw or None
+
+    return Settings(
+        discord_token=get("DISCORD_TOKEN"),
+        database=_database(get("DATABASE")),
+        dictionary=_dictionary(get("DICTIONARY")),
+        dev_guild=_dev_guild(get("DEV_GUILD")),
+        log_level=_log_level(get("LOG_LEVEL")),
+        discord_api_base=_url("DISCORD_API_BASE", get("DISCORD_API_BASE"), ("http", "https")),
+        discord_gateway_url=_url("DISCORD_GATEWAY_URL", get("DISCORD_GATEWAY_URL"), ("ws", "wss")),
+    )
+
+
+def parse_env_file(path: Path) -> dict[str, str]:
+    """Parse a `.env` file, reporting the first bad line by number so it can be fixed quickly.
+
+    Later lines override earlier ones, as a shell would do when sourcing the file.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise SettingsError(f"The settings file {path} is not UTF-8 text.") from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise SettingsError(f"The settings file {path} cannot be read ({reason}).") from None
+    values: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            key, value = _parse_line(stripped)
+        except ValueError as exc:
+            raise SettingsError(f"Line {number} of the settings file {path} {exc}.") from None
+        values[key] = value
+    return values
+
+
+def _parse_line(line: str) -> tuple[str, str]:
+    if line.startswith("export ") or line.startswith("export\t"):
+        line = line[len("export") :].lstrip()
+    key, sep, rest = line.partition("=")
+    key = key.strip()
+    if not sep:
+        raise ValueError("is not of the form KEY=VALUE")
+    if not _KEY.fullmatch(key):
+        raise ValueError(f"has {key!r} where a name such as DISCORD_TOKEN is expected")
+    rest = rest.strip()
+    if rest[:1] in ("'", '"'):
+        return key, _parse_quoted(rest)
+    comment = re.search(r"\s#", rest)
+    if comment:
+        rest = rest[: comment.start()]
+    return key, rest.rstrip()
+
+
+def _parse_quoted(text: str) -> str:
+    quote = text[0]
+    out: list[str] = []
+    i = 1
+    while i < len(text):
+        char = text[i]
+        if char == quote:
+            trailing = text[i + 1 :].strip()
+            if trailing and not trailing.startswith("#"):
+                raise ValueError("has text after the closing quote")
+            return "".join(out)
+        if char == "\\" and quote == '"' and i + 1 < len(text):
+            nxt = text[i + 1]
+            out.append(_ESCAPES.get(nxt, "\\" + nxt))
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    raise ValueError(f"has an opening {quote} without a closing one")
+
+
+def _database(raw: str | None) -> Path:
+    if raw is None:
+        return DEFAULT_DATABASE
+    # Made absolute now so that a later change of directory cannot move the database.
+    path = Path(raw).expanduser().absolute()
+    if path.is_dir():
+        raise SettingsError(
+            f"DATABASE must be the path of a database file, but {path} is a directory."
+        )
+    return path
+
+
+def _dictionary(raw: str | None) -> str:
+    if raw is None:
+        return DEFAULT_DICTIONARY
+    if not _DICTIONARY_TAG.fullmatch(raw):
+        raise SettingsError(
+            f"DICTIONARY must be a dictionary language tag such as en_US, not {raw!r}."
+        )
+    return raw
+
+
+def _dev_guild(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    guild = int(raw) if raw.isascii() and raw.isdigit() else 0
+    if not 0 < guild <= _MAX_SNOWFLAKE:
+        raise SettingsError(
+            "DEV_GUILD must be a server ID (a positive whole number such as "
+            f"123456789012345678), not {raw!r}."
+        )
+    return guild
+
+
+def _log_level(raw: str | None) -> str:
+    if raw is None:
+        return DEFAULT_LOG_LEVEL
+    level = raw.upper()
+    if level == "WARN":
+        level = "WARNING"
+    if level not in LOG_LEVELS:
+        choices = ", ".join(LOG_LEVELS[:-1]) + f" or {LOG_LEVELS[-1]}"
+        raise SettingsError(f"LOG_LEVEL must be one of {choices}, not {raw!r}.")
+    return level
+
+
+def _url(name: str, raw: str | None, schemes: tuple[str, ...]) -> str | None:
+    if raw is None:
+        return None
+    try:
+        parts = urlsplit(raw)
+        ok = parts.scheme in schemes and bool(parts.hostname)
+        _ = parts.port  # raises ValueError for a port that is not a number
+    except ValueError:
+        ok = False
+    if not ok:
+        starts = " or ".join(f"{scheme}://" for scheme in schemes)
+        example = f"{schemes[0]}://127.0.0.1:8080" + ("/api/v10" if "http" in schemes else "")
+        raise SettingsError(
+            f"{name} must be a URL starting with {starts}, such as {example}, not {raw!r}."
+        )
+    return raw

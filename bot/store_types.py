@@ -1,0 +1,307 @@
+"""The values that go into and come out of the store, and its errors.
+
+Kept apart from `bot.store` so that the table manager and the cogs can build records and catch
+errors without importing aiosqlite; `bot.store` re-exports everything here.
+
+Inputs validate themselves on construction, so a bad record fails where it is built (with a
+message naming the field) rather than half-way through a transaction as an IntegrityError.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+__all__ = [
+    "BrokenSnapshot",
+    "ChipChange",
+    "ChipRow",
+    "DailyClaim",
+    "GameRecord",
+    "GameStatus",
+    "InsufficientChipsError",
+    "KindStats",
+    "LeaderboardOrder",
+    "LeaderboardRow",
+    "LedgerEntry",
+    "MigrationError",
+    "Player",
+    "PlayerResult",
+    "SaveResult",
+    "SchemaTooNewError",
+    "SnapshotConflictError",
+    "SnapshotRow",
+    "StoreError",
+]
+
+LeaderboardOrder = Literal["wins", "games", "points", "win_rate"]
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+class StoreError(Exception):
+    """Something the store cannot do; the message is fit to show whoever runs the bot."""
+
+
+class MigrationError(StoreError):
+    """A migration file is malformed or failed; the database was left at the previous version."""
+
+
+class SchemaTooNewError(StoreError):
+    """The database was written by newer code; refusing protects it from being misread."""
+
+    def __init__(self, path: object, found: int, known: int) -> None:
+        self.found = found
+        self.known = known
+        super().__init__(
+            f"The database {path} has schema version {found} but this version of Dealer's "
+            f"Choice only knows up to version {known}; upgrade the bot or point DATABASE at "
+            "another file."
+        )
+
+
+class SnapshotConflictError(StoreError):
+    """A table id was reused for another channel or game, which would overwrite a live table."""
+
+
+class InsufficientChipsError(StoreError):
+    """A chip change would take a balance below zero; nothing was changed.
+
+    Carries the numbers so that a cog can word its own reply (it knows the player's name).
+    """
+
+    def __init__(self, guild_id: int, user_id: int, balance: int, delta: int) -> None:
+        self.guild_id = guild_id
+        self.user_id = user_id
+        self.balance = balance
+        self.delta = delta
+        super().__init__(f"Not enough chips: user {user_id} has {balance} and this needs {-delta}.")
+
+
+# --- inputs ---------------------------------------------------------------------------------
+
+
+class GameStatus(enum.StrEnum):
+    """How a game ended. Only finished games count in leaderboards and stats."""
+
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+def _check_int(value: object, name: str, *, minimum: int | None = None) -> None:
+    # bool is an int subclass, and True as a user id is always a bug.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}")
+
+
+def _moment(value: object, name: str) -> datetime:
+    """Accept an aware datetime or POSIX seconds (what `time.time()` gives a table manager)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return datetime.fromtimestamp(value, UTC)
+    if not isinstance(value, datetime):
+        raise TypeError(f"{name} must be a datetime or POSIX seconds, not {type(value).__name__}")
+    if value.utcoffset() is None:
+        raise ValueError(f"{name} must be timezone-aware (use datetime.now(UTC))")
+    return value
+
+
+@dataclass(frozen=True)
+class ChipChange:
+    """One movement of chips for one player; the guild and table come from the call.
+
+    >>> ChipChange(user_id=7, delta=-5, reason="ante")
+    ChipChange(user_id=7, delta=-5, reason='ante')
+    """
+
+    user_id: int
+    delta: int
+    reason: str
+
+    def __post_init__(self) -> None:
+        _check_int(self.user_id, "user_id")
+        _check_int(self.delta, "delta")
+        if not isinstance(self.reason, str) or not self.reason.strip():
+            raise ValueError("a chip change needs a reason (such as 'ante' or 'pot')")
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One seat's outcome. `user_id` is None for an AI seat, which must then have a name.
+
+    `name` is the name shown at the table, kept with the result so that old games still
+    read right after a player renames (and so that AI seats have a name at all).
+    `place` is 1 for first; None when the game has no places (e.g. it was aborted).
+    """
+
+    seat: int
+    user_id: int | None
+    name: str | None = None
+    score: int | None = None
+    place: int | None = None
+    win: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.seat, "seat", minimum=0)
+        if self.user_id is not None:
+            _check_int(self.user_id, "user_id")
+        elif not self.name:
+            raise ValueError(f"seat {self.seat} has no player, so it needs a name (the AI's)")
+        if self.score is not None:
+            _check_int(self.score, "score")
+        if self.place is not None:
+            _check_int(self.place, "place (None when there is no place)", minimum=1)
+        if not isinstance(self.win, bool):
+            raise TypeError(f"win must be a bool, not {type(self.win).__name__}")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """An ended game, complete enough to be written on its own.
+
+    Times are aware datetimes or POSIX seconds (normalised to UTC datetimes);
+    `finished_at` defaults to the store's clock when the record is written.
+    """
+
+    guild_id: int
+    channel_id: int
+    kind: str
+    started_at: datetime
+    players: Sequence[PlayerResult]
+    status: GameStatus = GameStatus.FINISHED
+    finished_at: datetime | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_int(self.guild_id, "guild_id")
+        _check_int(self.channel_id, "channel_id")
+        if not isinstance(self.kind, str) or not self.kind:
+            raise ValueError("a game record needs its kind of game")
+        object.__setattr__(self, "players", tuple(self.players))
+        if not all(isinstance(p, PlayerResult) for p in self.players):
+            raise TypeError("players must be PlayerResult values")
+        object.__setattr__(self, "status", GameStatus(self.status))
+        object.__setattr__(self, "started_at", _moment(self.started_at, "started_at"))
+        if self.finished_at is not None:
+            finished = _moment(self.finished_at, "finished_at")
+            object.__setattr__(self, "finished_at", finished)
+            if finished < self.started_at:
+                raise ValueError("a game cannot finish before it started")
+        if not isinstance(self.options, Mapping):
+            raise TypeError("options must be a mapping")
+        if self.seed is not None:
+            _check_int(self.seed, "seed")
+        seats = [p.seat for p in self.players]
+        if len(set(seats)) != len(seats):
+            raise ValueError("each seat may appear only once in a game's results")
+        users = [p.user_id for p in self.players if p.user_id is not None]
+        if len(set(users)) != len(users):
+            raise ValueError("a player may hold only one seat in a game")
+
+
+# --- outputs --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SnapshotRow:
+    """An unfinished table as saved, ready for the engine's `from_dict`."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    kind: str
+    version: int
+    snapshot: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class BrokenSnapshot:
+    """A snapshot set aside because it could not be restored, kept for a human to look at."""
+
+    id: int
+    table_id: str
+    guild_id: int | None
+    channel_id: int | None
+    kind: str | None
+    version: int | None
+    snapshot: str | bytes | None
+    error: str
+    set_aside_at: datetime
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """What `save_snapshot` wrote: the new snapshot version, or the id of the ended game."""
+
+    version: int | None
+    game_id: int | None
+    balances: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    display_name: str
+    first_seen: datetime
+    last_seen: datetime
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    id: int
+    guild_id: int
+    user_id: int
+    delta: int
+    balance_after: int
+    reason: str
+    table_id: str | None
+    game_id: int | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyClaim:
+    """The outcome of a daily claim; `next_claim_at` lets the cog say when to come back."""
+
+    claimed: bool
+    amount: int
+    balance: int
+    next_claim_at: datetime
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    display_name: str
+    games: int
+    wins: int
+    points: int
+    win_rate: float
+
+
+@dataclass(frozen=True)
+class ChipRow:
+    rank: int
+    user_id: int
+    display_name: str | None
+    balance: int
+
+
+@dataclass(frozen=True)
+class KindStats:
+    """One player's record at one kind of game (finished games only)."""
+
+    kind: str
+    played: int
+    won: int
+    best_score: int | None
+    last_played: datetime
