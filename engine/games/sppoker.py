@@ -1,0 +1,1045 @@
+"""Sppoker (seed 000): every card is both a poker card and a letter; players declare, sealed,
+whether they play their poker hand, their spelling hand (a word from their letters), or both
+("double down"), and compete only against those who declared the same kind.
+
+The rules are those of RULINGS.md; where both the seed and the rulings are silent, the choice
+made is written in docs/rules/sppoker.md and marked in this module where it is coded.
+
+Life of a hand: `declare` (sealed; may be changed until the reveal) -> the reveal, once every
+seat in play has declared or timed out -> phase "reveal" until `next_hand` (any seat, or the
+table manager after its pause; a TIMEOUT in that phase does the same) -> the next deal.
+
+The resolution is a pure function, `resolve`, so each ruling can be tested on its own:
+
+>>> from engine.words import WordCheck
+>>> alice = Entry(0, "Alice", "double", 900, "flush", WordCheck(True, "ZEBRA", ""))
+>>> bob = Entry(1, "Bob", "spelling", 0, "", WordCheck(True, "ZEBRAS", ""))
+>>> res = resolve([alice, bob])
+>>> res.points, res.notes[0][-1]
+({0: -2, 1: 1}, 'double down beaten on spelling by ZEBRAS (Bob): -2')
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import random
+import weakref
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+from engine.cards import Card, parse_card, parse_cards, shuffled, sppoker_card, sppoker_deck
+from engine.evaluator import evaluate, strength_of_codes
+from engine.game import (
+    Action,
+    Choice,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    Prompt,
+    TextAsk,
+    TimerSpec,
+    places_from_scores,
+    rng_from_json,
+    rng_to_json,
+)
+from engine.games.registry import register
+from engine.words import (
+    Dictionary,
+    WordCheck,
+    WordFinder,
+    candidate_words,
+    get_dictionary,
+    get_finder,
+    hand_letters,
+    validate_word,
+    word_rank,
+)
+
+__all__ = [
+    "DECLARATIONS",
+    "DEFAULT_TARGETS",
+    "Entry",
+    "Resolution",
+    "Sppoker",
+    "SppokerOptions",
+    "resolve",
+    "spells_sppoker",
+    "sppoker_cards",
+]
+
+HAND_SIZE = 7
+DECLARATIONS = ("poker", "spelling", "double")
+TIMED_OUT = "timeout"
+DEFAULT_TARGETS = {2: 12, 3: 11, 4: 10, 5: 9, 6: 8, 7: 7, 8: 6}
+_ALIASES = {
+    "poker": "poker",
+    "spelling": "spelling",
+    "spell": "spelling",
+    "word": "spelling",
+    "double": "double",
+    "both": "double",
+    "double_down": "double",
+    "double down": "double",
+    "doubledown": "double",
+}
+_KIND_NAMES = {"poker": "poker", "spelling": "spelling", "double": "double down"}
+SPPOKER_LETTERS = Counter("SPPOKER")
+
+
+@dataclass
+class SppokerOptions:
+    """Per-table settings (RULINGS: target, last-declarer seconds and the whole-table limit
+    are options). `ai_skill` is one level for every AI seat, or a list per seat."""
+
+    target: int | None = None
+    declare_seconds: float = 120
+    last_seconds: float = 10
+    reveal_seconds: float = 20
+    language: str = "en_US"
+    ai_skill: int | list[int] = 2
+
+    def __post_init__(self) -> None:
+        if self.target is not None and self.target < 1:
+            raise ValueError("the target must be at least 1 point")
+        if self.declare_seconds <= 0 or self.last_seconds <= 0 or self.reveal_seconds <= 0:
+            raise ValueError("time limits must be positive")
+        if isinstance(self.ai_skill, tuple):
+            self.ai_skill = list(self.ai_skill)
+        levels = self.ai_skill if isinstance(self.ai_skill, list) else [self.ai_skill]
+        if any(level not in (0, 1, 2) for level in levels):
+            raise ValueError("AI skill is 0, 1 or 2")
+
+    def target_for(self, players: int) -> int:
+        return self.target if self.target is not None else DEFAULT_TARGETS[players]
+
+    def skill_of(self, seat: int) -> int:
+        if isinstance(self.ai_skill, list):
+            return self.ai_skill[seat] if seat < len(self.ai_skill) else 2
+        return self.ai_skill
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> SppokerOptions:
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown Sppoker options: {', '.join(unknown)}")
+        return cls(**data)
+
+
+# --- cards ----------------------------------------------------------------------------
+
+
+def sppoker_cards(text: str | Iterable[str | Card]) -> list[Card]:
+    """Cards of the Sppoker deck from their text ("Ah 2c *E"), each given its letter, so
+    tests and replays can name cards the usual way.
+
+    >>> [str(card) for card in sppoker_cards("Ah 2c *E")]
+    ['Ah:O', '2c:A', '*E']
+    """
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    cards = []
+    for item in items:
+        card = item if isinstance(item, Card) else parse_card(item)
+        if card.rank is not None:
+            assert card.suit is not None
+            card = sppoker_card(card.rank, card.suit)
+        elif card.letter is None:
+            raise ValueError("the Sppoker deck has no jokers: its wild cards are *A *E *I *O")
+        cards.append(card)
+    return cards
+
+
+def spells_sppoker(cards: Iterable[Card]) -> bool:
+    """Whether 7 cards spell the game's name (vowel cards count as their vowel).
+
+    >>> spells_sppoker(sppoker_cards("3c 2s Kd *O 7h *E 6s"))
+    True
+    """
+    return Counter(hand_letters(cards)) == SPPOKER_LETTERS
+
+
+# --- the showdown ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One seat at the reveal: its declaration, its poker strength and its word check."""
+
+    seat: int
+    name: str
+    declaration: str  # poker / spelling / double / timeout
+    poker: int
+    poker_text: str
+    word: WordCheck | None = None
+
+    @property
+    def word_key(self) -> tuple[int, int] | None:
+        """The spelling comparison key, or None for a missing or invalid word (which never
+        wins, ties or beats anything)."""
+        if self.word is None or not self.word.ok:
+            return None
+        return word_rank(self.word.word)
+
+    @property
+    def plays_poker(self) -> bool:
+        return self.declaration in ("poker", "double")
+
+    @property
+    def plays_spelling(self) -> bool:
+        return self.declaration in ("spelling", "double")
+
+    @property
+    def shown_word(self) -> str:
+        return f"{self.word.word} ({self.name})" if self.word and self.word.word else self.name
+
+
+@dataclass
+class Resolution:
+    """Who scored what at a reveal, and why, per seat (sentences fit for the reveal)."""
+
+    points: dict[int, int]
+    notes: dict[int, list[str]]
+    poker_winners: list[int] = field(default_factory=list)
+    spelling_winners: list[int] = field(default_factory=list)
+    double_winner: int | None = None
+
+
+def _best(entries: list[Entry], key: Any) -> list[Entry]:
+    valued = [e for e in entries if key(e) is not None]
+    if not valued:
+        return []
+    top = max(key(e) for e in valued)
+    return [e for e in valued if key(e) == top]
+
+
+def _plain_contest(
+    contenders: list[Entry],
+    kind: str,
+    res: Resolution,
+) -> None:
+    """Resolve one kind (poker or spelling) without double down: the best score 1 each."""
+    poker = kind == "poker"
+
+    def key(e: Entry) -> Any:
+        return e.poker if poker else e.word_key
+
+    def what(e: Entry) -> str:
+        return f"{e.name} ({e.poker_text})" if poker else e.shown_word
+
+    winners = _best(contenders, key)
+    won = res.poker_winners if poker else res.spelling_winners
+    for e in contenders:
+        notes = res.notes[e.seat]
+        if not poker and e.word_key is None:
+            continue  # already noted as an invalid word: it neither wins nor ties
+        if e in winners:
+            res.points[e.seat] += 1
+            won.append(e.seat)
+            others = [w for w in winners if w is not e]
+            if len(contenders) == 1:
+                notes.append(f"lone {kind} declarer: wins {kind}: +1")
+            elif others:
+                tied = ", ".join(what(w) for w in others)
+                notes.append(f"tied on {kind} with {tied}: +1")
+            else:
+                notes.append(f"wins {kind}: +1")
+        else:
+            beaters = ", ".join(what(w) for w in winners)
+            notes.append(f"beaten on {kind} by {beaters}")
+
+
+def resolve(entries: Sequence[Entry]) -> Resolution:
+    """Resolve a reveal exactly as RULINGS say (Sppoker: resolution, with and without
+    double down). Timed-out seats take part in nothing and score nothing."""
+    res = Resolution({e.seat: 0 for e in entries}, {e.seat: [] for e in entries})
+    for e in entries:
+        if e.declaration == TIMED_OUT:
+            res.notes[e.seat].append("did not declare in time: loses the hand")
+        elif e.plays_spelling and e.word_key is None:
+            reason = e.word.reason if e.word else "no word given"
+            res.notes[e.seat].append(f"invalid word: {reason}")
+    poker = [e for e in entries if e.plays_poker]
+    spelling = [e for e in entries if e.plays_spelling]
+    doubles = [e for e in entries if e.declaration == "double"]
+    if not doubles:
+        _plain_contest(poker, "poker", res)
+        _plain_contest(spelling, "spelling", res)
+        return res
+
+    # First the double-down players among themselves: strictly best on both, or out.
+    survivor: Entry | None = None
+    for d in doubles:
+        if _double_eliminated(d, [x for x in doubles if x is not d], res, among="doubles"):
+            continue
+        survivor = d
+    # Then the survivor against every other declared hand of each kind.
+    if survivor is not None:
+        others_poker = [x for x in poker if x is not survivor and x.declaration != "double"]
+        others_spelling = [x for x in spelling if x is not survivor and x.declaration != "double"]
+        if _double_eliminated(survivor, others_poker, res, among="all", spelling=others_spelling):
+            survivor = None
+    if survivor is not None:
+        res.points[survivor.seat] = 4
+        res.double_winner = survivor.seat
+        res.poker_winners.append(survivor.seat)
+        res.spelling_winners.append(survivor.seat)
+        res.notes[survivor.seat].append("double down wins both ways: +4")
+        for d in doubles:
+            if d is not survivor:
+                res.points[d.seat] = -2
+                res.notes[d.seat][-1] += ": -2"
+        for e in entries:
+            if e.declaration in ("poker", "spelling"):
+                res.notes[e.seat].append(f"the double down of {survivor.name} ends the hand")
+        return res
+    for d in doubles:
+        res.points[d.seat] = -2
+        res.notes[d.seat][-1] += ": -2"
+    _plain_contest([e for e in poker if e.declaration == "poker"], "poker", res)
+    _plain_contest([e for e in spelling if e.declaration == "spelling"], "spelling", res)
+    return res
+
+
+def _double_eliminated(
+    d: Entry,
+    rivals_poker: list[Entry],
+    res: Resolution,
+    *,
+    among: str,
+    spelling: list[Entry] | None = None,
+) -> bool:
+    """Whether double-down player `d` is tied or beaten on either hand; notes why."""
+    notes = res.notes[d.seat]
+    if d.word_key is None:
+        notes.append("double down needs a valid word")
+        return True
+    rivals_spelling = rivals_poker if spelling is None else spelling
+    for x in sorted(rivals_poker, key=lambda e: -e.poker):
+        if x.poker > d.poker:
+            notes.append(f"double down beaten on poker by {x.name} ({x.poker_text})")
+            return True
+        if x.poker == d.poker:
+            notes.append(f"double down tied on poker with {x.name} ({x.poker_text})")
+            return True
+    valid = [x for x in rivals_spelling if x.word_key is not None]
+    for x in sorted(valid, key=lambda e: e.word_key or (0, 0), reverse=True):
+        assert x.word_key is not None
+        if x.word_key > d.word_key:
+            notes.append(f"double down beaten on spelling by {x.shown_word}")
+            return True
+        if x.word_key == d.word_key:
+            notes.append(f"double down tied on spelling with {x.shown_word}")
+            return True
+    return False
+
+
+# --- the game -------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def _finder_for(lang: str, dictionary: Dictionary) -> WordFinder:
+    return WordFinder(candidate_words(lang), dictionary)
+
+
+@register
+class Sppoker(Game):
+    """A game of Sppoker for 2 to 8 seats. See the module docstring for its life cycle.
+
+    `dictionary` and `finder` may be injected (tests, simulations); by default they are the
+    shared ones of `options.language`. They are not part of a snapshot: `from_dict` takes
+    them the same way.
+    """
+
+    kind: ClassVar[str] = "sppoker"
+    title: ClassVar[str] = "Sppoker"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 8
+    options_type: ClassVar[type] = SppokerOptions
+
+    def __init__(
+        self,
+        seats: Sequence[str],
+        options: SppokerOptions | Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+        *,
+        dictionary: Dictionary | None = None,
+        finder: WordFinder | None = None,
+        _deal: bool = True,
+    ) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise ValueError(f"Sppoker seats {self.min_seats} to {self.max_seats} players")
+        if rng is None:
+            raise TypeError("a game needs its own random.Random (seeded), for exact replays")
+        if not isinstance(options, SppokerOptions):
+            options = SppokerOptions.from_json(options)
+        self.seats = tuple(seats)
+        self.options = options
+        self.rng = rng
+        self._set_words(dictionary, finder)
+        n = len(self.seats)
+        self.target = options.target_for(n)
+        self.scores = [0] * n
+        self.hand_no = 0
+        self.deck: list[Card] = []
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.active: tuple[int, ...] = tuple(range(n))
+        self.declarations: list[str | None] = [None] * n
+        self.words: list[str | None] = [None] * n
+        self.playoff: tuple[int, ...] | None = None
+        self.last_reveal: dict[str, Any] | None = None
+        self._phase = "declare"
+        self._result: GameResult | None = None
+        self._opening: list[Event] = []
+        if _deal:
+            self._opening = self._deal()
+
+    def _set_words(self, dictionary: Dictionary | None, finder: WordFinder | None) -> None:
+        lang = self.options.language
+        self.dictionary: Dictionary = dictionary or (
+            finder.dictionary if finder else get_dictionary(lang)
+        )
+        if finder is None:
+            finder = get_finder(lang) if dictionary is None else _finder_for(lang, dictionary)
+        self.finder = finder
+
+    @classmethod
+    def from_hands(
+        cls,
+        seats: Sequence[str],
+        hands: Sequence[str | Sequence[Card]],
+        options: SppokerOptions | Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+        *,
+        scores: Sequence[int] | None = None,
+        dictionary: Dictionary | None = None,
+        finder: WordFinder | None = None,
+    ) -> Sppoker:
+        """A game whose current hand is dealt as given ("Ah Kd 2c:A *E ..." per seat; the
+        letters are filled in), the rest of the deck shuffled with `rng`. For tests and
+        for replaying a real deal; `scores` sets the totals before this hand."""
+        game = cls(
+            seats,
+            options,
+            rng or random.Random(0),
+            dictionary=dictionary,
+            finder=finder,
+            _deal=False,
+        )
+        dealt = [sppoker_cards(hand) for hand in hands]
+        if len(dealt) != len(seats) or any(len(h) != HAND_SIZE for h in dealt):
+            raise ValueError(f"give {HAND_SIZE} cards for each of the {len(seats)} seats")
+        flat = [card for hand in dealt for card in hand]
+        if len(set(flat)) != len(flat):
+            raise ValueError("a card is dealt twice")
+        if scores is not None:
+            game.scores = list(scores)
+        rest = [card for card in sppoker_deck() if card not in set(flat)]
+        game._opening = game._deal(dealt=dealt, rest=shuffled(rest, game.rng))
+        return game
+
+    # --- the Game surface -------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self._phase != "declare":
+            return frozenset()
+        return frozenset(s for s in self.active if self.declarations[s] is None)
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def opening_events(self) -> list[Event]:
+        """The events of the first deal (each seat's hand, privately; or an instant
+        SPPOKER win), which happen in the constructor and so cannot be returned by it."""
+        return list(self._opening)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._phase == "reveal":
+            return [Action("next_hand")]
+        if self._phase != "declare" or not self._can_declare(seat):
+            return []
+        return [
+            Action("declare", ("poker",)),
+            Action("declare", ("spelling", None)),
+            Action("declare", ("double", None)),
+            Action("word", (None,)),
+        ]
+
+    def prompt(self, seat: int) -> Prompt | None:
+        if self._phase == "reveal":
+            return Prompt(
+                f"Hand {self.hand_no} is over.",
+                (Choice("Next hand", Action("next_hand"), "primary"),),
+            )
+        if self._phase != "declare" or not self._can_declare(seat):
+            return None
+        letters = hand_letters(self.hands[seat])
+        placeholder = f"letters: {' '.join(letters)}"
+        current = self.declarations[seat]
+        if current is None:
+            text = "Declare poker, spelling, or both (double down)."
+        else:
+            word = f" with {self.words[seat].upper()}" if self.words[seat] else ""
+            shown = _KIND_NAMES[current] + (word if current != "poker" else "")
+            text = f"You declared {shown}. You may change it until the reveal."
+        choices: list[Choice | TextAsk] = [
+            Choice("Poker", Action("declare", ("poker",)), "primary"),
+            TextAsk("Spelling", "declare", "Your word", placeholder, 1, 20, ("spelling",)),
+            TextAsk("Double down", "declare", "Your word", placeholder, 1, 20, ("double",)),
+        ]
+        return Prompt(text, tuple(choices))
+
+    def timers(self) -> list[TimerSpec]:
+        if self._phase == "reveal":
+            # Any seat's TIMEOUT in the reveal starts the next hand, so one seat suffices.
+            return [
+                TimerSpec(
+                    f"reveal-{self.hand_no}",
+                    self.options.reveal_seconds,
+                    (self.active[0],),
+                    warn=False,
+                )
+            ]
+        if self._phase != "declare":
+            return []
+        waiting = tuple(sorted(self.to_act))
+        specs = [TimerSpec(f"declare-{self.hand_no}", self.options.declare_seconds, waiting)]
+        if len(waiting) == 1 and len(self.active) > 1:
+            last = waiting[0]
+            specs.append(
+                TimerSpec(f"last-{self.hand_no}-{last}", self.options.last_seconds, (last,))
+            )
+        return specs
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if not 0 <= seat < len(self.seats):
+            raise IllegalAction("that seat is not at this table")
+        if self._phase == "over":
+            raise IllegalAction("the game is over")
+        name = action.name
+        if name == "next_hand" or (name == "timeout" and self._phase == "reveal"):
+            if self._phase != "reveal":
+                raise IllegalAction("the hand is still being declared")
+            return self._deal()
+        if self._phase != "declare":
+            raise IllegalAction(f"there is nothing to {name} now")
+        if name == "timeout":
+            return self._timeout(seat)
+        if name == "declare":
+            return self._declare(seat, action.args)
+        if name == "word":
+            if len(action.args) != 1:
+                raise IllegalAction("give the word")
+            return self._word(seat, action.args[0])
+        raise IllegalAction(f"Sppoker has no action {name!r}")
+
+    # --- declaring --------------------------------------------------------------------
+
+    def _can_declare(self, seat: int) -> bool:
+        return seat in self.active and self.declarations[seat] != TIMED_OUT
+
+    def _check_can_declare(self, seat: int) -> None:
+        if seat not in self.active:
+            raise IllegalAction("you are not playing this hand (only the playoff players are)")
+        if self.declarations[seat] == TIMED_OUT:
+            raise IllegalAction("your time ran out: you lose this hand")
+
+    def _declare(self, seat: int, args: Sequence[Any]) -> list[Event]:
+        self._check_can_declare(seat)
+        if not args or not isinstance(args[0], str):
+            raise IllegalAction("declare poker, spelling or double")
+        kind = _ALIASES.get(args[0].strip().lower())
+        if kind is None:
+            raise IllegalAction(f"{args[0]!r} is not a declaration: poker, spelling or double")
+        if len(args) > 2:
+            raise IllegalAction("declare takes a kind and, for spelling, a word")
+        word = args[1] if len(args) == 2 else None
+        if word is not None and not isinstance(word, str):
+            raise IllegalAction("the word must be text")
+        first = self.declarations[seat] is None
+        self.declarations[seat] = kind
+        if word is not None:
+            self.words[seat] = word.strip()
+        events: list[Event] = []
+        if first:
+            done = sum(1 for s in self.active if self.declarations[s] is not None)
+            events.append(
+                Event(
+                    f"{self.seats[seat]} has declared ({done} of {len(self.active)}).",
+                    kind="declared",
+                    data={"seat": seat, "declared": done, "of": len(self.active)},
+                )
+            )
+        shown = _KIND_NAMES[kind]
+        if kind != "poker":
+            shown += f" with {self.words[seat].upper()}" if self.words[seat] else " (no word yet)"
+        verb = "declared" if first else "changed your declaration to"
+        events.append(
+            Event(
+                f"You {verb} {shown}.",
+                seat=seat,
+                kind="declaration",
+                data={"declaration": kind, "word": self.words[seat], "changed": not first},
+            )
+        )
+        if kind != "poker":
+            events.append(self._word_event(seat))
+        return events + self._maybe_reveal()
+
+    def _word(self, seat: int, text: Any) -> list[Event]:
+        self._check_can_declare(seat)
+        if not isinstance(text, str):
+            raise IllegalAction("the word must be text")
+        self.words[seat] = text.strip()
+        event = self._word_event(seat)
+        if self.declarations[seat] == "poker":
+            event = Event(
+                event.text + " (It counts only if you declare spelling or double down.)",
+                seat=seat,
+                kind=event.kind,
+                data=event.data,
+            )
+        return [event]
+
+    def _check(self, seat: int) -> WordCheck:
+        return validate_word(self.words[seat], self.hands[seat], self.dictionary)
+
+    def _word_event(self, seat: int) -> Event:
+        check = self._check(seat)
+        if check.ok:
+            text = f"{check.word} is a valid word ({len(check.word)} letters)."
+        elif not check.word:
+            text = "You have no word yet: a spelling hand without a word loses."
+        else:
+            text = (
+                f"{check.word} is not valid — {check.reason}. You may still declare it, "
+                "but it loses the spelling hand; send another word to change it."
+            )
+        return Event(
+            text,
+            seat=seat,
+            kind="word_check",
+            data={"ok": check.ok, "word": check.word, "reason": check.reason},
+        )
+
+    def _timeout(self, seat: int) -> list[Event]:
+        if seat not in self.to_act:
+            raise IllegalAction("that seat is not awaited")
+        self.declarations[seat] = TIMED_OUT
+        event = Event(
+            f"{self.seats[seat]} ran out of time and loses the hand.",
+            kind="timeout",
+            data={"seat": seat},
+        )
+        return [event, *self._maybe_reveal()]
+
+    def _maybe_reveal(self) -> list[Event]:
+        if self.to_act:
+            return []
+        return self._reveal()
+
+    # --- the deal ---------------------------------------------------------------------
+
+    def _deal(
+        self, dealt: list[list[Card]] | None = None, rest: list[Card] | None = None
+    ) -> list[Event]:
+        """Deal a new hand to the seats in play and check for an instant SPPOKER win."""
+        self.hand_no += 1
+        n = len(self.seats)
+        self.active = self.playoff or tuple(range(n))
+        self.declarations = [None] * n
+        self.words = [None] * n
+        self.hands = [[] for _ in range(n)]
+        if dealt is None:
+            deck = shuffled(sppoker_deck(), self.rng)
+            for _ in range(HAND_SIZE):
+                for seat in self.active:
+                    self.hands[seat].append(deck.pop())
+            self.deck = deck
+        else:
+            for seat, cards in enumerate(dealt):
+                self.hands[seat] = list(cards)
+            self.deck = list(rest or [])
+        self._phase = "declare"
+        events = [
+            Event(
+                f"Hand {self.hand_no}"
+                + (" (playoff)" if self.playoff else "")
+                + ": cards are dealt. Declare poker, spelling or double down.",
+                kind="dealt",
+                data={
+                    "hand": self.hand_no,
+                    "seats": list(self.active),
+                    "playoff": self.playoff is not None,
+                },
+            )
+        ]
+        for seat in self.active:
+            cards = self.hands[seat]
+            events.append(
+                Event(
+                    f"Your hand: {' '.join(c.label for c in cards)} — letters "
+                    f"{hand_letters(cards)}; poker: {evaluate(cards).description}.",
+                    seat=seat,
+                    kind="hand",
+                    data=self._hand_data(seat),
+                )
+            )
+        for seat in self.active:
+            if spells_sppoker(self.hands[seat]):
+                return events + self._win(seat, "sppoker")
+        return events
+
+    def _hand_data(self, seat: int) -> dict[str, Any]:
+        cards = self.hands[seat]
+        if not cards:
+            return {"cards": [], "labels": [], "letters": "", "poker": None, "poker_cards": []}
+        value = evaluate(cards)
+        return {
+            "cards": [str(c) for c in cards],
+            "labels": [c.label for c in cards],
+            "letters": hand_letters(cards),
+            "poker": value.description,
+            "poker_cards": [c.label for c in value.cards],
+        }
+
+    # --- the reveal and scoring -------------------------------------------------------
+
+    def _entry(self, seat: int) -> Entry:
+        cards = self.hands[seat]
+        value = evaluate(cards)
+        decl = self.declarations[seat] or TIMED_OUT
+        check = self._check(seat) if decl in ("spelling", "double") else None
+        return Entry(seat, self.seats[seat], decl, value.strength, value.description, check)
+
+    def _reveal(self) -> list[Event]:
+        entries = [self._entry(seat) for seat in self.active]
+        res = resolve(entries)
+        for seat, points in res.points.items():
+            self.scores[seat] += points
+        players = []
+        lines = [f"Hand {self.hand_no} revealed" + (" (playoff)" if self.playoff else "") + ":"]
+        for e in entries:
+            cards = self.hands[e.seat]
+            longest = self.finder.best_words(hand_letters(cards), limit=3)
+            word = e.word.word if e.word else (self.words[e.seat] or "").upper() or None
+            points = res.points[e.seat]
+            players.append(
+                {
+                    "seat": e.seat,
+                    "name": e.name,
+                    "declaration": e.declaration,
+                    **self._hand_data(e.seat),
+                    "word": word if e.plays_spelling else None,
+                    "word_ok": e.word.ok if e.word else None,
+                    "word_reason": e.word.reason if e.word else "",
+                    "points": points,
+                    "score": self.scores[e.seat],
+                    "notes": res.notes[e.seat],
+                    "longest": longest,
+                }
+            )
+            decl = "no declaration" if e.declaration == TIMED_OUT else _KIND_NAMES[e.declaration]
+            said = f" {word}" if e.plays_spelling and word else ""
+            why = "; ".join(res.notes[e.seat]) or "no points"
+            best = ", ".join(longest) if longest else "none"
+            lines.append(
+                f"• {e.name} — {decl}{said} — {e.poker_text} — {why} "
+                f"(score {self.scores[e.seat]}; longest possible: {best})"
+            )
+        reveal = {
+            "hand": self.hand_no,
+            "playoff": self.playoff is not None,
+            "players": players,
+            "declarations": {str(e.seat): e.declaration for e in entries},
+            "points": {str(s): p for s, p in res.points.items()},
+            "scores": list(self.scores),
+            "poker_winners": res.poker_winners,
+            "spelling_winners": res.spelling_winners,
+            "double_winner": res.double_winner,
+        }
+        self.last_reveal = reveal
+        self._phase = "reveal"
+        events = [Event("\n".join(lines), kind="reveal", data=reveal)]
+        return events + self._after_scoring()
+
+    def _after_scoring(self) -> list[Event]:
+        """The target check (RULINGS: highest at or above the target wins; a tie at the
+        top plays sudden-death hands among the tied players only)."""
+        if self.playoff is not None:
+            contenders = list(self.playoff)
+        else:
+            contenders = [s for s in range(len(self.seats)) if self.scores[s] >= self.target]
+            if not contenders:
+                return []
+        top = max(self.scores[s] for s in contenders)
+        leaders = tuple(s for s in contenders if self.scores[s] == top)
+        if len(leaders) == 1:
+            return self._win(leaders[0], "playoff" if self.playoff else "target")
+        # Unspecified by the rules: a playoff narrows to those still tied at the top.
+        self.playoff = leaders
+        names = ", ".join(self.seats[s] for s in leaders)
+        return [
+            Event(
+                f"{names} are tied at {top}: sudden-death playoff between them.",
+                kind="playoff",
+                data={"seats": list(leaders), "score": top},
+            )
+        ]
+
+    def _win(self, seat: int, reason: str) -> list[Event]:
+        self._phase = "over"
+        name = self.seats[seat]
+        if reason == "sppoker":
+            cards = self.hands[seat]
+            summary = (
+                f"{name} holds {' '.join(c.label for c in cards)}, "
+                "which spells SPPOKER, and wins the game at once!"
+            )
+        elif reason == "playoff":
+            summary = f"{name} wins the playoff with {self.scores[seat]} points."
+        else:
+            summary = f"{name} reaches {self.scores[seat]} of {self.target} points and wins."
+        others = [s for s in range(len(self.seats)) if s != seat]
+        other_places = places_from_scores([self.scores[s] for s in others])
+        places = [1] * len(self.seats)
+        for s, place in zip(others, other_places, strict=True):
+            places[s] = place + 1
+        self._result = GameResult(tuple(self.scores), tuple(places), (seat,), summary)
+        data: dict[str, Any] = {"winner": seat, "reason": reason, "scores": list(self.scores)}
+        if reason == "sppoker":
+            data |= {
+                "cards": [str(c) for c in self.hands[seat]],
+                "labels": [c.label for c in self.hands[seat]],
+            }
+        return [Event(summary, kind="game_over", data=data)]
+
+    # --- views ------------------------------------------------------------------------
+
+    def _common_view(self) -> dict[str, Any]:
+        declared = [s for s in self.active if self.declarations[s] is not None]
+        view: dict[str, Any] = {
+            "kind": self.kind,
+            "phase": self._phase,
+            "hand": self.hand_no,
+            "names": list(self.seats),
+            "scores": list(self.scores),
+            "target": self.target,
+            "active": list(self.active),
+            "playoff": list(self.playoff) if self.playoff else None,
+            "declared_count": len(declared) if self._phase == "declare" else len(self.active),
+            "waiting": sorted(self.to_act),
+            "last_reveal": self.last_reveal if self._phase != "declare" else None,
+            "result": self._result.to_json() if self._result else None,
+        }
+        return view
+
+    def public_view(self) -> dict[str, Any]:
+        return self._common_view()
+
+    def view(self, seat: int) -> dict[str, Any]:
+        view = self._common_view()
+        check = self._check(seat) if self.words[seat] is not None else None
+        view |= {
+            "seat": seat,
+            **self._hand_data(seat),
+            "declaration": self.declarations[seat],
+            "word": self.words[seat],
+            "word_check": None
+            if check is None
+            else {"ok": check.ok, "word": check.word, "reason": check.reason},
+        }
+        return view
+
+    # --- snapshots --------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "version": 1,
+            "seats": list(self.seats),
+            "options": self.options.to_json(),
+            "rng": rng_to_json(self.rng),
+            "scores": list(self.scores),
+            "hand_no": self.hand_no,
+            "deck": [str(c) for c in self.deck],
+            "hands": [[str(c) for c in hand] for hand in self.hands],
+            "active": list(self.active),
+            "declarations": list(self.declarations),
+            "words": list(self.words),
+            "playoff": list(self.playoff) if self.playoff is not None else None,
+            "phase": self._phase,
+            "last_reveal": self.last_reveal,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        dictionary: Dictionary | None = None,
+        finder: WordFinder | None = None,
+    ) -> Sppoker:
+        if data.get("kind") != cls.kind:
+            raise ValueError(f"not a Sppoker snapshot: {data.get('kind')!r}")
+        game = cls(
+            data["seats"],
+            SppokerOptions.from_json(data["options"]),
+            rng_from_json(data["rng"]),
+            dictionary=dictionary,
+            finder=finder,
+            _deal=False,
+        )
+        game.scores = list(data["scores"])
+        game.hand_no = int(data["hand_no"])
+        game.deck = parse_cards(data["deck"])
+        game.hands = [parse_cards(hand) for hand in data["hands"]]
+        game.active = tuple(data["active"])
+        game.declarations = list(data["declarations"])
+        game.words = list(data["words"])
+        game.playoff = tuple(data["playoff"]) if data["playoff"] is not None else None
+        game._phase = data["phase"]
+        game.last_reveal = data["last_reveal"]
+        game._result = GameResult.from_json(data["result"]) if data["result"] else None
+        return game
+
+    # --- AI ---------------------------------------------------------------------------
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        """Declare from what `view(seat)` shows (own cards only), per `options.ai_skill`:
+        0 picks by simple thresholds; 1 estimates by Monte Carlo its chance of beating every
+        opponent on each kind; 2 also models which kind each opponent would declare and
+        maximises expected points (double down: +4 against -2)."""
+        if self._phase == "reveal":
+            return Action("next_hand")
+        if self._phase != "declare" or not self._can_declare(seat):
+            raise IllegalAction("nothing to decide now")
+        view = self.view(seat)
+        cards = parse_cards(view["cards"])
+        opponents = len(view["active"]) - 1
+        skill = self.options.skill_of(seat)
+        if view["playoff"] and skill == 2:
+            # In a playoff a point only helps when the others do not score too: taking the
+            # kind nobody else contests would just keep the tie, so contest everything.
+            skill = 1
+        kind, word = choose_declaration(cards, opponents, self.finder, rng, skill=skill)
+        if kind == "poker":
+            return Action("declare", ("poker",))
+        return Action("declare", (kind, word))
+
+
+# --- the AI ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Reference:
+    """Distributions over random 7-card hands, to read a hand's strength as a percentile
+    (how a skilled opponent would judge their own hand)."""
+
+    poker: list[int]
+    words: list[tuple[int, int]]
+
+    def poker_pct(self, strength: int) -> float:
+        return bisect.bisect_right(self.poker, strength) / len(self.poker)
+
+    def word_pct(self, key: tuple[int, int] | None) -> float:
+        if key is None:
+            return 0.0
+        return bisect.bisect_right(self.words, key) / len(self.words)
+
+
+_REFERENCES: weakref.WeakKeyDictionary[WordFinder, _Reference] = weakref.WeakKeyDictionary()
+
+
+def _reference(finder: WordFinder) -> _Reference:
+    ref = _REFERENCES.get(finder)
+    if ref is None:
+        sample_rng = random.Random(56)  # fixed: the same reference on every run
+        deck = sppoker_deck()
+        poker, words = [], []
+        for _ in range(1500):
+            hand = sample_rng.sample(deck, HAND_SIZE)
+            poker.append(strength_of_codes([c.code for c in hand]))
+            words.append(finder.best_rank(hand_letters(hand)))
+        ref = _REFERENCES[finder] = _Reference(sorted(poker), sorted(words))
+    return ref
+
+
+def choose_declaration(
+    cards: Sequence[Card],
+    opponents: int,
+    finder: WordFinder,
+    rng: random.Random,
+    *,
+    skill: int = 2,
+    samples: int | None = None,
+) -> tuple[str, str | None]:
+    """The AI's declaration and word for a hand, knowing only its own cards."""
+    letters = hand_letters(cards)
+    word = finder.best_word(letters)
+    my_key = word_rank(word) if word else None
+    my_poker = strength_of_codes([c.code for c in cards])
+    if my_key is None:
+        return "poker", None
+    ref = _reference(finder)
+    if skill == 0:
+        if ref.poker_pct(my_poker) >= ref.word_pct(my_key):
+            return "poker", None
+        return "spelling", word
+
+    held = set(cards)
+    unseen = [(c.code, c.letter or "") for c in sppoker_deck() if c not in held]
+    opponents = max(1, opponents)
+    if samples is None:
+        samples = max(20, min(60, 180 // opponents))
+    best_rank = finder.best_rank
+    no_word = (0, 0)
+    ev = {"poker": 0.0, "spelling": 0.0, "double": 0.0}
+    for n in range(1, samples + 1):
+        drawn = rng.sample(unseen, HAND_SIZE * opponents)
+        best_poker_all = best_poker_p = -1
+        best_word_all = best_word_s = no_word
+        for i in range(0, HAND_SIZE * opponents, HAND_SIZE):
+            hand = drawn[i : i + HAND_SIZE]
+            p = strength_of_codes([code for code, _ in hand])
+            k = best_rank("".join([letter for _, letter in hand]))
+            if p > best_poker_all:
+                best_poker_all = p
+            if k > best_word_all:
+                best_word_all = k
+            # Skill 2 models each opponent declaring the kind its hand is relatively
+            # better at; skill 1 assumes every opponent contests both kinds.
+            if skill < 2 or ref.poker_pct(p) >= ref.word_pct(k):
+                best_poker_p = max(best_poker_p, p)
+            if skill < 2 or ref.poker_pct(p) < ref.word_pct(k):
+                best_word_s = max(best_word_s, k)
+        ev["poker"] += my_poker >= best_poker_p
+        ev["spelling"] += my_key >= best_word_s
+        # A double down must strictly beat every hand declared, on each kind.
+        both = my_poker > best_poker_p and my_key > best_word_s
+        ev["double"] += 4 if both else -2
+        if n % 20 == 0 and n < samples:
+            # Stop early when the choice is already clear: most hands are not close calls.
+            first, second = sorted(ev.values(), reverse=True)[:2]
+            if (first - second) / n > 0.3:
+                break
+    kind = max(ev, key=lambda k: (ev[k], k == "poker"))
+    return kind, (None if kind == "poker" else word)
