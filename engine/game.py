@@ -205,7 +205,8 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def prompt(self, seat: int) -> Prompt | None:
-        """What `seat` is asked now, or None when nothing is awaited from it."""
+        """What `seat` is asked now, or None when nothing is awaited from it. A seat outside
+        `to_act` may still be offered something optional (e.g. "Next hand")."""
 
     @abc.abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -218,6 +219,11 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def public_view(self) -> dict[str, Any]:
         """What everyone may see. JSON-safe; never holds hidden information."""
+
+    def opening_events(self) -> list[Event]:
+        """What happened when the game was built (the first deal): a constructor cannot
+        return events, so the table manager asks for them once, right after it."""
+        return []
 
     def timers(self) -> list[TimerSpec]:
         """The clocks the game wants running now; none by default."""

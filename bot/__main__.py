@@ -1,0 +1,65 @@
+"""`python -m bot`: run the bot with DISCORD_TOKEN (exit code 2 with one clear sentence when
+the token is missing or rejected, or a setting is wrong)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+import discord
+import yarl
+
+from bot.settings import Settings, SettingsError, load_settings
+
+EXIT_CONFIG = 2
+
+
+def point_at(settings: Settings) -> None:
+    """Aim discord.py at another Discord-compatible server (the loopback Discord)."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+async def run(settings: Settings) -> int:
+    from bot.app import DealersChoice
+
+    bot = DealersChoice(settings)
+    async with bot:
+        try:
+            await bot.start(settings.discord_token or "")
+        except discord.LoginFailure:
+            print("Discord rejected DISCORD_TOKEN: copy the bot token again from the "
+                  "Developer Portal (Bot → Reset Token).", file=sys.stderr)
+            return EXIT_CONFIG
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not settings.discord_token:
+        print("DISCORD_TOKEN is not set: put your bot's token in the environment or in "
+              "a .env file (see README).", file=sys.stderr)
+        return EXIT_CONFIG
+    point_at(settings)
+    try:
+        return asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""The bot: a `commands.Bot` whose `setup_hook` opens the store, restores unfinished tables,
+registers the buttons that must survive restarts, loads the cogs and syncs the commands."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.components import ChoiceButton, LobbyButton, PickSelect, ShowHandButton
+from bot.manager import TableManager
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = (
+    "cogs.tables",
+    "cogs.leaderboards",
+    "cogs.sppoker",
+)
+
+
+class DealersChoice(commands.Bot):
+    def __init__(self, settings: Settings, **options: object) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,  # type: ignore[arg-type]
+        )
+        self.settings = settings
+        self.store: Store
+        self.tables: TableManager
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database)
+        self.tables = TableManager(self, self.store)
+        await self.tables.restore()
+        self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.settings.dev_guild:
+            guild = discord.Object(self.settings.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
+        if not self._resumed:
+            self._resumed = True
+            await self.tables.resume()
+
+    async def close(self) -> None:
+        if hasattr(self, "tables"):
+            await self.tables.close()
+        if hasattr(self, "store"):
+            await self.store.close()
+        await super().close()

@@ -1,0 +1,206 @@
+"""Buttons, menus and modals whose custom_ids carry the table (and seat) they belong to.
+
+They are `DynamicItem`s: discord.py rebuilds them from the custom_id of any click, so every
+button keeps working after a restart. Their callbacks only parse the id and hand the
+interaction to the table manager; no rule of any game lives here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine.game import CardPick, Choice, Prompt, TextAsk
+
+if TYPE_CHECKING:
+    from bot.manager import TableManager
+
+LOBBY_OPS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "ai": ("Add AI", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def manager_of(interaction: discord.Interaction) -> TableManager:
+    return interaction.client.tables  # type: ignore[attr-defined]
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"dc:l:(?P<table>[0-9a-f]+):(?P<op>[a-z]+)"
+):
+    def __init__(self, table_id: str, op: str) -> None:
+        label, style = LOBBY_OPS[op]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"dc:l:{table_id}:{op}")
+        )
+        self.table_id, self.op = table_id, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> LobbyButton:
+        op = match["op"] if match["op"] in LOBBY_OPS else "join"
+        return cls(match["table"], op)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).lobby_action(interaction, self.table_id, self.op)
+
+
+class ShowHandButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"dc:h:(?P<table>[0-9a-f]+)"
+):
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand", style=discord.ButtonStyle.secondary, emoji="🂠",
+                custom_id=f"dc:h:{table_id}",
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ShowHandButton:
+        return cls(match["table"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).show_hand(interaction, self.table_id)
+
+
+_ACT = r"(?P<table>[0-9a-f]+):(?P<seat>\d+):(?P<stamp>[0-9a-f-]+):(?P<index>\d+)"
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dc:c:" + _ACT):
+    """A button of a seat's prompt: a plain choice, or one that opens a text modal."""
+
+    def __init__(self, table_id: str, seat: int, stamp: str, index: int, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=style,
+                custom_id=f"dc:c:{table_id}:{seat}:{stamp}:{index}",
+            )
+        )
+        self.table_id, self.seat, self.stamp, self.index = table_id, seat, stamp, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ChoiceButton:
+        return cls(match["table"], int(match["seat"]), match["stamp"], int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).prompt_answer(
+            interaction, self.table_id, self.seat, self.stamp, self.index
+        )
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dc:p:" + _ACT):
+    """A menu of cards of a seat's prompt (what to throw, what to play)."""
+
+    def __init__(self, table_id: str, seat: int, stamp: str, index: int,
+                 pick: CardPick | None = None) -> None:
+        options = [discord.SelectOption(label="…", value="-")]
+        low, high, placeholder = 1, 1, None
+        if pick is not None:
+            labels = pick.labels or pick.cards
+            options = [
+                discord.SelectOption(label=label[:100], value=value)
+                for value, label in zip(pick.cards, labels, strict=True)
+            ][:25]
+            low = min(pick.min_cards, len(options))
+            high = max(1, min(pick.max_cards, len(options)))
+            placeholder = pick.label[:150]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dc:p:{table_id}:{seat}:{stamp}:{index}",
+                options=options, min_values=low, max_values=high, placeholder=placeholder,
+            )
+        )
+        self.table_id, self.seat, self.stamp, self.index = table_id, seat, stamp, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> PickSelect:
+        return cls(match["table"], int(match["seat"]), match["stamp"], int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await manager_of(interaction).prompt_answer(
+            interaction, self.table_id, self.seat, self.stamp, self.index, values=values
+        )
+
+
+class TextModal(discord.ui.Modal):
+    """The text a prompt asks for (a word). Submitting goes through the same checks."""
+
+    def __init__(self, table_id: str, seat: int, stamp: str, index: int, ask: TextAsk) -> None:
+        super().__init__(title=ask.label[:45], custom_id=f"dc:m:{table_id}:{seat}:{stamp}:{index}")
+        self.ids = (table_id, seat, stamp, index)
+        self.text = discord.ui.TextInput(
+            label=ask.field_label[:45], placeholder=ask.placeholder[:100] or None,
+            min_length=ask.min_length, max_length=ask.max_length,
+        )
+        self.add_item(self.text)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        table_id, seat, stamp, index = self.ids
+        await manager_of(interaction).prompt_answer(
+            interaction, table_id, seat, stamp, index, text=self.text.value
+        )
+
+
+def lobby_view(table_id: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_OPS:
+        view.add_item(LobbyButton(table_id, op))
+    return view
+
+
+def board_view(table_id: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShowHandButton(table_id))
+    return view
+
+
+def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> discord.ui.View:
+    """The components of a seat's prompt: at most 5 rows of 5, menus on rows of their own."""
+    view = discord.ui.View(timeout=None)
+    if prompt is None:
+        return view
+    buttons: list[discord.ui.Item[Any]] = []
+    selects: list[discord.ui.Item[Any]] = []
+    for index, choice in enumerate(prompt.choices):
+        if isinstance(choice, CardPick):
+            selects.append(PickSelect(table_id, seat, stamp, index, choice))
+        elif isinstance(choice, TextAsk):
+            buttons.append(ChoiceButton(table_id, seat, stamp, index, choice.label,
+                                        discord.ButtonStyle.primary))
+        elif isinstance(choice, Choice):
+            style = _STYLES[choice.style]
+            if choice.disabled_reason:
+                style = discord.ButtonStyle.secondary
+            buttons.append(ChoiceButton(table_id, seat, stamp, index, choice.label, style))
+    rows_for_buttons = 5 - len(selects)
+    for position, item in enumerate(buttons[: rows_for_buttons * 5]):
+        item.row = position // 5
+        view.add_item(item)
+    for offset, item in enumerate(selects[:5]):
+        item.row = (len(buttons) + 4) // 5 + offset
+        if item.row > 4:
+            break
+        view.add_item(item)
+    return view

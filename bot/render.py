@@ -1,0 +1,133 @@
+"""Text for tables: the lobby, the channel's board and a seat's private view.
+
+Games describe their state as JSON-safe views; a game may register a `Renderer` that turns
+its views into text (formatting only: it decides nothing). Without one, a generic rendering
+shows the hand, the prompt and the scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.table import Table
+from engine.cards import CardError, label_cards, parse_cards
+from engine.game import Event, Prompt
+
+MAX_CONTENT = 2000
+
+
+def cards_text(cards: list[str] | str) -> str:
+    """Card texts as every client renders them (suit symbols, letters)."""
+    try:
+        return label_cards(parse_cards(cards))
+    except CardError:
+        return " ".join(cards) if isinstance(cards, list) else cards
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _generic_private(view: dict[str, Any]) -> list[str]:
+    lines = []
+    if "hand" in view:
+        lines.append("Your hand: " + cards_text(view["hand"]))
+    for key in ("best_hand", "declaration", "word"):
+        if view.get(key):
+            lines.append(f"{key.replace('_', ' ').capitalize()}: {view[key]}")
+    lines += [str(line) for line in view.get("lines", [])]
+    return lines
+
+
+def _generic_public(view: dict[str, Any]) -> list[str]:
+    lines = [str(line) for line in view.get("lines", [])]
+    scores = view.get("scores")
+    names = view.get("seats") or view.get("names")
+    if isinstance(scores, list) and isinstance(names, list) and len(scores) == len(names):
+        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True)))
+    return lines
+
+
+def _no_images(events: list[Event]) -> list[tuple[str, bytes]]:
+    return []
+
+
+@dataclass(frozen=True)
+class Renderer:
+    """How one game's views and events look; formatting only, it decides nothing.
+    `images` turns events (all public, or all for one seat) into PNG attachments."""
+
+    private: Callable[[dict[str, Any]], list[str]] = _generic_private
+    public: Callable[[dict[str, Any]], list[str]] = _generic_public
+    images: Callable[[list[Event]], list[tuple[str, bytes]]] = _no_images
+
+
+RENDERERS: dict[str, Renderer] = {}
+
+
+def renderer_for(kind: str) -> Renderer:
+    return RENDERERS.get(kind, Renderer())
+
+
+def lobby_text(table: Table, idle_deadline: float | None) -> str:
+    cls = table.game_class
+    seats = "\n".join(
+        f"{i + 1}. {seat.name}{' (AI)' if seat.is_ai else ''}"
+        f"{' — host' if seat.user_id == table.host_id else ''}"
+        for i, seat in enumerate(table.seats)
+    )
+    options = ", ".join(f"{k} {v}" for k, v in table.options.items() if v is not None)
+    lines = [
+        f"**{cls.title}** — a table is open ({len(table.seats)}/{cls.max_seats} seats, "
+        f"{cls.min_seats} needed).",
+        seats or "(no one seated)",
+    ]
+    if options:
+        lines.append(f"Options: {options}")
+    lines.append("Press **Join** to sit down; the host presses **Start**.")
+    if idle_deadline:
+        lines.append(f"This lobby closes <t:{int(idle_deadline)}:R> if nobody starts it.")
+    return clip("\n".join(lines))
+
+
+def waiting_line(table: Table) -> str:
+    game = table.require_game()
+    if game.is_over:
+        return "The game is over."
+    waiting = sorted(game.to_act)
+    if not waiting:
+        return ""
+    deadline = min(table.deadlines.values(), default=None)
+    clock = f" — time runs out <t:{int(deadline)}:R>" if deadline else ""
+    if len(waiting) == 1:
+        return f"Waiting for **{table.seats[waiting[0]].name}**{clock}."
+    chosen = len(table.seats) - len(waiting)
+    return f"{chosen} of {len(table.seats)} have chosen; waiting for {len(waiting)}{clock}."
+
+
+def board_text(table: Table) -> str:
+    game = table.require_game()
+    lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)]
+    lines += renderer_for(table.kind).public(game.public_view())
+    lines.append(waiting_line(table))
+    lines.append("Your cards come by DM; **Show my hand** shows them here, to you alone.")
+    return clip("\n".join(line for line in lines if line))
+
+
+def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
+    game = table.require_game()
+    lines = [f"**{game.title}** in <#{table.channel_id}> — you are **{table.seats[seat].name}**"]
+    lines += renderer_for(table.kind).private(game.view(seat))
+    notes = table.notes.get(seat, [])
+    if notes:
+        lines.append("")
+        lines += [f"› {note}" for note in notes[-5:]]
+    if prompt is not None:
+        lines.append("")
+        lines.append(f"**{prompt.text}**")
+    elif not game.is_over:
+        lines.append("")
+        lines.append("Nothing is needed from you right now.")
+    return clip("\n".join(lines))

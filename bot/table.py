@@ -1,0 +1,313 @@
+"""One table: its seats, its lobby and the game it runs, with every check an interaction needs.
+
+A table knows nothing of Discord either: it holds user ids and names, and turns requests
+("join", "start", "play this") into state changes or a `TableError` whose message is shown to
+the person who asked. The manager does the I/O around it. A table's whole state is one
+JSON-safe dict (`to_dict`), saved after every change, so a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
+from engine.games import GAMES
+
+SNAPSHOT_VERSION = 1
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is fit to show the person who made it."""
+
+
+@dataclass
+class Seat:
+    name: str
+    user_id: int | None = None  # None: an AI seat
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "user_id": self.user_id}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Seat:
+        return cls(data["name"], data.get("user_id"))
+
+
+def prompt_stamp(prompt: Prompt | None) -> str:
+    """A short fingerprint of a prompt: a button made for an older prompt is refused."""
+    if prompt is None:
+        return "-"
+    text = repr(prompt).encode()
+    return hashlib.blake2s(text, digest_size=4).hexdigest()
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(4)
+
+
+@dataclass
+class Table:
+    table_id: str
+    guild_id: int
+    channel_id: int
+    kind: str
+    host_id: int
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: list[Seat] = field(default_factory=list)
+    status: str = "lobby"  # lobby -> playing
+    seed: int = 0
+    game: Game | None = None
+    deadlines: dict[str, float] = field(default_factory=dict)
+    warned: list[str] = field(default_factory=list)
+    created_at: float = 0.0
+    lobby_message_id: int | None = None
+    board_message_id: int | None = None
+    dm_closed: list[int] = field(default_factory=list)
+    notes: dict[int, list[str]] = field(default_factory=dict)  # private notes per seat
+    log: list[str] = field(default_factory=list)  # recent public events
+    sent_stamps: dict[int, str] = field(default_factory=dict)  # last prompt DMed per seat
+    steps: int = 0
+
+    # --- lobby -------------------------------------------------------------------------
+    @property
+    def game_class(self) -> type[Game]:
+        return GAMES[self.kind]
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.seats) >= self.game_class.max_seats
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def _require_lobby(self) -> None:
+        if self.status != "lobby":
+            raise TableError("The game has already started.")
+
+    def join(self, user_id: int, name: str) -> None:
+        self._require_lobby()
+        if self.seat_of(user_id) is not None:
+            raise TableError("You are already seated at this table.")
+        if self.is_full:
+            raise TableError(f"The table is full ({self.game_class.max_seats} seats).")
+        self.seats.append(Seat(name, user_id))
+
+    def leave(self, user_id: int) -> None:
+        self._require_lobby()
+        index = self.seat_of(user_id)
+        if index is None:
+            raise TableError("You are not seated at this table.")
+        del self.seats[index]
+        if user_id == self.host_id:
+            humans = [seat for seat in self.seats if not seat.is_ai]
+            if humans:
+                assert humans[0].user_id is not None
+                self.host_id = humans[0].user_id
+
+    def add_ai(self, user_id: int) -> str:
+        self._require_lobby()
+        self._require_host(user_id, "add an AI seat")
+        if self.is_full:
+            raise TableError(f"The table is full ({self.game_class.max_seats} seats).")
+        taken = {seat.name for seat in self.seats}
+        number = 1
+        while f"AI {number}" in taken:
+            number += 1
+        name = f"AI {number}"
+        self.seats.append(Seat(name))
+        return name
+
+    def remove_ai(self, user_id: int) -> str:
+        self._require_lobby()
+        self._require_host(user_id, "remove an AI seat")
+        for index in range(len(self.seats) - 1, -1, -1):
+            if self.seats[index].is_ai:
+                return self.seats.pop(index).name
+        raise TableError("There is no AI seat to remove.")
+
+    def _require_host(self, user_id: int, what: str) -> None:
+        if user_id != self.host_id:
+            raise TableError(f"Only the host can {what}.")
+
+    @property
+    def has_humans(self) -> bool:
+        return any(not seat.is_ai for seat in self.seats)
+
+    def start(self, user_id: int) -> list[Event]:
+        self._require_lobby()
+        self._require_host(user_id, "start the game")
+        cls = self.game_class
+        if len(self.seats) < cls.min_seats:
+            raise TableError(
+                f"{cls.title} needs at least {cls.min_seats} players "
+                f"({len(self.seats)} seated). Invite someone or add an AI seat."
+            )
+        self.seed = self.seed or random.SystemRandom().randrange(2**63)
+        try:
+            self.game = cls([seat.name for seat in self.seats], dict(self.options),
+                            random.Random(self.seed))
+        except (TypeError, ValueError) as error:
+            raise TableError(f"These options don't work: {error}") from error
+        self.status = "playing"
+        opening = Event(f"{cls.title} begins: " + ", ".join(s.name for s in self.seats) + ".")
+        return [opening, *self.game.opening_events()]
+
+    # --- play ----------------------------------------------------------------------------
+    def require_game(self) -> Game:
+        if self.game is None:
+            raise TableError("The game has not started yet.")
+        return self.game
+
+    def check_turn(self, user_id: int, seat: int) -> Game:
+        """Everything a click must pass before it may reach the engine."""
+        game = self.require_game()
+        if game.is_over:
+            raise TableError("This game is over.")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].user_id != user_id:
+            raise TableError("That is not your seat at this table.")
+        if seat not in game.to_act and game.prompt(seat) is None:
+            raise TableError("Nothing is awaited from you right now.")
+        return game
+
+    def act(self, user_id: int, seat: int, action: Action) -> list[Event]:
+        game = self.check_turn(user_id, seat)
+        return self._apply(game, seat, action)
+
+    def _apply(self, game: Game, seat: int, action: Action) -> list[Event]:
+        try:
+            events = game.apply(seat, action)
+        except IllegalAction as error:
+            raise TableError(str(error)) from error
+        self.steps += 1
+        return events
+
+    def ai_step(self) -> list[Event] | None:
+        """One AI move, if an AI seat is to act; None when no AI seat is awaited."""
+        game = self.game
+        if game is None or game.is_over:
+            return None
+        for seat in sorted(game.to_act):
+            if self.seats[seat].is_ai:
+                rng = random.Random(f"{self.seed}:{seat}:{self.steps}")
+                return self._apply(game, seat, game.ai_action(seat, rng))
+        return None
+
+    def timeout(self, key: str) -> list[Event]:
+        """The clock `key` ran out: every seat it names that is still awaited times out."""
+        game = self.require_game()
+        events: list[Event] = []
+        spec = next((spec for spec in game.timers() if spec.key == key), None)
+        self.deadlines.pop(key, None)
+        if key in self.warned:
+            self.warned.remove(key)
+        if spec is None:
+            return events
+        for seat in spec.seats:
+            if not game.is_over and seat in game.to_act:
+                events += self._apply(game, seat, TIMEOUT)
+        return events
+
+    def sync_deadlines(self, now: float) -> None:
+        """Start the clocks the game asks for and drop those it no longer wants."""
+        if self.game is None or self.game.is_over:
+            self.deadlines.clear()
+            self.warned.clear()
+            return
+        wanted = {spec.key: spec for spec in self.game.timers()}
+        for key in list(self.deadlines):
+            if key not in wanted:
+                del self.deadlines[key]
+                if key in self.warned:
+                    self.warned.remove(key)
+        for key, spec in wanted.items():
+            self.deadlines.setdefault(key, now + spec.seconds)
+
+    def record(self, events: list[Event]) -> None:
+        for event in events:
+            if event.seat is None:
+                self.log.append(event.text)
+            else:
+                self.notes.setdefault(event.seat, []).append(event.text)
+        del self.log[:-20]
+        for seat_notes in self.notes.values():
+            del seat_notes[:-10]
+
+    # --- snapshot --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": SNAPSHOT_VERSION,
+            "table_id": self.table_id,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "kind": self.kind,
+            "host_id": self.host_id,
+            "options": self.options,
+            "seats": [seat.to_dict() for seat in self.seats],
+            "status": self.status,
+            "seed": self.seed,
+            "game": self.game.to_dict() if self.game is not None else None,
+            "deadlines": self.deadlines,
+            "warned": self.warned,
+            "created_at": self.created_at,
+            "lobby_message_id": self.lobby_message_id,
+            "board_message_id": self.board_message_id,
+            "dm_closed": self.dm_closed,
+            "notes": {str(seat): notes for seat, notes in self.notes.items()},
+            "log": self.log,
+            "sent_stamps": {str(seat): stamp for seat, stamp in self.sent_stamps.items()},
+            "steps": self.steps,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+        """Rebuild a table; raises ValueError (with why) for a snapshot that cannot load."""
+        try:
+            if data.get("version") != SNAPSHOT_VERSION:
+                raise ValueError(f"unknown snapshot version {data.get('version')!r}")
+            kind = data["kind"]
+            if kind not in GAMES:
+                raise ValueError(f"unknown game {kind!r}")
+            game_data = data.get("game")
+            table = cls(
+                table_id=str(data["table_id"]),
+                guild_id=int(data["guild_id"]),
+                channel_id=int(data["channel_id"]),
+                kind=kind,
+                host_id=int(data["host_id"]),
+                options=dict(data.get("options") or {}),
+                seats=[Seat.from_dict(seat) for seat in data["seats"]],
+                status=str(data["status"]),
+                seed=int(data.get("seed") or 0),
+                game=GAMES[kind].from_dict(game_data) if game_data else None,
+                deadlines={str(k): float(v) for k, v in (data.get("deadlines") or {}).items()},
+                warned=list(data.get("warned") or []),
+                created_at=float(data.get("created_at") or 0.0),
+                lobby_message_id=data.get("lobby_message_id"),
+                board_message_id=data.get("board_message_id"),
+                dm_closed=list(data.get("dm_closed") or []),
+                notes={int(k): list(v) for k, v in (data.get("notes") or {}).items()},
+                log=list(data.get("log") or []),
+                sent_stamps={int(k): str(v) for k, v in (data.get("sent_stamps") or {}).items()},
+                steps=int(data.get("steps") or 0),
+            )
+        except (KeyError, TypeError, ValueError, IllegalAction) as error:
+            raise ValueError(f"snapshot cannot be loaded: {error!r}") from error
+        if table.status not in {"lobby", "playing"}:
+            raise ValueError(f"snapshot cannot be loaded: bad status {table.status!r}")
+        return table
+
+    def snapshot_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
