@@ -14,7 +14,7 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 __all__ = [
@@ -139,7 +139,12 @@ class GameResult:
     summary: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {
+            "scores": list(self.scores),
+            "places": list(self.places),
+            "winners": list(self.winners),
+            "summary": self.summary,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameResult:

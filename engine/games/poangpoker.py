@@ -1,0 +1,890 @@
+"""Poängpoker and its richer variant Chicago: exchange for the best poker hand, then play
+five tricks for the last one.
+
+Both games share the whole deal (five cards each, exchanges in turn from the dealer's left,
+five tricks, then the last trick and the best hand score), so one base class runs them and
+the two subclasses set what differs: the number of exchanges (1 or 3; Chicago calls them
+buys, "köp"), must-beat in trick play (Poängpoker only), last-trick points (2 or 5), the
+target (13 or 52), and Chicago's extras: interim hand scoring after buys 1 and 2, no buying
+at 42 or more (köpstopp), the Chicago call (+15 for all five tricks, else -15), and the
+royal straight flush that wins at once.
+
+Points are awarded one at a time in the order of the rules, and the first player to reach
+the target wins at once; so even when several players would pass the target in one deal,
+the one scored first wins.
+
+>>> game = Poangpoker(["Anna", "Bo", "Cia", "Dan"], {"first_dealer": 3}, random.Random(4))
+>>> game.phase, sorted(game.to_act)
+('exchange', [0])
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engine.cards import Card, label_cards, standard_deck
+from engine.evaluator import Category, HandValue, evaluate
+from engine.game import (
+    TIMEOUT,
+    Action,
+    CardPick,
+    Choice,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    Prompt,
+    TimerSpec,
+    rng_from_json,
+    rng_to_json,
+)
+from engine.games.registry import register
+from engine.games.trickgame import (
+    HAND_SIZE,
+    cards_from_json,
+    cards_to_json,
+    check_options,
+    choose_discards,
+    deal,
+    order_from,
+    parse_action_cards,
+    trick_from_json,
+    trick_to_json,
+)
+from engine.tricks import CHICAGO, POANGPOKER, TrickRules, best_play, legal_plays, trick_winner
+from engine.tricks import why_illegal as trick_why_illegal
+
+__all__ = ["HAND_POINTS", "Chicago", "Poangpoker", "PointsPoker", "hand_points", "points_ai"]
+
+HAND_POINTS: dict[Category, int] = {
+    Category.STRAIGHT_FLUSH: 8,
+    Category.FOUR_OF_A_KIND: 7,
+    Category.FULL_HOUSE: 6,
+    Category.FLUSH: 5,
+    Category.STRAIGHT: 4,
+    Category.THREE_OF_A_KIND: 3,
+    Category.TWO_PAIR: 2,
+    Category.PAIR: 1,
+    Category.HIGH_CARD: 0,
+}
+ROYAL_POINTS = 52
+CALL_POINTS = 15
+ORDINALS = {1: "first", 2: "second", 3: "third"}
+
+
+def hand_points(value: HandValue, royal_wins: bool = False) -> int:
+    """What the best hand scores; in Chicago a royal straight flush is worth 52.
+
+    >>> from engine.cards import parse_cards
+    >>> hand_points(evaluate(parse_cards("Qh Qs Qd Qc 7c")))
+    7
+    >>> hand_points(evaluate(parse_cards("Ah Kh Qh Jh Th")), royal_wins=True)
+    52
+    """
+    if royal_wins and value.is_royal:
+        return ROYAL_POINTS
+    return HAND_POINTS[value.category]
+
+
+def shown_cards(hand: Sequence[Card], value: HandValue, full: bool) -> list[Card]:
+    """The cards a winner of interim scoring shows: the combination itself (the pair, the
+    two pairs, the set), or all five when the category needs them all or (`full`) when
+    another hand has the same combination and the kickers decided.
+
+    >>> from engine.cards import format_cards, parse_cards
+    >>> hand = parse_cards("Kh Ks 7d 7c 2s")
+    >>> format_cards(shown_cards(hand, evaluate(hand), full=False))
+    'Kh Ks 7d 7c'
+    """
+    if full or value.category not in (
+        Category.PAIR,
+        Category.TWO_PAIR,
+        Category.THREE_OF_A_KIND,
+        Category.FOUR_OF_A_KIND,
+    ):
+        return list(hand)
+    counts = Counter(card.rank for card in hand)
+    return [card for card in hand if counts[card.rank] >= 2]
+
+
+def _combination(hand: Sequence[Card], value: HandValue) -> tuple[Any, ...]:
+    """The category and the ranks of its sets: two hands equal here differ only in kickers."""
+    counts = Counter(card.rank for card in hand)
+    return (
+        value.category,
+        sorted(((n, r or 0) for r, n in counts.items() if n >= 2), reverse=True),
+    )
+
+
+class PointsPoker(Game):
+    """The deal both games share. Options: `first_dealer` (default drawn by the rng),
+    `turn_seconds` (default 120), `start_scores` (default all 0; a handicap, and the test
+    hook for positions near the target), `stacked_deals` (test hook, see
+    engine.games.trickgame); Chicago adds `call` (default True)."""
+
+    min_seats = 2
+    max_seats = 6
+    exchanges: ClassVar[int]
+    last_trick_points: ClassVar[int]
+    target: ClassVar[int]
+    trick_rules: ClassVar[TrickRules]
+    exchange_word: ClassVar[str] = "exchange"
+    reuse_discards: ClassVar[bool] = False
+    royal_wins: ClassVar[bool] = False
+    kopstopp: ClassVar[int | None] = None
+    option_names: ClassVar[tuple[str, ...]] = (
+        "first_dealer",
+        "turn_seconds",
+        "start_scores",
+        "stacked_deals",
+    )
+
+    def __init__(
+        self,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise ValueError(f"{self.title} is for {self.min_seats} to {self.max_seats} players")
+        self.seats = tuple(seats)
+        self.options = dict(options or {})
+        check_options(self.title, self.options, self.option_names, len(seats))
+        self.rng = rng if rng is not None else random.Random()
+        self.turn_seconds = float(self.options.get("turn_seconds") or 120)
+        self.call_enabled = self._call_option()
+        first = self.options.get("first_dealer")
+        n = len(self.seats)
+        self.dealer = int(first) % n if first is not None else self.rng.randrange(n)
+        start = self.options.get("start_scores") or [0] * n
+        if len(start) != n:
+            raise ValueError("start_scores needs one score per player")
+        self.scores = [int(score) for score in start]
+        self.deal_no = 0
+        self.step = 0
+        self.stacked_used = 0
+        self._phase = "exchange"
+        self._result: GameResult | None = None
+        self.winner: int | None = None
+        self.hands: list[list[Card]] = [[] for _ in self.seats]
+        self.final_hands: list[list[Card]] = [[] for _ in self.seats]
+        self.thrown: list[list[Card]] = [[] for _ in self.seats]
+        self.stock: list[Card] = []
+        self.discards: list[Card] = []
+        self.exchange_round = 1
+        self.queue: list[int] = []
+        self.exchanged: list[list[int | None]] = []
+        self.caller: int | None = None
+        self.leader = 0
+        self.trick: list[tuple[int, tuple[Card, ...]]] = []
+        self.tricks: list[dict[str, Any]] = []
+        self.tricks_won = [0] * n
+        self.shown: list[dict[str, Any]] = []
+        self.last_deal: dict[str, Any] | None = None
+        self._opening = self._start_deal()
+
+    def _call_option(self) -> bool:
+        return False
+
+    # --- the shape every game has ---------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self._phase in ("exchange", "call"):
+            return frozenset(self.queue[:1])
+        if self._phase == "play":
+            return frozenset({(self.leader + len(self.trick)) % len(self.seats)})
+        return frozenset()
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    @property
+    def order(self) -> list[int]:
+        """Turn order this deal: from the dealer's left round to the dealer."""
+        return order_from(self.dealer, len(self.seats))
+
+    def timers(self) -> list[TimerSpec]:
+        if self.is_over:
+            return []
+        return [
+            TimerSpec(f"{self.kind}-{self.step}", self.turn_seconds, tuple(sorted(self.to_act)))
+        ]
+
+    def exchange_limit(self) -> int:
+        """How many cards may be thrown now. Poängpoker never reuses discards (the seed: the
+        cards put aside are not used again), so a short stock limits the exchange."""
+        if self.reuse_discards:
+            return HAND_SIZE
+        return min(HAND_SIZE, len(self.stock))
+
+    # --- actions ----------------------------------------------------------------------------
+    def opening_events(self) -> list[Event]:
+        events, self._opening = self._opening, []
+        return events
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act:
+            return []
+        hand = sorted(self.hands[seat], key=Card.sort_key)
+        if self._phase == "exchange":
+            actions = [Action("stand")]
+            for size in range(1, self.exchange_limit() + 1):
+                actions += [
+                    Action("exchange", tuple(cards_to_json(c))) for c in combinations(hand, size)
+                ]
+            return actions
+        if self._phase == "call":
+            return [Action("call"), Action("pass")]
+        plays = legal_plays(hand, self.trick, self.trick_rules)
+        return [Action("play", tuple(cards_to_json(p))) for p in plays]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_act:
+            raise IllegalAction("It is not your turn.")
+        if action == TIMEOUT or action.name == "timeout":
+            action = self._timeout_action(seat)
+        name = action.name
+        if self._phase == "exchange" and name in ("exchange", "stand"):
+            events = self._exchange(seat, action.args if name == "exchange" else ())
+        elif self._phase == "call" and name in ("call", "pass"):
+            events = self._call(seat, name == "call")
+        elif self._phase == "play" and name == "play":
+            events = self._play(seat, action.args)
+        else:
+            wanted = {
+                "exchange": f"{self.exchange_word.capitalize()} 0-5 cards or stand pat.",
+                "call": "Call Chicago or pass.",
+                "play": "Play a card.",
+            }
+            raise IllegalAction(wanted.get(self._phase, "That is not possible now."))
+        self.step += 1
+        return events
+
+    def _timeout_action(self, seat: int) -> Action:
+        """A clock that runs out stands pat, declines the call, or plays the lowest legal
+        card."""
+        if self._phase == "exchange":
+            return Action("stand")
+        if self._phase == "call":
+            return Action("pass")
+        hand = sorted(self.hands[seat], key=lambda c: (c.rank or 0, c.suit or 0))
+        plays = legal_plays(hand, self.trick, self.trick_rules)
+        low = min(plays, key=lambda p: (p[0].rank or 0, p[0].suit or 0))
+        return Action("play", tuple(cards_to_json(low)))
+
+    # --- exchanges ----------------------------------------------------------------------------
+    def _round_name(self) -> str:
+        if self.exchanges == 1:
+            return "the exchange"
+        return f"the {ORDINALS[self.exchange_round]} {self.exchange_word}"
+
+    def _begin_exchange_round(self) -> list[Event]:
+        self.exchanged.append([None] * len(self.seats))
+        self.queue = []
+        events: list[Event] = []
+        for seat in self.order:
+            if self.kopstopp is not None and self.scores[seat] >= self.kopstopp:
+                text = (
+                    f"{self.seats[seat]} has {self.scores[seat]} points ({self.kopstopp} or more)"
+                    f" and may not buy (köpstopp)."
+                )
+                events.append(
+                    Event(text, None, "kopstopp", {"seat": seat, "scores": list(self.scores)})
+                )
+            else:
+                self.queue.append(seat)
+        if not self.queue:
+            events += self._end_exchange_round()
+        return events
+
+    def _exchange(self, seat: int, args: Sequence[Any]) -> list[Event]:
+        thrown = parse_action_cards(args, self.hands[seat])
+        limit = self.exchange_limit()
+        if len(thrown) > limit:
+            raise IllegalAction(f"Only {limit} cards are left in the stock: throw at most {limit}.")
+        events: list[Event] = []
+        if len(thrown) > len(self.stock):
+            self.stock += self.rng.sample(self.discards, len(self.discards))
+            self.discards = []
+            self.thrown = [[] for _ in self.seats]  # back in play: no longer known to be out
+            text = "The stock has run out: the discards are shuffled to make a new stock."
+            events.append(Event(text, None, "reshuffle", {"stock": len(self.stock)}))
+        new, self.stock = self.stock[: len(thrown)], self.stock[len(thrown) :]
+        self.hands[seat] = sorted(
+            [c for c in self.hands[seat] if c not in thrown] + new, key=Card.sort_key
+        )
+        self.discards += thrown
+        self.thrown[seat] += thrown
+        self.exchanged[-1][seat] = len(thrown)
+        name, n = self.seats[seat], len(thrown)
+        word = "stands pat" if not n else f"{self.exchange_word}s {n} card{'s' if n > 1 else ''}"
+        data = {"seat": seat, "count": n, "round": self.exchange_round}
+        events.append(Event(f"{name} {word}.", None, "exchange", data))
+        if n:
+            text = f"You threw {label_cards(thrown)} and drew {label_cards(new)}."
+            events.append(
+                Event(
+                    f"{text} Your hand: {label_cards(self.hands[seat])}.",
+                    seat,
+                    "hand",
+                    {
+                        "thrown": cards_to_json(thrown),
+                        "drawn": cards_to_json(new),
+                        "hand": cards_to_json(self.hands[seat]),
+                    },
+                )
+            )
+        self.queue.pop(0)
+        if not self.queue:
+            events += self._end_exchange_round()
+        return events
+
+    def _end_exchange_round(self) -> list[Event]:
+        if self.exchange_round < self.exchanges:
+            events = self._interim_scoring()
+            if self.is_over:
+                return events
+            self.exchange_round += 1
+            return events + self._begin_exchange_round()
+        self.final_hands = [list(hand) for hand in self.hands]
+        if self.call_enabled:
+            self._phase = "call"
+            self.queue = list(self.order)
+            text = "Before the first lead, anyone may call Chicago, in turn from the dealer's left."
+            return [Event(text, None, "call_round", {"order": self.queue})]
+        return self._begin_play(self.order[0])
+
+    def _best_hand(self, hands: Sequence[Sequence[Card]]) -> tuple[int, HandValue, list[HandValue]]:
+        """The best hand now and its seat; an exact tie goes to the earlier player in turn
+        order from the dealer's left."""
+        values = [evaluate(hand) for hand in hands]
+        best = self.order[0]
+        for seat in self.order[1:]:
+            if values[seat].strength > values[best].strength:
+                best = seat
+        return best, values[best], values
+
+    def _interim_scoring(self) -> list[Event]:
+        seat, value, values = self._best_hand(self.hands)
+        label = f"After {self._round_name()}"
+        if value.category == Category.HIGH_CARD:
+            text = f"{label} nobody holds a pair or better: no points."
+            return [Event(text, None, "interim", {"round": self.exchange_round, "seat": None})]
+        key = _combination(self.hands[seat], value)
+        full = any(
+            _combination(self.hands[s], values[s]) == key
+            for s in range(len(self.seats))
+            if s != seat
+        )
+        shown = shown_cards(self.hands[seat], value, full)
+        points = hand_points(value, self.royal_wins)
+        record = {
+            "round": self.exchange_round,
+            "seat": seat,
+            "cards": cards_to_json(shown),
+            "description": value.description,
+            "points": points,
+        }
+        self.shown.append(record)
+        text = (
+            f"{label}, {self.seats[seat]} has the best hand: {value.description}, "
+            f"showing {label_cards(shown)}."
+        )
+        why = self._hand_why(seat, value, values)
+        return [Event(text, None, "interim", dict(record)), *self._award(seat, points, value, why)]
+
+    def _hand_why(self, seat: int, value: HandValue, values: Sequence[HandValue]) -> str:
+        """Why this hand scores: it is the best, or it ties and comes first in turn order."""
+        tied = [s for s in self.order if s != seat and values[s].strength == value.strength]
+        why = f"the best hand, {value.description}"
+        if tied:
+            others = " and ".join(self.seats[s] for s in tied)
+            why += f" (an exact tie with {others}: the earlier in turn order scores)"
+        return why
+
+    # --- the call -------------------------------------------------------------------------------
+    def _call(self, seat: int, calls: bool) -> list[Event]:
+        if calls:
+            self.caller = seat
+            text = (
+                f"{self.seats[seat]} calls Chicago: they lead and must take all five tricks "
+                f"(+{CALL_POINTS}, or -{CALL_POINTS})."
+            )
+            return [Event(text, None, "call", {"seat": seat}), *self._begin_play(seat)]
+        self.queue.pop(0)
+        events = [Event(f"{self.seats[seat]} does not call.", None, "pass", {"seat": seat})]
+        if not self.queue:
+            events += self._begin_play(self.order[0])
+        return events
+
+    # --- trick play -------------------------------------------------------------------------------
+    def _begin_play(self, leader: int) -> list[Event]:
+        self._phase = "play"
+        self.queue = []
+        self.leader = leader
+        text = f"Trick play: {self.seats[leader]} leads."
+        return [Event(text, None, "play_begins", {"leader": leader, "caller": self.caller})]
+
+    def why_illegal(self, seat: int, card: Card) -> str | None:
+        """Why `seat` may not play `card` now (shown on the disabled button), or None."""
+        return trick_why_illegal(self.hands[seat], self.trick, self.trick_rules, (card,))
+
+    def _play(self, seat: int, args: Sequence[Any]) -> list[Event]:
+        cards = tuple(parse_action_cards(args, self.hands[seat]))
+        reason = trick_why_illegal(self.hands[seat], self.trick, self.trick_rules, cards)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
+        self.trick.append((seat, cards))
+        verb = "leads" if len(self.trick) == 1 else "plays"
+        events = [
+            Event(
+                f"{self.seats[seat]} {verb} {cards[0].label}.",
+                None,
+                "play",
+                {"seat": seat, "cards": cards_to_json(cards)},
+            )
+        ]
+        if len(self.trick) < len(self.seats):
+            return events
+        return events + self._finish_trick()
+
+    def _finish_trick(self) -> list[Event]:
+        winner = trick_winner(self.trick, self.trick_rules)
+        number = len(self.tricks) + 1
+        self.tricks_won[winner] += 1
+        record = {"plays": trick_to_json(self.trick), "winner": winner, "count": 1}
+        self.tricks.append(record)
+        played = ", ".join(f"{self.seats[s]} {play[0].label}" for s, play in self.trick)
+        text = f"Trick {number}: {played} — {self.seats[winner]} wins."
+        data = {**record, "trick": number, "tricks_won": list(self.tricks_won)}
+        events = [Event(text, None, "trick", data)]
+        self.trick = []
+        self.leader = winner
+        if number == HAND_SIZE:
+            events += self._end_deal(winner)
+        return events
+
+    # --- scoring -------------------------------------------------------------------------------
+    def _award(
+        self, seat: int, points: int, value: HandValue | None = None, why: str = ""
+    ) -> list[Event]:
+        """Score one award and end the game at once if it reaches the target (or is a
+        royal straight flush in Chicago)."""
+        self.scores[seat] += points
+        name = self.seats[seat]
+        why = why or (value.description if value else "")
+        sign = f"+{points}" if points >= 0 else str(points)
+        text = f"{name} {sign} for {why} ({name} {self.scores[seat]})."
+        data = {"seat": seat, "points": points, "why": why, "scores": list(self.scores)}
+        events = [Event(text, None, "score", data)]
+        royal = self.royal_wins and value is not None and value.is_royal
+        if royal or (points > 0 and self.scores[seat] >= self.target):
+            events.append(self._finish(seat, royal))
+        return events
+
+    def _finish(self, seat: int, royal: bool) -> Event:
+        self._phase = "over"
+        self.queue = []
+        self.winner = seat
+        scores = tuple(self.scores)
+        others = [s for s in range(len(self.seats)) if s != seat]
+        places = [1] * len(self.seats)
+        for s in others:
+            places[s] = 2 + sum(scores[o] > scores[s] for o in others)
+        how = "a royal straight flush" if royal else f"{scores[seat]} points"
+        summary = f"{self.seats[seat]} wins with {how}."
+        self._result = GameResult(scores, tuple(places), (seat,), summary)
+        standings = ", ".join(f"{self.seats[s]} {scores[s]}" for s in range(len(scores)))
+        text = f"{summary} Final scores: {standings}."
+        return Event(text, None, "game_over", {"winners": [seat], "scores": list(scores)})
+
+    def _end_deal(self, last_winner: int) -> list[Event]:
+        events: list[Event] = []
+        if self.caller is not None:
+            made = self.tricks_won[self.caller] == HAND_SIZE
+            why = "Chicago made" if made else "Chicago failed"
+            events += self._award(self.caller, CALL_POINTS if made else -CALL_POINTS, why=why)
+        else:
+            events += self._award(last_winner, self.last_trick_points, why="the last trick")
+        seat, value, values = self._best_hand(self.final_hands)
+        hands = [cards_to_json(sorted(h, key=Card.sort_key)) for h in self.final_hands]
+        descriptions = [v.description for v in values]
+        reveal = "; ".join(
+            f"{self.seats[s]} {label_cards(self.final_hands[s])} ({descriptions[s]})"
+            for s in self.order
+        )
+        events.append(
+            Event(
+                f"Hands: {reveal}.", None, "reveal", {"hands": hands, "descriptions": descriptions}
+            )
+        )
+        points = hand_points(value, self.royal_wins)
+        if not self.is_over:
+            if points:
+                events += self._award(seat, points, value, self._hand_why(seat, value, values))
+            else:
+                text = "Nobody holds a pair or better: no points for the hand."
+                events.append(Event(text, None, "score", {"seat": None, "points": 0}))
+        self.last_deal = {
+            "deal": self.deal_no,
+            "hands": hands,
+            "descriptions": descriptions,
+            "best": seat,
+            "last_trick": last_winner,
+            "caller": self.caller,
+            "tricks_won": list(self.tricks_won),
+            "scores": list(self.scores),
+        }
+        events.append(
+            Event(
+                f"Deal {self.deal_no} is over. Scores: "
+                + ", ".join(f"{self.seats[s]} {self.scores[s]}" for s in range(len(self.seats)))
+                + ".",
+                None,
+                "deal_end",
+                dict(self.last_deal),
+            )
+        )
+        if not self.is_over:
+            self.dealer = (self.dealer + 1) % len(self.seats)
+            events += self._start_deal()
+        return events
+
+    # --- dealing ------------------------------------------------------------------------------
+    def _start_deal(self) -> list[Event]:
+        self.deal_no += 1
+        stacked_list = self.options.get("stacked_deals") or []
+        stacked = None
+        if self.stacked_used < len(stacked_list):
+            stacked = stacked_list[self.stacked_used]
+            self.stacked_used += 1
+        hands, self.stock = deal(self.rng, self.order, stacked)
+        n = len(self.seats)
+        self.hands = [sorted(hands[s], key=Card.sort_key) for s in range(n)]
+        self.final_hands = [[] for _ in range(n)]
+        self.thrown = [[] for _ in range(n)]
+        self.discards = []
+        self.exchange_round = 1
+        self.exchanged = []
+        self.caller = None
+        self.trick, self.tricks, self.tricks_won = [], [], [0] * n
+        self.shown = []
+        self._phase = "exchange"
+        first = self.seats[self.order[0]]
+        text = f"Deal {self.deal_no}: {self.seats[self.dealer]} deals; {first} is first."
+        events = [
+            Event(
+                text,
+                None,
+                "deal",
+                {"deal": self.deal_no, "dealer": self.dealer, "scores": list(self.scores)},
+            )
+        ]
+        for seat in range(n):
+            events.append(
+                Event(
+                    f"Your hand: {label_cards(self.hands[seat])}.",
+                    seat,
+                    "hand",
+                    {"hand": cards_to_json(self.hands[seat])},
+                )
+            )
+        return events + self._begin_exchange_round()
+
+    # --- what each seat is asked and sees -----------------------------------------------------
+    def prompt(self, seat: int) -> Prompt | None:
+        if seat not in self.to_act:
+            return None
+        hand = sorted(self.hands[seat], key=Card.sort_key)
+        mine = f"Your hand: {label_cards(hand)}."
+        if self._phase == "exchange":
+            limit = self.exchange_limit()
+            text = f"{mine} {self._round_name().capitalize()}: throw 0-{limit} cards for new ones."
+            if limit < HAND_SIZE:
+                text += f" Only {limit} cards are left in the stock."
+            pick = CardPick(
+                "Throw and draw",
+                "exchange",
+                tuple(cards_to_json(hand)),
+                0,
+                limit,
+                tuple(c.label for c in hand),
+            )
+            return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
+        if self._phase == "call":
+            text = (
+                f"{mine} Call Chicago? You would lead, and score +{CALL_POINTS} for taking all "
+                f"five tricks or -{CALL_POINTS} otherwise; the last trick scores nothing."
+            )
+            return Prompt(
+                text,
+                (
+                    Choice("Call Chicago", Action("call"), "danger"),
+                    Choice("No call", Action("pass"), "secondary"),
+                ),
+            )
+        choices = tuple(
+            Choice(
+                card.label, Action("play", (str(card),)), "secondary", self.why_illegal(seat, card)
+            )
+            for card in hand
+        )
+        if self.trick:
+            led = ", ".join(f"{self.seats[s]} {p[0].label}" for s, p in self.trick)
+            text = f"{mine} Trick {len(self.tricks) + 1} so far: {led}."
+        else:
+            text = f"{mine} Lead to trick {len(self.tricks) + 1}."
+        return Prompt(text, choices)
+
+    def public_view(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "players": list(self.seats),
+            "phase": self._phase,
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "order": self.order,
+            "to_act": sorted(self.to_act),
+            "scores": list(self.scores),
+            "target": self.target,
+            "exchange_round": self.exchange_round,
+            "exchanges": self.exchanges,
+            "exchanged": [list(r) for r in self.exchanged],
+            "kopstopp": [
+                s
+                for s in range(len(self.seats))
+                if self.kopstopp is not None and self.scores[s] >= self.kopstopp
+            ],
+            "stock": len(self.stock),
+            "hand_sizes": [len(h) for h in self.hands],
+            "call_enabled": self.call_enabled,
+            "caller": self.caller,
+            "leader": self.leader,
+            "trick": trick_to_json(self.trick),
+            "tricks": [dict(t) for t in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "shown": [dict(s) for s in self.shown],
+            "last_deal": self.last_deal,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    def view(self, seat: int) -> dict[str, Any]:
+        view = self.public_view()
+        view["seat"] = seat
+        view["hand"] = cards_to_json(sorted(self.hands[seat], key=Card.sort_key))
+        view["thrown"] = cards_to_json(self.thrown[seat])
+        view["exchange_limit"] = self.exchange_limit()
+        return view
+
+    # --- snapshots ----------------------------------------------------------------------------
+    _PLAIN = (
+        "turn_seconds",
+        "call_enabled",
+        "dealer",
+        "scores",
+        "deal_no",
+        "step",
+        "stacked_used",
+        "winner",
+        "exchange_round",
+        "queue",
+        "exchanged",
+        "caller",
+        "leader",
+        "tricks",
+        "tricks_won",
+        "shown",
+        "last_deal",
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+            "rng": rng_to_json(self.rng),
+            "phase": self._phase,
+            "hands": [cards_to_json(h) for h in self.hands],
+            "final_hands": [cards_to_json(h) for h in self.final_hands],
+            "thrown": [cards_to_json(h) for h in self.thrown],
+            "stock": cards_to_json(self.stock),
+            "discards": cards_to_json(self.discards),
+            "trick": trick_to_json(self.trick),
+            "result": self._result.to_json() if self._result else None,
+        }
+        for name in self._PLAIN:
+            data[name] = copy.deepcopy(getattr(self, name))
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PointsPoker:
+        game = cls.__new__(cls)
+        for name in cls._PLAIN:
+            setattr(game, name, copy.deepcopy(data[name]))
+        game.seats = tuple(data["seats"])
+        game.options = dict(data["options"])
+        game.rng = rng_from_json(data["rng"])
+        game._phase = data["phase"]
+        game.hands = [cards_from_json(h) for h in data["hands"]]
+        game.final_hands = [cards_from_json(h) for h in data["final_hands"]]
+        game.thrown = [cards_from_json(h) for h in data["thrown"]]
+        game.stock = cards_from_json(data["stock"])
+        game.discards = cards_from_json(data["discards"])
+        game.trick = trick_from_json(data["trick"])
+        game._result = GameResult.from_json(data["result"]) if data["result"] else None
+        game._opening = []
+        return game
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        return points_ai(self.view(seat), rng)
+
+
+@register
+class Poangpoker(PointsPoker):
+    """Poängpoker: one exchange, follow suit and beat when able, last trick 2, target 13."""
+
+    kind = "poangpoker"
+    title = "Poängpoker"
+    exchanges = 1
+    last_trick_points = 2
+    target = 13
+    trick_rules = POANGPOKER
+
+
+@register
+class Chicago(PointsPoker):
+    """Chicago: three buys with interim hand scoring, follow suit without beating, last trick
+    5, target 52, köpstopp at 42, the Chicago call, and the royal straight flush."""
+
+    kind = "chicago"
+    title = "Chicago"
+    exchanges = 3
+    last_trick_points = 5
+    target = 52
+    trick_rules = CHICAGO
+    exchange_word = "buy"
+    reuse_discards = True
+    royal_wins = True
+    kopstopp = 42
+    option_names = (*PointsPoker.option_names, "call")
+
+    def _call_option(self) -> bool:
+        value = self.options.get("call", True)
+        if isinstance(value, str):
+            return value.strip().lower() not in ("0", "false", "off", "no")
+        return bool(value)
+
+
+# --- the AI -------------------------------------------------------------------------------
+
+
+def points_ai(view: Mapping[str, Any], rng: random.Random) -> Action:
+    """A Poängpoker/Chicago player that sees only `view` (its own seat's view).
+
+    Exchanges keep made hands and draw to pairs, sets, flushes and straights. In trick play
+    only the last trick scores, so the AI keeps its likeliest last-trick winner (the card
+    with the fewest unseen higher cards of its suit) and spends the others cheaply; with two
+    cards left it tries to take the fourth trick, since leading the last one lets it choose
+    the suit. It calls Chicago only with five sure winners (or, heads-up, four and a queen
+    or better), and against a call it takes any trick it can from the caller.
+    """
+    del rng  # deterministic; the parameter keeps the common signature
+    seat = view["seat"]
+    hand = cards_from_json(view["hand"])
+    if view["phase"] == "exchange":
+        throw = choose_discards(hand, view["exchange_limit"])
+        return Action("exchange", tuple(cards_to_json(throw))) if throw else Action("stand")
+    if view["phase"] == "call":
+        return Action("call") if should_call(hand, len(view["players"])) else Action("pass")
+    rules = CHICAGO if view["kind"] == "chicago" else POANGPOKER
+    trick = trick_from_json(view["trick"])
+    card = _ai_card(view, seat, hand, trick, rules)
+    return Action("play", (str(card),))
+
+
+def sure_winners(hand: Sequence[Card]) -> list[Card]:
+    """Cards that win whenever led in order: in each suit, the unbroken run down from the ace."""
+    sure: list[Card] = []
+    for card in hand:
+        ranks = {c.rank for c in hand if c.suit == card.suit}
+        if all(r in ranks for r in range(card.rank or 0, 15)):
+            sure.append(card)
+    return sure
+
+
+def should_call(hand: Sequence[Card], players: int) -> bool:
+    """Call Chicago only with (nearly) certain tricks: -15 hurts as much as +15 helps.
+
+    >>> from engine.cards import parse_cards
+    >>> should_call(parse_cards("Ah Kh Qh As Ad"), 4), should_call(parse_cards("Ah Kh 9c 2s 4d"), 2)
+    (True, False)
+    """
+    sure = sure_winners(hand)
+    if len(sure) >= HAND_SIZE:
+        return True
+    rest = [card for card in hand if card not in sure]
+    return players == 2 and len(rest) == 1 and (rest[0].rank or 0) >= 12
+
+
+def _ai_card(
+    view: Mapping[str, Any], seat: int, hand: list[Card], trick: list[Any], rules: TrickRules
+) -> Card:
+    legal = [play[0] for play in legal_plays(hand, trick, rules)]
+    if len(legal) == 1:
+        return legal[0]
+    seen = set(hand) | set(cards_from_json(view["thrown"]))
+    for record in view["tricks"]:
+        for _, play in record["plays"]:
+            seen.update(cards_from_json(play))
+    for _, play in trick:
+        seen.update(play)
+    unseen = [card for card in standard_deck() if card not in seen]
+
+    def higher_unseen(card: Card) -> int:
+        return sum(1 for c in unseen if c.suit == card.suit and (c.rank or 0) > (card.rank or 0))
+
+    def strength(card: Card) -> tuple[int, int]:
+        return (-higher_unseen(card), card.rank or 0)
+
+    def low(cards: Sequence[Card]) -> Card:
+        return min(cards, key=lambda c: (c.rank or 0, higher_unseen(c)))
+
+    def winning(cards: Sequence[Card]) -> list[Card]:
+        return [c for c in cards if trick_winner([*trick, (seat, (c,))], rules) == seat]
+
+    caller = view.get("caller")
+    if caller == seat:
+        if not trick:
+            return max(legal, key=strength)
+        wins = winning(legal)
+        return low(wins) if wins else low(legal)
+    if caller is not None:
+        if trick and best_play(trick, rules)[0] == caller:
+            wins = winning(legal)
+            if wins:
+                return max(wins, key=strength)
+        return low(legal)
+    keeper = max(hand, key=strength)
+    spare = [c for c in legal if c != keeper] or legal
+    if len(hand) == 2:
+        wins = winning(spare) if trick else [c for c in spare if higher_unseen(c) == 0]
+        if wins:
+            return low(wins)
+    return low(spare)
