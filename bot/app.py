@@ -19,6 +19,7 @@ EXTENSIONS = (
     "cogs.tables",
     "cogs.leaderboards",
     "cogs.sppoker",
+    "cogs.trick_games",
 )
 
 

@@ -371,7 +371,8 @@ class TableManager:
         if not events:
             return []
         try:
-            images = await asyncio.to_thread(renderer_for(table.kind).images, events)
+            names = [seat.name for seat in table.seats]
+            images = await asyncio.to_thread(renderer_for(table.kind).images, events, names)
         except Exception:
             log.exception("drawing images failed at table %s", table.table_id)
             return []

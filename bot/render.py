@@ -50,18 +50,19 @@ def _generic_public(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _no_images(events: list[Event]) -> list[tuple[str, bytes]]:
+def _no_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
     return []
 
 
 @dataclass(frozen=True)
 class Renderer:
     """How one game's views and events look; formatting only, it decides nothing.
-    `images` turns events (all public, or all for one seat) into PNG attachments."""
+    `images` turns events (all public, or all for one seat) and the seats' names into PNG
+    attachments."""
 
     private: Callable[[dict[str, Any]], list[str]] = _generic_private
     public: Callable[[dict[str, Any]], list[str]] = _generic_public
-    images: Callable[[list[Event]], list[tuple[str, bytes]]] = _no_images
+    images: Callable[[list[Event], list[str]], list[tuple[str, bytes]]] = _no_images
 
 
 RENDERERS: dict[str, Renderer] = {}

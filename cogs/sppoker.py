@@ -53,7 +53,7 @@ def public_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def event_images(events: list[Event]) -> list[tuple[str, bytes]]:
+def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
     images = []
     for event in events:
         if event.kind == "hand":

@@ -1,0 +1,146 @@
+"""Poke, Poängpoker and Chicago: their commands and how their tables look.
+
+Command names are ASCII (`/poangpoker`); the Swedish name is in the descriptions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.images import Row, render_cards, render_rows
+from bot.render import RENDERERS, Renderer, cards_text
+from cogs.common import send_rules, start_table
+from engine.cards import parse_cards
+from engine.game import Event
+from engine.games.poke import Scoresheet
+
+
+def trick_line(view: dict[str, Any]) -> str | None:
+    names = view["players"]
+    trick = view.get("trick") or []
+    if not trick:
+        return None
+    plays = ", ".join(f"{names[seat]} {cards_text(cards)}" for seat, cards in trick)
+    return f"Trick so far: {plays}"
+
+
+def tricks_won_line(view: dict[str, Any]) -> str | None:
+    won = view.get("tricks_won")
+    if not won or not any(won):
+        return None
+    names = view["players"]
+    return "Tricks won: " + ", ".join(f"{n} {w}" for n, w in zip(names, won, strict=True))
+
+
+def poke_public(view: dict[str, Any]) -> list[str]:
+    names = view["players"]
+    sheet = Scoresheet.from_json(view["scoresheet"]).render(names, view.get("seat", 0))
+    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · phase {view['phase']}",
+             "Trick values: " + ", ".join(
+                 f"{n} ×{v}" for n, v in zip(names, view["trick_values"], strict=True))]
+    lines += [line for line in (trick_line(view), tricks_won_line(view)) if line]
+    lines.append(f"```\n{sheet}\n```")
+    return lines
+
+
+def points_public(view: dict[str, Any]) -> list[str]:
+    names = view["players"]
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, view["scores"], strict=True))
+    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · phase {view['phase']}",
+             f"Scores (to {view['target']}): {scores}"]
+    if view.get("caller") is not None:
+        lines.append(f"📣 {names[view['caller']]} called Chicago.")
+    lines += [line for line in (trick_line(view), tricks_won_line(view)) if line]
+    return lines
+
+
+def private_lines(public: Any) -> Any:
+    def lines(view: dict[str, Any]) -> list[str]:
+        return ["Your hand: " + cards_text(view["hand"]), *public(view)]
+    return lines
+
+
+def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
+    images = []
+    for event in events:
+        if event.kind == "hand" and event.data.get("hand"):
+            images.append(("hand.png", render_cards(parse_cards(event.data["hand"]),
+                                                    caption="Your hand")))
+        elif event.kind in ("deal_end", "reveal") and event.data.get("hands"):
+            descriptions = event.data.get("descriptions") or []
+            rows = []
+            for seat, cards in enumerate(event.data["hands"]):
+                note = descriptions[seat] if seat < len(descriptions) else None
+                rows.append(Row(label=names[seat], cards=parse_cards(cards), note=note))
+            images.append(("hands.png", render_rows(rows, title="The hands")))
+    return images
+
+
+RENDERERS["poke"] = Renderer(private_lines(poke_public), poke_public, event_images)
+RENDERERS["poangpoker"] = Renderer(private_lines(points_public), points_public, event_images)
+RENDERERS["chicago"] = Renderer(private_lines(points_public), points_public, event_images)
+
+TURN_SECONDS = "Seconds each player has to act (default 120)"
+
+
+@app_commands.guild_only()
+class Poke(commands.GroupCog, group_name="poke",
+           group_description="Poke: Sid Sackson's two-player trick-taking poker"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Poke table (2 players)")
+    @app_commands.describe(turn_seconds=TURN_SECONDS)
+    async def start(self, interaction: discord.Interaction,
+                    turn_seconds: app_commands.Range[int, 20, 900] | None = None) -> None:
+        await start_table(interaction, "poke", turn_seconds=turn_seconds)
+
+    @app_commands.command(name="rules", description="How Poke is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, "poke", "Poke")
+
+
+@app_commands.guild_only()
+class Poangpoker(commands.GroupCog, group_name="poangpoker",
+                 group_description="Poängpoker: exchange, five tricks, best hand; first to 13"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Poängpoker table (2-6 players)")
+    @app_commands.describe(turn_seconds=TURN_SECONDS)
+    async def start(self, interaction: discord.Interaction,
+                    turn_seconds: app_commands.Range[int, 20, 900] | None = None) -> None:
+        await start_table(interaction, "poangpoker", turn_seconds=turn_seconds)
+
+    @app_commands.command(name="rules", description="How Poängpoker is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, "poangpoker", "Poängpoker")
+
+
+@app_commands.guild_only()
+class Chicago(commands.GroupCog, group_name="chicago",
+              group_description="Chicago (Poängpoker variant): three exchanges, first to 52"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Chicago table (2-6 players)")
+    @app_commands.describe(turn_seconds=TURN_SECONDS,
+                           call="Allow the Chicago call (+15/-15), on by default")
+    async def start(self, interaction: discord.Interaction,
+                    turn_seconds: app_commands.Range[int, 20, 900] | None = None,
+                    call: bool | None = None) -> None:
+        await start_table(interaction, "chicago", turn_seconds=turn_seconds, call=call)
+
+    @app_commands.command(name="rules", description="How Chicago is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, "poangpoker", "Poängpoker and Chicago")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Poke(bot))
+    await bot.add_cog(Poangpoker(bot))
+    await bot.add_cog(Chicago(bot))
