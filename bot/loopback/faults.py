@@ -1,0 +1,93 @@
+"""Failures a test asks for: rate limits and server errors on chosen routes.
+
+Discord answers 429 with a JSON `retry_after` and rate-limit headers (discord.py only retries
+a 429 that carries a `Via` header, as Cloudflare bans come without one), and answers 5xx when
+it has a bad day; the bot must live with both.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from bot.loopback.errors import DiscordError
+
+STATUS_TEXT = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+               504: "Gateway Timeout"}
+
+
+@dataclass
+class Fault:
+    method: str
+    pattern: re.Pattern[str]
+    status: int
+    remaining: int
+    code: int | None
+    message: str | None
+    retry_after: float
+    is_global: bool
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.method in ("*", method) and self.pattern.search(path) is not None
+
+    def error(self) -> DiscordError:
+        if self.status == 429:
+            return rate_limited(self.retry_after, is_global=self.is_global)
+        message = self.message or f"{self.status}: {STATUS_TEXT.get(self.status, 'Error')}"
+        return DiscordError(self.status, self.code or 0, message)
+
+
+def rate_limited(retry_after: float, *, is_global: bool = False) -> DiscordError:
+    headers = {
+        "Retry-After": str(math.ceil(retry_after)),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+        "X-RateLimit-Bucket": "loopback-bucket",
+        "X-RateLimit-Scope": "global" if is_global else "user",
+        "Via": "1.1 google",
+    }
+    if is_global:
+        headers["X-RateLimit-Global"] = "true"
+    return DiscordError(
+        429, 0, "You are being rate limited.", headers=headers,
+        extra={"retry_after": retry_after, "global": is_global},
+    )
+
+
+class Faults:
+    """Queued failures, consumed in the order they were asked for."""
+
+    def __init__(self) -> None:
+        self._faults: list[Fault] = []
+
+    def add(
+        self,
+        method: str,
+        path_regex: str,
+        status: int,
+        count: int = 1,
+        *,
+        code: int | None = None,
+        message: str | None = None,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> None:
+        self._faults.append(Fault(method.upper(), re.compile(path_regex), status, count, code,
+                                  message, retry_after, is_global))
+
+    def take(self, method: str, path: str) -> DiscordError | None:
+        for fault in self._faults:
+            if fault.remaining > 0 and fault.matches(method, path):
+                fault.remaining -= 1
+                if fault.remaining == 0:
+                    self._faults.remove(fault)
+                return fault.error()
+        return None
+
+    def pending(self) -> int:
+        return sum(f.remaining for f in self._faults)
+
+    def clear(self) -> None:
+        self._faults.clear()

@@ -1,0 +1,73 @@
+"""Reading requests and writing answers the way discord.py expects them.
+
+The client parses a body as JSON only when Content-Type is exactly `application/json`
+(aiohttp's json_response adds a charset, and login then breaks), and sends attachments as
+multipart with a `payload_json` part and `files[n]` parts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from aiohttp import web
+
+from bot.loopback.errors import DiscordError
+from bot.loopback.state import UploadedFile
+
+_FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
+# What a handler learned about a request, for the middleware's records.
+BODY_KEY = web.RequestKey("loopback_body", object)
+FILES_KEY = web.RequestKey("loopback_files", list)
+INTERACTION_KEY = web.RequestKey("loopback_interaction", object)
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None
+                  ) -> web.Response:
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        content_type="application/json", headers=headers)
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def error_response(error: DiscordError) -> web.Response:
+    return json_response(error.body(), error.status, error.headers)
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    """The JSON payload and uploaded files of a request, JSON or multipart alike."""
+    if request.content_type == "multipart/form-data":
+        payload: Any = None
+        files: list[UploadedFile] = []
+        reader = await request.multipart()
+        async for part in reader:
+            name = part.name or ""  # type: ignore[union-attr]
+            data = await part.read()  # type: ignore[union-attr]
+            if name == "payload_json":
+                payload = json.loads(data)
+            elif match := _FILE_FIELD.match(name):
+                files.append(UploadedFile(int(match.group(1)), part.filename or name,  # type: ignore[union-attr]
+                                          bytes(data), part.headers.get("Content-Type")))
+        request[BODY_KEY] = payload
+        request[FILES_KEY] = [f.filename for f in files]
+        return payload, files
+    raw = await request.read()
+    if not raw:
+        return None, []
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
+    request[BODY_KEY] = payload
+    return payload, []
+
+
+def snowflake(request: web.Request, name: str) -> int:
+    value = request.match_info[name]
+    if not value.isdigit():
+        raise DiscordError(400, 50035, "Invalid Form Body", errors={name: {"_errors": [
+            {"code": "NUMBER_TYPE_COERCE", "message": f"Value \"{value}\" is not snowflake."}]}})
+    return int(value)

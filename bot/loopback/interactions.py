@@ -1,0 +1,231 @@
+"""The life of one interaction: its gateway payload, its callback, its token's webhook.
+
+Discord's rules live here: acknowledge once and within 3 seconds, the token works for 15
+minutes, a deferred reply is filled in by the first followup, and which callback types fit
+which interaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.loopback import errors
+from bot.loopback.errors import FormErrors
+from bot.loopback.limits import check_modal
+from bot.loopback.models import EPHEMERAL, LOADING, ErrorRecord, Message, Modal
+from bot.loopback.payloads import (
+    ALL_PERMISSIONS,
+    ATTACHMENT_SIZE_LIMIT,
+    BOT_PERMISSIONS,
+    channel_payload,
+    member_payload,
+    member_permissions,
+    message_payload,
+    owners,
+    user_payload,
+)
+
+if TYPE_CHECKING:
+    from bot.loopback.state import LoopbackState, UploadedFile
+
+ACK_DEADLINE = 3.0
+TOKEN_LIFETIME = 15 * 60
+
+APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
+AUTOCOMPLETE_RESULT, MODAL = 8, 9
+RESPONSE_NAMES = {
+    MESSAGE: "message",
+    DEFERRED_MESSAGE: "deferred_message",
+    DEFERRED_UPDATE: "deferred_update",
+    UPDATE_MESSAGE: "update_message",
+    AUTOCOMPLETE_RESULT: "autocomplete",
+    MODAL: "modal",
+}
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    data: dict[str, Any]
+    created_at: float
+    message_id: int | None = None
+    response_type: int | None = None
+    responded_at: float | None = None
+    original_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    errors: list[ErrorRecord] = field(default_factory=list)
+    late: bool = False
+    modal: Modal | None = None
+    choices: list[dict[str, Any]] | None = None
+    settled: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    def allowed_responses(self) -> set[int]:
+        if self.type == APPLICATION_COMMAND:
+            return {MESSAGE, DEFERRED_MESSAGE, MODAL}
+        if self.type == COMPONENT:
+            return {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL}
+        if self.type == MODAL_SUBMIT:
+            on_message = {DEFERRED_UPDATE, UPDATE_MESSAGE} if self.message_id else set()
+            return {MESSAGE, DEFERRED_MESSAGE} | on_message
+        if self.type == AUTOCOMPLETE:
+            return {AUTOCOMPLETE_RESULT}
+        return set()
+
+
+def interaction_payload(state: LoopbackState, interaction: Interaction) -> dict[str, Any]:
+    """INTERACTION_CREATE as Discord sends it: `member` in a guild, `user` in a DM."""
+    channel = state.channels[interaction.channel_id]
+    user = state.users[interaction.user_id]
+    payload: dict[str, Any] = {
+        "id": str(interaction.id),
+        "application_id": str(state.application_id),
+        "type": interaction.type,
+        "data": interaction.data,
+        "token": interaction.token,
+        "version": 1,
+        "channel_id": str(channel.id),
+        "channel": channel_payload(state, channel),
+        "locale": "en-US",
+        "app_permissions": str(BOT_PERMISSIONS if channel.guild_id else ALL_PERMISSIONS),
+        "entitlements": [],
+        "authorizing_integration_owners": owners(channel.guild_id),
+        "context": 1 if channel.is_dm else 0,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
+    if channel.guild_id is not None:
+        guild = state.guilds[channel.guild_id]
+        member = member_payload(guild, user)
+        member["permissions"] = str(member_permissions(guild, user))
+        payload |= {
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild_locale": "en-US",
+            "member": member,
+        }
+    else:
+        payload["user"] = user_payload(user)
+    if interaction.message_id is not None:
+        message = state.messages[interaction.message_id]
+        payload["message"] = message_payload(state, message)
+    return payload
+
+
+def respond(
+    state: LoopbackState, interaction: Interaction, body: dict[str, Any], files: list[UploadedFile]
+) -> dict[str, Any]:
+    """POST /interactions/{id}/{token}/callback; answers the `with_response` body."""
+    if interaction.response_type is not None:
+        raise errors.already_acknowledged()
+    if state.clock.time() - interaction.created_at > ACK_DEADLINE:
+        interaction.late = True
+        interaction.settled.set()
+        raise errors.unknown("interaction")
+    kind = body.get("type")
+    data = body.get("data") or {}
+    if kind not in interaction.allowed_responses():
+        form = FormErrors()
+        form.add("type", "INTERACTION_RESPONSE_TYPE_INVALID",
+                 f"Interaction response type {kind} is not valid for this interaction")
+        form.raise_if_any()
+    channel = state.channel(interaction.channel_id)
+    message: Message | None = None
+    if kind == MESSAGE:
+        message = state.create_message(channel, data, files, interaction=interaction)
+        interaction.original_id = message.id
+    elif kind == DEFERRED_MESSAGE:
+        flags = LOADING | ((data.get("flags") or 0) & EPHEMERAL)
+        message = state.create_message(channel, {}, [], interaction=interaction, flags=flags)
+        interaction.original_id = message.id
+    elif kind == DEFERRED_UPDATE:
+        interaction.original_id = interaction.message_id
+    elif kind == UPDATE_MESSAGE:
+        target = state.messages[interaction.message_id]  # type: ignore[index]
+        if target.deleted:
+            raise errors.unknown("Message")
+        message = state.edit_message(target, data, files)
+        interaction.original_id = message.id
+    elif kind == MODAL:
+        form = FormErrors("data")
+        check_modal(data, form)
+        form.raise_if_any()
+        interaction.modal = Modal(
+            data["custom_id"], data["title"], data["components"], interaction.user_id,
+            interaction.id, interaction.channel_id, interaction.message_id, state.clock.time(),
+        )
+        state.modals[interaction.user_id] = interaction.modal
+    elif kind == AUTOCOMPLETE_RESULT:
+        interaction.choices = data.get("choices") or []
+    interaction.response_type = kind
+    interaction.responded_at = state.clock.time()
+    interaction.settled.set()
+    state.notify()
+    original = interaction.original_id
+    answer: dict[str, Any] = {
+        "interaction": {
+            "id": str(interaction.id),
+            "type": interaction.type,
+            "activity_instance_id": None,
+            "response_message_id": str(original) if original else None,
+            "response_message_loading": kind == DEFERRED_MESSAGE,
+            "response_message_ephemeral": bool(message and message.ephemeral),
+        },
+        "resource": {"type": kind},
+    }
+    if message is not None:
+        answer["resource"]["message"] = message_payload(state, message)
+    return answer
+
+
+def by_token(state: LoopbackState, application_id: int, token: str) -> Interaction:
+    """The interaction behind a webhook token, if the token is still alive."""
+    found = next((i for i in state.interactions.values() if i.token == token), None)
+    if found is None or application_id != state.application_id:
+        raise errors.unknown("Webhook")
+    if state.clock.time() - found.created_at > TOKEN_LIFETIME:
+        raise errors.invalid_webhook_token()
+    return found
+
+
+def followup(
+    state: LoopbackState, interaction: Interaction, payload: dict[str, Any],
+    files: list[UploadedFile],
+) -> Message:
+    """POST /webhooks/{app}/{token}: the first followup after a defer fills in the placeholder."""
+    if interaction.response_type is None:
+        raise errors.unknown("Webhook")
+    original = state.messages.get(interaction.original_id or 0)
+    if (
+        interaction.response_type == DEFERRED_MESSAGE
+        and original is not None
+        and original.loading
+        and not original.deleted
+    ):
+        return state.edit_message(original, {k: v for k, v in payload.items() if k != "flags"},
+                                  files)
+    channel = state.channel(interaction.channel_id)
+    message = state.create_message(channel, payload, files, interaction=interaction)
+    interaction.followup_ids.append(message.id)
+    return message
+
+
+def webhook_message(state: LoopbackState, interaction: Interaction, ref: str) -> Message:
+    """`@original` or a followup id; other messages are not this token's to touch."""
+    if ref == "@original":
+        message_id = interaction.original_id
+    else:
+        message_id = int(ref) if ref.isdigit() else None
+        if message_id not in (interaction.original_id, *interaction.followup_ids):
+            message_id = None
+    message = state.messages.get(message_id or 0)
+    if message is None or message.deleted:
+        raise errors.unknown("Message")
+    return message
+
