@@ -13,12 +13,14 @@ import io
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.components import TextModal, board_view, lobby_view, prompt_view
 from bot.delivery import Delivery
+from bot.outbox import Job, Outbox
 from bot.render import board_text, lobby_text, private_text, renderer_for
 from bot.store import GameRecord, PlayerResult, Store
 from bot.table import Table, TableError, new_table_id, prompt_stamp
@@ -29,6 +31,17 @@ if TYPE_CHECKING:
     from discord.ext import commands
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class Letter:
+    """One DM decided under the lock and sent later by the outbox."""
+
+    user_id: int
+    content: str | None
+    view: discord.ui.View | None
+    events: list[Event]
+    pictures_only: bool = False
 
 LOBBY_IDLE_SECONDS = 600.0
 AI_PAUSE_SECONDS = 0.4
@@ -53,6 +66,7 @@ class TableManager:
         self.clock = clock
         self.ai_pause = ai_pause
         self.delivery = Delivery(bot)
+        self.outbox = Outbox()
         self.tables: dict[str, Table] = {}
         self.by_channel: dict[int, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -113,15 +127,19 @@ class TableManager:
             async with self.lock(table_id):
                 if table.status == "lobby":
                     table.deadlines.setdefault(LOBBY_KEY, self.clock() + LOBBY_IDLE_SECONDS)
-                await self.delivery.channel(
-                    table.channel_id,
-                    "♻️ I restarted; this table is back exactly where it was. "
-                    "Every button works as before.",
-                )
-                if table.status == "playing":
-                    await self._refresh_board(table)
+                notice = ("♻️ I restarted; this table is back exactly where it was. "
+                          "Every button works as before.")
+                board = board_text(table) if table.status == "playing" else None
+                self.outbox.post(table.table_id, self._announce(table, notice, board))
             self._schedule(table)
             self._kick_ai(table)
+
+    def _announce(self, table: Table, notice: str, board: str | None) -> Job:
+        async def deliver() -> None:
+            await self.delivery.channel(table.channel_id, notice)
+            if board is not None:
+                await self._replace_board(table, board)
+        return deliver
 
     # --- lobby -------------------------------------------------------------------------------
     async def open_table(self, interaction: discord.Interaction, kind: str,
@@ -314,7 +332,7 @@ class TableManager:
                 await reply(interaction, str(error))
                 return
             await self._acknowledge(interaction, table, seat)
-            await self._after_step(table, events)
+            await self._after_step(table, events, actor=seat)
 
     @staticmethod
     def _action_for(choice: Choice | CardPick | TextAsk, values: list[str] | None,
@@ -352,8 +370,10 @@ class TableManager:
             await interaction.response.send_message(content, view=view, ephemeral=True)
 
     # --- after every step ------------------------------------------------------------------
-    async def _after_step(self, table: Table, events: list[Event]) -> None:
-        """Save, then tell: the channel, the board, each seat whose prompt changed."""
+    async def _after_step(self, table: Table, events: list[Event],
+                          actor: int | None = None) -> None:
+        """Save, then tell: the channel, the board, each seat whose prompt changed. The
+        `actor` already sees its updated view where it clicked."""
         table.record(events)
         table.sync_deadlines(self.clock())
         game = table.require_game()
@@ -361,7 +381,7 @@ class TableManager:
             await self._finish(table, events)
             return
         await self.save(table)
-        await self._tell(table, events)
+        self._tell(table, events, actor)
         self._schedule(table)
         self._kick_ai(table)
 
@@ -378,50 +398,76 @@ class TableManager:
             return []
         return [discord.File(io.BytesIO(data), filename=name) for name, data in images]
 
-    async def _tell(self, table: Table, events: list[Event]) -> None:
+    def _tell(self, table: Table, events: list[Event], actor: int | None = None) -> None:
+        """Decide now, under the lock, what each person is told about this step; the outbox
+        sends it in order without holding the lock."""
         public_events = [event for event in events if event.seat is None]
         public = "\n".join(event.text for event in public_events)
-        if public:
-            files = await self._files(table, public_events)
-            await self.delivery.channel(table.channel_id, public, files=files)
-        await self._refresh_board(table)
-        await self._send_prompts(table, events)
+        board = board_text(table)
+        letters = self._private_letters(table, events, actor)
 
-    async def _refresh_board(self, table: Table) -> None:
-        content = board_text(table)
-        view = board_view(table.table_id)
+        async def deliver() -> None:
+            if public:
+                files = await self._files(table, public_events)
+                await self.delivery.channel(table.channel_id, public, files=files)
+            await self._replace_board(table, board)
+            await self._send_letters(table, letters)
+
+        self.outbox.post(table.table_id, deliver)
+
+    async def _replace_board(self, table: Table, content: str) -> None:
+        """The board moves to the bottom of the channel: the old one goes, a new one comes."""
         if table.board_message_id is not None:
             await self.delivery.delete(table.channel_id, table.board_message_id)
-        message = await self.delivery.channel(table.channel_id, content, view)
+        message = await self.delivery.channel(table.channel_id, content,
+                                              board_view(table.table_id))
         table.board_message_id = message.id if message is not None else None
-        await self.save(table)
+        if self.tables.get(table.table_id) is table:
+            await self.save(table)
 
-    async def _send_prompts(self, table: Table, events: list[Event]) -> None:
+    def _private_letters(self, table: Table, events: list[Event],
+                         actor: int | None) -> list[Letter]:
+        """The DMs this step calls for: seats whose prompt changed or who have private news.
+        The actor already sees its updated view where it clicked; only pictures are news."""
         game = table.require_game()
         private_seats = {event.seat for event in events if event.seat is not None}
+        letters = []
         for seat, occupant in enumerate(table.seats):
             if occupant.user_id is None:
                 continue
-            prompt = game.prompt(seat)
+            prompt = None if game.is_over else game.prompt(seat)
             stamp = prompt_stamp(prompt)
-            if table.sent_stamps.get(seat) == stamp and seat not in private_seats:
-                continue
+            news = [event for event in events if event.seat == seat]
+            unchanged = table.sent_stamps.get(seat) == stamp
             table.sent_stamps[seat] = stamp
-            if prompt is None and seat not in private_seats:
+            if seat == actor:
+                if news:
+                    letters.append(Letter(occupant.user_id, None, None, news, pictures_only=True))
                 continue
-            files = await self._files(table, [e for e in events if e.seat == seat])
-            delivered = await self.delivery.dm(
+            if (unchanged or prompt is None) and seat not in private_seats and not game.is_over:
+                continue
+            letters.append(Letter(
                 occupant.user_id, private_text(table, seat, prompt),
-                prompt_view(table.table_id, seat, stamp, prompt), files,
-            )
-            if not delivered and occupant.user_id not in table.dm_closed:
-                table.dm_closed.append(occupant.user_id)
+                prompt_view(table.table_id, seat, stamp, prompt), news,
+            ))
+        return letters
+
+    async def _send_letters(self, table: Table, letters: list[Letter]) -> None:
+        for letter in letters:
+            files = await self._files(table, letter.events)
+            if letter.pictures_only and not files:
+                continue
+            content = letter.content or "\u200b"
+            delivered = await self.delivery.dm(letter.user_id, content, letter.view, files)
+            if not delivered and letter.user_id not in table.dm_closed:
+                table.dm_closed.append(letter.user_id)
                 await self.delivery.channel(
                     table.channel_id,
-                    f"<@{occupant.user_id}>, I can't send you direct messages. Press "
+                    f"<@{letter.user_id}>, I can't send you direct messages. Press "
                     "**Show my hand** on the table message to see your cards and choices.",
                 )
-        await self.save(table)
+                if self.tables.get(table.table_id) is table:
+                    await self.save(table)
 
     def _record(self, table: Table, status: str) -> GameRecord:
         game = table.require_game()
@@ -451,14 +497,19 @@ class TableManager:
         if result is not None:
             winners = ", ".join(table.seats[seat].name for seat in result.winners)
             closing = f"🏆 **{winners}** won{(': ' + result.summary) if result.summary else ''}."
-        await self.delivery.channel(table.channel_id, "\n".join(filter(None, [public, closing])),
-                                    files=await self._files(table, public_events))
-        if table.board_message_id is not None:
-            await self.delivery.edit(table.channel_id, table.board_message_id,
-                                     board_text(table), None)
-        for seat, occupant in enumerate(table.seats):
-            if occupant.user_id is not None:
-                await self.delivery.dm(occupant.user_id, private_text(table, seat, None), None)
+        board = board_text(table)
+        letters = self._private_letters(table, events, None)
+
+        async def deliver() -> None:
+            await self.delivery.channel(
+                table.channel_id, "\n".join(filter(None, [public, closing])),
+                files=await self._files(table, public_events),
+            )
+            if table.board_message_id is not None:
+                await self.delivery.edit(table.channel_id, table.board_message_id, board, None)
+            await self._send_letters(table, letters)
+
+        self.outbox.post(table.table_id, deliver)
 
     # --- AI seats -------------------------------------------------------------------------
     def _kick_ai(self, table: Table) -> None:
@@ -518,7 +569,7 @@ class TableManager:
                     if is_warning:
                         table.warned.append(key)
                         await self.save(table)
-                        await self._warn(table, key)
+                        self._warn(table, key)
                     elif key == LOBBY_KEY:
                         await self._close(table, "Nobody started the table, so it closed.")
                         return
@@ -531,21 +582,28 @@ class TableManager:
         except Exception:
             log.exception("clock failed at table %s", table.table_id)
 
-    async def _warn(self, table: Table, key: str) -> None:
+    def _warn(self, table: Table, key: str) -> None:
+        """An AFK warning to the seats the clock `key` is running for."""
         game = table.require_game()
         spec = next((spec for spec in game.timers() if spec.key == key), None)
         if spec is None:
             return
         deadline = int(table.deadlines[key])
-        for seat in spec.seats:
-            occupant = table.seats[seat]
-            if seat in game.to_act and occupant.user_id is not None:
+        late = [table.seats[seat] for seat in spec.seats
+                if seat in game.to_act and not table.seats[seat].is_ai]
+
+        async def deliver() -> None:
+            for occupant in late:
+                assert occupant.user_id is not None
                 text = f"⏰ {occupant.name}, your time at {game.title} runs out <t:{deadline}:R>."
                 if not await self.delivery.dm(occupant.user_id, text, None):
                     await self.delivery.channel(table.channel_id, f"⏰ <@{occupant.user_id}>, "
                                                 f"your time runs out <t:{deadline}:R>.")
 
+        self.outbox.post(table.table_id, deliver)
+
     async def close(self) -> None:
+        await self.outbox.close()
         for task in [*self._timers.values(), *self._ai_tasks.values()]:
             task.cancel()
         for task in [*self._timers.values(), *self._ai_tasks.values()]:

@@ -239,7 +239,7 @@ class Table:
         for event in events:
             if event.seat is None:
                 self.log.append(event.text)
-            else:
+            elif event.kind != "hand":  # the view shows the hand itself
                 self.notes.setdefault(event.seat, []).append(event.text)
         del self.log[:-20]
         for seat_notes in self.notes.values():

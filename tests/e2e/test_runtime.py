@@ -1,0 +1,114 @@
+"""The table machinery through the real bot: restarts, resumes, closed DMs, strangers, faults.
+
+Sppoker is the vehicle (target 1: a lone poker declarer wins the game in one hand).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.loopback.handles import UserHandle
+from tests.e2e.conftest import World
+from tests.e2e.helpers import channel_text, dm_with_button, open_table, wait_dm_button
+
+
+def hand_labels(user: UserHandle) -> list[str]:
+    """The card labels a player was shown in their DMs ("4♠O" ...)."""
+    for message in user.dms():
+        found = re.search(r"Your hand: (.+)", message.text)
+        if found:
+            return found.group(1).split()
+    raise AssertionError(f"{user.name} was never shown a hand")
+
+
+async def test_kill_9_mid_game_then_the_same_buttons_finish_it(world: World) -> None:
+    discord, bot = world.discord, world.bot
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "sppoker start target:1", [bob])
+    await wait_dm_button(discord, alice, "Poker")
+    bob_prompt = await wait_dm_button(discord, bob, "Spelling")
+    await alice.click_dm(label="Poker")
+    await discord.wait_for(lambda: "Alice has declared" in channel_text(general))
+
+    secrets = hand_labels(alice) + hand_labels(bob)
+    before = channel_text(general)
+    assert not [label for label in secrets if label in before], "a hand leaked before the reveal"
+    assert "Alice — poker" not in before and "declared poker" not in before
+
+    await bot.restart()
+    await discord.wait_for(lambda: "back exactly where it was" in channel_text(general))
+
+    await bob.click(bob_prompt, label="Spelling")  # the button from before the restart
+    await bob.submit_modal({"Your word": "zz"})
+    await discord.wait_for(lambda: "won" in channel_text(general), timeout=15)
+    text = channel_text(general)
+    assert "Alice — poker" in text  # her declaration survived the kill
+    board = await alice.slash(general, "leaderboard game:sppoker")
+    assert "1. Alice — 1 won of 1" in board.message.text.replace("*", "")
+
+
+async def test_closed_dms_strangers_and_bad_input(world: World) -> None:
+    discord = world.discord
+    alice, bob = discord.user("alice"), discord.user("bob")
+    carol, dave = discord.user("carol"), discord.user("dave")
+    general = discord.channel("general")
+    bob.close_dms()
+    await alice.slash(general, "sppoker start target:1")
+    lobby = general.last_message
+    assert lobby is not None
+    refused = await carol.click(lobby, label="Start")
+    assert refused.ephemeral and "Only the host" in refused.text
+    await bob.click(lobby, label="Join")
+    await dave.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+
+    again = await carol.slash(general, "sppoker start")
+    assert again.ephemeral and "already open" in again.text
+
+    await discord.wait_for(lambda: "can't send you direct messages" in channel_text(general))
+    assert bob.mention in channel_text(general)
+    stranger = await carol.click(general, label="Show my hand")
+    assert stranger.ephemeral and "not playing" in stranger.text
+
+    mine = await bob.click(general, label="Show my hand")
+    assert mine.ephemeral and "Your hand" in mine.text
+    assert mine.message is not None and mine.message.button("Poker") is not None
+    assert not [label for label in hand_labels(alice) if label in mine.text], "Bob saw a hand"
+    await bob.click(mine.message, label="Poker")
+
+    alice_prompt = await wait_dm_button(discord, alice, "Spelling")
+    await alice.click(alice_prompt, label="Spelling")
+    await alice.submit_modal({"Your word": "a-b"})
+    told = alice.dms()[-1]
+    assert "⚠️" in told.text, "the reason for a bad word was not shown at once"
+    assert "A-B" not in channel_text(general)
+    await alice.click(told, label="Poker")
+    twice = await alice.click(told, label="Poker")  # a double click changes nothing
+    assert twice.acked
+
+    await dave.click_dm(label="Poker")
+    await discord.wait_for(lambda: "won" in channel_text(general), timeout=15)
+    text = channel_text(general)
+    assert "Bob — poker" in text
+    assert text.count("Alice has declared") == 1
+
+
+async def test_gateway_close_and_rest_faults_do_not_stick_a_table(world: World) -> None:
+    discord = world.discord
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "sppoker start target:1", [bob])
+    await wait_dm_button(discord, alice, "Poker")
+    await wait_dm_button(discord, bob, "Poker")
+
+    await discord.close_gateway(4000)
+    await discord.wait_for(lambda: discord.bot_connected, timeout=15)
+    await alice.click_dm(label="Poker")
+
+    discord.fail_next("POST", r"/channels/\d+/messages", 429, count=1)
+    discord.fail_next("POST", r"/channels/\d+/messages", 500, count=1)
+    await bob.click_dm(label="Spelling")
+    await bob.submit_modal({"Your word": "zz"})
+    await discord.wait_for(lambda: "won" in channel_text(general), timeout=20)
+    assert discord.errors(injected=True), "the faults were never hit"
