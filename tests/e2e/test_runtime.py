@@ -9,7 +9,7 @@ import re
 
 from bot.loopback.handles import UserHandle
 from tests.e2e.conftest import World
-from tests.e2e.helpers import channel_text, dm_with_button, open_table, wait_dm_button
+from tests.e2e.helpers import channel_text, open_table, wait_dm_button
 
 
 def hand_labels(user: UserHandle) -> list[str]:
