@@ -79,8 +79,9 @@ async def test_closed_dms_strangers_and_bad_input(world: World) -> None:
 
     alice_prompt = await wait_dm_button(discord, alice, "Spelling")
     await alice.click(alice_prompt, label="Spelling")
-    await alice.submit_modal({"Your word": "a-b"})
-    told = alice.dms()[-1]
+    submitted = await alice.submit_modal({"Your word": "a-b"})
+    told = submitted.message
+    assert told is not None
     assert "⚠️" in told.text, "the reason for a bad word was not shown at once"
     assert "A-B" not in channel_text(general)
     await alice.click(told, label="Poker")
