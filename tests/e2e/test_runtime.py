@@ -88,7 +88,8 @@ async def test_closed_dms_strangers_and_bad_input(world: World) -> None:
     twice = await alice.click(told, label="Poker")  # a double click changes nothing
     assert twice.acked
 
-    await dave.click_dm(label="Poker")
+    dave_prompt = await wait_dm_button(discord, dave, "Poker")
+    await dave.click(dave_prompt, label="Poker")
     await discord.wait_for(lambda: "won" in channel_text(general), timeout=15)
     text = channel_text(general)
     assert "Bob — poker" in text

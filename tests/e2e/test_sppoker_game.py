@@ -1,9 +1,29 @@
-"""Sppoker through the real bot: lobby to a finished game, recorded for the leaderboard."""
+"""Sppoker through the real bot, as the issue asks: three users and an AI seat, an invalid
+word, a user whose DMs are closed, a restart during declarations, and at every reveal a check
+that the channel showed nothing hidden before it."""
 
 from __future__ import annotations
 
+import re
+
+from bot.loopback.handles import UserHandle
+from bot.loopback.models import Message
 from tests.e2e.conftest import World
 from tests.e2e.helpers import channel_text, open_table, wait_dm_button
+
+
+def latest_prompt(user: UserHandle, label: str) -> Message | None:
+    """The newest message (DM, or ephemeral for closed DMs) offering `label`."""
+    for message in reversed(user.visible_messages()):
+        if message.button(label) is not None:
+            return message
+    return None
+
+
+def shown_hand(message: Message) -> list[str]:
+    found = re.search(r"Your hand: (.+)", message.text)
+    assert found, message.text
+    return found.group(1).split()
 
 
 async def test_two_players_play_sppoker_to_the_end(world: World) -> None:
@@ -15,6 +35,7 @@ async def test_two_players_play_sppoker_to_the_end(world: World) -> None:
     alice_prompt = await wait_dm_button(discord, alice, "Poker")
     await wait_dm_button(discord, bob, "Spelling")
     assert "Your hand" in alice_prompt.text
+    assert any(a.filename == "hand.png" for a in alice_prompt.attachments)
 
     await alice.click(alice_prompt, label="Poker")
     await bob.click_dm(label="Spelling")
@@ -23,7 +44,58 @@ async def test_two_players_play_sppoker_to_the_end(world: World) -> None:
     await discord.wait_for(lambda: "won" in channel_text(general), timeout=15)
 
     text = channel_text(general)
-    assert "revealed" in text
+    assert "revealed" in text and "Alice" in text
+    assert any(a.filename == "reveal.png" for m in general.messages() for a in m.attachments)
     result = await alice.slash(general, "leaderboard game:sppoker")
     assert "1. Alice — 1 won of 1" in result.message.text.replace("*", "")
 
+
+async def test_three_users_and_an_ai_across_a_restart(world: World) -> None:
+    discord, bot = world.discord, world.bot
+    alice, bob, carol = discord.user("alice"), discord.user("bob"), discord.user("carol")
+    general = discord.channel("general")
+    carol.close_dms()
+    await open_table(discord, alice, general, "sppoker start target:2", [bob, carol], ai=1)
+    await discord.wait_for(lambda: "can't send you direct messages" in channel_text(general))
+
+    for hand in range(1, 40):
+        await discord.wait_for(
+            lambda hand=hand: f"Hand {hand}: cards are dealt" in channel_text(general)
+            or "won" in channel_text(general), timeout=20)
+        if "won" in channel_text(general):
+            break
+        alice_prompt = await wait_dm_button(discord, alice, "Double down")
+        await discord.wait_for(lambda: latest_prompt(bob, "Poker") is not None)
+        carol_view = await carol.click(general, label="Show my hand")
+        hands = shown_hand(alice_prompt) + shown_hand(carol_view.message)
+        bob_prompt = latest_prompt(bob, "Poker")
+        assert bob_prompt is not None
+        hands += shown_hand(bob_prompt)
+
+        if hand == 1:
+            await bob.click(bob_prompt, label="Spelling")
+            told = await bob.submit_modal({"Your word": "xyzzy"})
+            assert "⚠️" in told.message.text  # told privately, at once
+            await alice.click(alice_prompt, label="Poker")
+            await bot.restart()  # during declarations: Bob and Alice have declared
+            await discord.wait_for(lambda: "back exactly where it was" in channel_text(general))
+        else:
+            await bob.click(bob_prompt, label="Poker")
+            await alice.click(alice_prompt, label="Poker")
+        before = channel_text(general)
+        await carol.click(carol_view.message, label="Poker")  # the same ephemeral buttons
+
+        await discord.wait_for(lambda hand=hand: f"Hand {hand} revealed" in
+                               channel_text(general), timeout=20)
+        leaked = [card for card in hands if card in before]
+        assert not leaked, f"hand {hand}: {leaked} were shown before the reveal"
+        if hand == 1:
+            assert "XYZZY" not in before
+            after = channel_text(general)
+            assert "Bob — spelling XYZZY" in after and "invalid word" in after
+        if "won" not in channel_text(general):
+            next_hand = await wait_dm_button(discord, alice, "Next hand")
+            await alice.click(next_hand, label="Next hand")
+    await discord.wait_for(lambda: "won" in channel_text(general), timeout=20)
+    board = await alice.slash(general, "leaderboard game:sppoker")
+    assert "Alice" in board.message.text and "Carol" in board.message.text
