@@ -114,3 +114,19 @@ async def test_gateway_close_and_rest_faults_do_not_stick_a_table(world: World) 
     await bob.submit_modal({"Your word": "zz"})
     await discord.wait_for(lambda: "won" in channel_text(general), timeout=20)
     assert discord.errors(injected=True), "the faults were never hit"
+
+
+async def test_the_last_declarer_clock_runs_out(world: World) -> None:
+    """RULINGS: when all but one have declared, the last has 10 seconds or loses the hand."""
+    discord = world.discord
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "sppoker start target:1", [bob])
+    await wait_dm_button(discord, alice, "Poker")
+    await wait_dm_button(discord, bob, "Poker")
+    await alice.click_dm(label="Poker")
+    await discord.wait_for(lambda: "Hand 1 revealed" in channel_text(general), timeout=25)
+    await discord.wait_for(lambda: "won" in channel_text(general), timeout=10)
+    text = channel_text(general)
+    assert "Bob ran out of time and loses the hand." in text
+    assert "🏆 **Alice** won" in text

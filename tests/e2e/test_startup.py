@@ -1,0 +1,51 @@
+"""Start-up as a server owner meets it: one clear sentence and exit code 2, no traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from bot.loopback import LoopbackDiscord
+from bot.loopback.process import PROJECT_ROOT
+
+
+async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=cwd, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        stdin=asyncio.subprocess.DEVNULL,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    return process.returncode or 0, output.decode()
+
+
+def base_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env["DATABASE"] = str(tmp_path / "bot.sqlite3")
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    return env
+
+
+async def test_a_missing_token_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    code, output = await run_bot(base_env(tmp_path), tmp_path)
+    assert code == 2
+    assert "DISCORD_TOKEN is not set" in output
+    assert "Traceback" not in output
+
+
+async def test_a_rejected_token_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    async with LoopbackDiscord() as discord:
+        env = base_env(tmp_path) | discord.bot_env() | {"DISCORD_TOKEN": "not-the-token"}
+        code, output = await run_bot(env, tmp_path)
+    assert code == 2
+    assert "Discord rejected DISCORD_TOKEN" in output
+    assert "Traceback" not in output
+
+
+async def test_a_bad_setting_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    env = base_env(tmp_path) | {"DISCORD_TOKEN": "x", "DEV_GUILD": "not-a-number"}
+    code, output = await run_bot(env, tmp_path)
+    assert code == 2
+    assert "DEV_GUILD" in output and "Traceback" not in output
