@@ -126,7 +126,7 @@ class TableManager:
                 continue
             async with self.lock(table_id):
                 if table.status == "lobby":
-                    table.deadlines.setdefault(LOBBY_KEY, self.clock() + LOBBY_IDLE_SECONDS)
+                    table.deadlines.setdefault(LOBBY_KEY, self.clock() + table.idle_seconds)
                 notice = ("♻️ I restarted; this table is back exactly where it was. "
                           "Every button works as before.")
                 board = board_text(table) if table.status == "playing" else None
@@ -148,6 +148,8 @@ class TableManager:
         if interaction.guild_id is None or channel_id is None:
             await reply(interaction, "Games are played in a server channel, not in DMs.")
             return
+        minutes = await self.store.get_guild_setting(interaction.guild_id, "lobby_minutes",
+                                                     LOBBY_IDLE_SECONDS / 60)
         existing = self.table_in(channel_id)
         if existing is not None:
             await reply(
@@ -163,7 +165,8 @@ class TableManager:
             created_at=self.clock(),
         )
         table.join(user.id, user.display_name)
-        table.deadlines[LOBBY_KEY] = self.clock() + LOBBY_IDLE_SECONDS
+        table.idle_seconds = float(minutes) * 60
+        table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
         self._add(table)
         async with self.lock(table.table_id):
             await self.store.upsert_player(user.id, user.display_name)
@@ -210,7 +213,7 @@ class TableManager:
             if not table.seats:
                 await self._close(table, "Everyone left; the table is closed.", interaction)
                 return
-            table.deadlines[LOBBY_KEY] = self.clock() + LOBBY_IDLE_SECONDS
+            table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
             await self.save(table)
             await interaction.response.edit_message(
                 content=lobby_text(table, table.deadlines[LOBBY_KEY]),
@@ -274,11 +277,11 @@ class TableManager:
             except TableError as error:
                 await reply(interaction, str(error))
                 return
+            await self._discard(table)
             await interaction.response.send_message(
                 f"The table was aborted by {interaction.user.display_name}; "
                 "nothing of it is counted."
             )
-            await self._discard(table)
             if table.lobby_message_id and table.status == "lobby":
                 await self.delivery.edit(table.channel_id, table.lobby_message_id,
                                          "This lobby was aborted.", None)

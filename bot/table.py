@@ -77,6 +77,7 @@ class Table:
     log: list[str] = field(default_factory=list)  # recent public events
     sent_stamps: dict[int, str] = field(default_factory=dict)  # last prompt DMed per seat
     steps: int = 0
+    idle_seconds: float = 600.0  # an unstarted lobby closes after this long
 
     # --- lobby -------------------------------------------------------------------------
     @property
@@ -269,6 +270,7 @@ class Table:
             "log": self.log,
             "sent_stamps": {str(seat): stamp for seat, stamp in self.sent_stamps.items()},
             "steps": self.steps,
+            "idle_seconds": self.idle_seconds,
         }
 
     @classmethod
@@ -302,6 +304,7 @@ class Table:
                 log=list(data.get("log") or []),
                 sent_stamps={int(k): str(v) for k, v in (data.get("sent_stamps") or {}).items()},
                 steps=int(data.get("steps") or 0),
+                idle_seconds=float(data.get("idle_seconds") or 600.0),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as error:
             raise ValueError(f"snapshot cannot be loaded: {error!r}") from error

@@ -1,10 +1,16 @@
-"""`/table status` and `/table abort`: the same for every game."""
+"""`/table status`, `/table abort` and `/table settings`: the same for every game."""
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+
+from engine.words import available_languages
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=lang, value=lang) for lang in available_languages()][:25]
 
 
 @app_commands.guild_only()
@@ -21,6 +27,37 @@ class Tables(commands.GroupCog, group_name="table", group_description="The table
     )
     async def abort(self, interaction: discord.Interaction) -> None:
         await self.bot.tables.abort(interaction)  # type: ignore[attr-defined]
+
+    @app_commands.command(name="settings", description="This server's table settings")
+    @app_commands.describe(
+        lobby_minutes="Minutes before an unstarted lobby closes itself (default 10)",
+        dictionary="Default dictionary for word games (default: the bot's)",
+    )
+    @app_commands.choices(dictionary=language_choices())
+    async def settings(self, interaction: discord.Interaction,
+                       lobby_minutes: app_commands.Range[int, 1, 240] | None = None,
+                       dictionary: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        changing = lobby_minutes is not None or dictionary is not None
+        if changing and not interaction.permissions.manage_guild:
+            await interaction.response.send_message(
+                "Changing the server's settings needs the Manage Server permission.",
+                ephemeral=True,
+            )
+            return
+        store = self.bot.store  # type: ignore[attr-defined]
+        if lobby_minutes is not None:
+            await store.set_guild_setting(interaction.guild_id, "lobby_minutes", lobby_minutes)
+        if dictionary is not None:
+            await store.set_guild_setting(interaction.guild_id, "dictionary", dictionary)
+        current = await store.guild_settings(interaction.guild_id)
+        default_language = self.bot.settings.dictionary  # type: ignore[attr-defined]
+        await interaction.response.send_message(
+            "Settings of this server:\n"
+            f"• idle lobbies close after **{current.get('lobby_minutes', 10)} minutes**\n"
+            f"• word games use the **{current.get('dictionary', default_language)}** dictionary",
+            ephemeral=True,
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -130,3 +130,26 @@ async def test_the_last_declarer_clock_runs_out(world: World) -> None:
     text = channel_text(general)
     assert "Bob ran out of time and loses the hand." in text
     assert "🏆 **Alice** won" in text
+
+
+async def test_server_settings_status_and_abort(world: World) -> None:
+    discord = world.discord
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    rules = await bob.slash(general, "sppoker rules")
+    assert rules.ephemeral and "SPPOKER" in rules.text.upper()
+    refused = await bob.slash(general, "table settings lobby_minutes:5")
+    assert refused.ephemeral and "Manage Server" in refused.text
+    shown = await alice.slash(general, "table settings lobby_minutes:1")
+    assert shown.ephemeral and "after **1 minutes**" in shown.text
+    await bob.slash(general, "sppoker start")
+    lobby = general.last_message
+    assert lobby is not None and "closes <t:" in lobby.text
+    status = await alice.slash(general, "table status")
+    assert status.ephemeral and "Bob" in status.text
+    not_host = await discord.user("carol").slash(general, "table abort")
+    assert not_host.ephemeral and "Only the host" in not_host.text
+    aborted = await alice.slash(general, "table abort")  # alice owns the server
+    assert "aborted" in aborted.text
+    again = await bob.slash(general, "table status")
+    assert "No table is open" in again.text
