@@ -48,6 +48,8 @@ async def test_two_players_play_sppoker_to_the_end(world: World) -> None:
     assert any(a.filename == "reveal.png" for m in general.messages() for a in m.attachments)
     result = await alice.slash(general, "leaderboard game:sppoker")
     assert "1. Alice — 1 won of 1" in result.message.text.replace("*", "")
+    stats = await bob.slash(general, "stats user:alice")
+    assert "Sppoker" in stats.message.text and "played 1, won 1" in stats.message.text
 
 
 async def test_three_users_and_an_ai_across_a_restart(world: World) -> None:
