@@ -34,13 +34,18 @@ async def start_table(interaction: discord.Interaction, kind: str, **options: An
 
 
 async def send_rules(interaction: discord.Interaction, kind: str, title: str) -> None:
-    """The rules, privately: up to ten embeds of the rules page."""
-    pages = rules_pages(kind)[:10]
+    """The whole rules page, privately: embeds in as many messages as Discord's limits need."""
     embeds = [
         discord.Embed(title=title if number == 0 else None, description=page,
                       colour=discord.Colour.dark_green())
-        for number, page in enumerate(pages)
+        for number, page in enumerate(rules_pages(kind))
     ]
-    while sum(len(e.description or "") + len(e.title or "") for e in embeds) > 6000:
-        embeds.pop()
-    await interaction.response.send_message(embeds=embeds, ephemeral=True)
+    batches: list[list[discord.Embed]] = [[]]
+    for embed in embeds:
+        size = sum(len(e.description or "") + len(e.title or "") for e in batches[-1])
+        if batches[-1] and (size + len(embed.description or "") > 5900 or len(batches[-1]) == 10):
+            batches.append([])
+        batches[-1].append(embed)
+    await interaction.response.send_message(embeds=batches[0], ephemeral=True)
+    for batch in batches[1:]:
+        await interaction.followup.send(embeds=batch, ephemeral=True)
