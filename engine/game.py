@@ -225,10 +225,15 @@ class Game(abc.ABC):
     def public_view(self) -> dict[str, Any]:
         """What everyone may see. JSON-safe; never holds hidden information."""
 
+    _opening: list[Event]
+
     def opening_events(self) -> list[Event]:
         """What happened when the game was built (the first deal): a constructor cannot
-        return events, so the table manager asks for them once, right after it."""
-        return []
+        return events, so it keeps them in `_opening` and the table manager takes them once,
+        right after building the game."""
+        events = list(getattr(self, "_opening", []))
+        self._opening = []
+        return events
 
     def timers(self) -> list[TimerSpec]:
         """The clocks the game wants running now; none by default."""

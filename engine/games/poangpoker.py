@@ -232,10 +232,6 @@ class PointsPoker(Game):
         return min(HAND_SIZE, len(self.stock))
 
     # --- actions ----------------------------------------------------------------------------
-    def opening_events(self) -> list[Event]:
-        events, self._opening = self._opening, []
-        return events
-
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_act:
             return []

@@ -272,10 +272,6 @@ class Poke(Game):
         return f"Drawing {word} you: {other}'s tricks will count {2**after} points each."
 
     # --- actions ----------------------------------------------------------------------------
-    def opening_events(self) -> list[Event]:
-        events, self._opening = self._opening, []
-        return events
-
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_act:
             return []

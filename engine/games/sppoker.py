@@ -465,11 +465,6 @@ class Sppoker(Game):
     def result(self) -> GameResult | None:
         return self._result
 
-    def opening_events(self) -> list[Event]:
-        """The events of the first deal (each seat's hand, privately; or an instant
-        SPPOKER win), which happen in the constructor and so cannot be returned by it."""
-        return list(self._opening)
-
     def legal_actions(self, seat: int) -> list[Action]:
         if self._phase == "reveal":
             return [Action("next_hand")]
