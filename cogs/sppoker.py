@@ -94,19 +94,21 @@ class Sppoker(commands.GroupCog, group_name="sppoker",
         target="Points to win (default by player count: 12 for 2 players … 6 for 8)",
         seconds="Declaration time limit for the whole table, in seconds (default 120)",
         dictionary="Dictionary for words (default: the server's, see /table settings)",
+        ai_skill="How well AI seats play: 0 casual, 1 good, 2 strong (default 2)",
     )
     @app_commands.choices(dictionary=language_choices())
     async def start(self, interaction: discord.Interaction,
                     target: app_commands.Range[int, 1, 99] | None = None,
                     seconds: app_commands.Range[int, 20, 600] | None = None,
-                    dictionary: str | None = None) -> None:
+                    dictionary: str | None = None,
+                    ai_skill: app_commands.Range[int, 0, 2] | None = None) -> None:
         default = self.bot.settings.dictionary  # type: ignore[attr-defined]
         if interaction.guild_id is not None:
             store = self.bot.store  # type: ignore[attr-defined]
             default = await store.get_guild_setting(interaction.guild_id, "dictionary", default)
         language = dictionary or default
         await start_table(interaction, KIND, target=target, declare_seconds=seconds,
-                          language=language)
+                          language=language, ai_skill=ai_skill)
 
     @app_commands.command(name="rules", description="How Sppoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
