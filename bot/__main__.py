@@ -1,5 +1,5 @@
 """`python -m bot`: run the bot with DISCORD_TOKEN (exit code 2 with one clear sentence when
-the token is missing or rejected, or a setting is wrong)."""
+the token is missing or rejected, or a setting is wrong); `--sandbox` plays it locally instead."""
 
 from __future__ import annotations
 
@@ -40,7 +40,15 @@ async def run(settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    parser.parse_args(argv)
+    parser.add_argument(
+        "--sandbox", action="store_true",
+        help="play without a Discord account: a local Discord server in this terminal, "
+             "with the real bot (no DISCORD_TOKEN needed)",
+    )
+    if parser.parse_args(argv).sandbox:
+        from bot.sandbox import run_sandbox
+
+        return run_sandbox()
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -52,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if not settings.discord_token:
         print("DISCORD_TOKEN is not set: put your bot's token in the environment or in "
-              "a .env file (see README).", file=sys.stderr)
+              "a .env file (see README), or play without Discord: python -m bot --sandbox",
+              file=sys.stderr)
         return EXIT_CONFIG
     point_at(settings)
     try:

@@ -1,0 +1,158 @@
+"""One sandbox session: a loopback Discord, the real bot as a child process, the terminal.
+
+The bot is started exactly as a server owner starts it (`python -m bot`), only pointed at the
+loopback Discord by its environment, so what the sandbox shows is what Discord would show.
+
+The sandbox keeps its own database (data/sandbox.sqlite3, or SANDBOX_DATABASE) so that it
+never touches a real server's scores, and so that its own scores and unfinished tables carry
+over from one session to the next. For that the sandbox's server, channels and people must
+have the same ids every time: they are made while the loopback's clock is pinned to a fixed
+moment, and ids are derived from that clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+from bot.loopback import Clock, LoopbackDiscord
+from bot.loopback.process import BotProcess
+from bot.sandbox.client import SandboxClient
+from bot.sandbox.terminal import Terminal
+from bot.settings import PROJECT_ROOT
+
+DATABASE_ENV = "SANDBOX_DATABASE"
+DEFAULT_DATABASE = PROJECT_ROOT / "data" / "sandbox.sqlite3"
+# Not "you": the bot says "<name> has declared", "you are <name>", which must read right.
+PEOPLE = ("alice", "bob", "carol", "dave")
+CHANNELS = ("general", "games")
+SERVER = "Sandbox"
+ID_EPOCH = 1_735_689_600.0  # 2025-01-01 UTC: where the sandbox's fixed ids are stamped
+
+
+class PinnedClock(Clock):
+    """Real time, except while pinned: then always the same moment, so ids made then repeat
+    exactly from one session to the next."""
+
+    def __init__(self, pinned: float) -> None:
+        super().__init__()
+        self.pinned: float | None = pinned
+
+    def time(self) -> float:
+        return super().time() if self.pinned is None else self.pinned
+
+    def release(self) -> None:
+        self.pinned = None
+
+
+def sandbox_discord() -> LoopbackDiscord:
+    """The sandbox's server, with the same ids in every session."""
+    clock = PinnedClock(ID_EPOCH)
+    discord = LoopbackDiscord(users=PEOPLE, guild_name=SERVER, channels=CHANNELS, clock=clock)
+    clock.release()
+    return discord
+
+
+def database_path() -> Path:
+    raw = os.environ.get(DATABASE_ENV, "").strip()
+    return Path(raw).expanduser().absolute() if raw else DEFAULT_DATABASE
+
+
+def _shown(path: Path) -> str:
+    """A path as short as it can be said from where the person is."""
+    with contextlib.suppress(ValueError):
+        return str(path.relative_to(Path.cwd()))
+    return str(path)
+
+
+async def _session(terminal: Terminal, database: Path, files: Path) -> int:
+    database.parent.mkdir(parents=True, exist_ok=True)
+    log = database.with_name(database.name + ".log")
+    log.write_bytes(b"")  # one session's log, beside the database it belongs to
+    async with sandbox_discord() as discord:
+        # DEV_GUILD from a .env would aim the command sync at a real server; no such thing here.
+        bot = BotProcess(discord, database, log_path=log, extra_env={"DEV_GUILD": ""})
+        # Made before the bot starts, so that what the bot posts at start-up is shown too.
+        client = SandboxClient(discord, terminal, files=files)
+        terminal.show(["Starting the loopback Discord and the bot (python -m bot)..."])
+        try:
+            return await _play(terminal, discord, bot, client, database, files)
+        finally:
+            if bot.process is not None and bot.process.returncode is None:
+                terminal.show(["Stopping the bot..."])
+            await bot.stop()
+
+
+async def _play(terminal: Terminal, discord: LoopbackDiscord, bot: BotProcess,
+                client: SandboxClient, database: Path, files: Path) -> int:
+    try:
+        await bot.start()
+    except RuntimeError as error:
+        terminal.show([f"The bot did not start: {error}", f"Its log: {_shown(bot.log_path)}"])
+        return 1
+    assert bot.process is not None
+    others = ", ".join(PEOPLE[1:-1]) + f" and {PEOPLE[-1]}"
+    terminal.show([
+        "",
+        f'Dealer\'s Choice sandbox: a Discord server ("{SERVER}") in your terminal.',
+        f"You are {PEOPLE[0]}; {others} are here too (type: as bob).",
+        f"Channels: {', '.join('#' + c for c in CHANNELS)}.",
+        f"Scores are kept in {_shown(database)}; the bot's log is {_shown(bot.log_path)}.",
+        f"Pictures the bot sends are saved in {files}",
+        "Try: /sppoker start target:3   then: click Add AI   click Start",
+        "Type help for everything else.",
+        "",
+    ])
+    await client.flush()
+    if discord.state.feed:  # the bot spoke first: tables it restored from last time
+        terminal.show([
+            "",
+            "The bot brought back a table from your last sandbox session. Its old messages",
+            "went with that session: /table status shows the table, Show my hand your cards",
+            "and choices; /table abort ends it.",
+        ])
+    exit_code = await client.run(stopped=bot.process.wait())
+    if exit_code is not None:
+        terminal.show([f"The bot stopped unexpectedly (exit code {exit_code}). "
+                       "The end of its log:", bot.log_tail(20)])
+        return 1
+    terminal.show(["Stopping the bot..."])
+    await bot.stop()
+    terminal.show(["Bye."])
+    return 0
+
+
+async def _main(terminal: Terminal, database: Path, files: Path) -> int:
+    """The session, ended cleanly however the person leaves: a closed terminal (SIGHUP) or
+    a `kill` (SIGTERM) must stop the bot too, or it would linger, retrying forever."""
+    session = asyncio.current_task()
+    assert session is not None
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
+            loop.add_signal_handler(signum, session.cancel)
+    try:
+        return await _session(terminal, database, files)
+    except asyncio.CancelledError:
+        terminal.show(["Bye."])
+        return 0
+
+
+def run_sandbox() -> int:
+    """`python -m bot --sandbox`: play without a Discord account. The exit code is 0 after
+    quit (or Ctrl-C), 1 if the bot could not start or stopped by itself."""
+    terminal = Terminal()
+    files = Path(tempfile.mkdtemp(prefix="dealers-choice-sandbox-"))
+    try:
+        with terminal.keep_settings():
+            return asyncio.run(_main(terminal, database_path(), files))
+    except KeyboardInterrupt:  # a second Ctrl-C while stopping
+        return 0
+    finally:
+        terminal.close()
+        shutil.rmtree(files, ignore_errors=True)

@@ -1,0 +1,215 @@
+"""The sandbox as a person meets it: `python -m bot --sandbox` in a terminal, a whole game typed.
+
+The terminal is a real pseudo-terminal, so the client runs exactly as for a person (readline,
+prompts, output arriving while a line is being typed); the bot is the real bot process.
+"""
+
+from __future__ import annotations
+
+import doctest
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.loopback.models import Message
+from bot.loopback.process import PROJECT_ROOT
+from bot.sandbox import client, render
+from bot.sandbox.client import Numbers, card_key
+from bot.sandbox.render import plain
+from bot.sandbox.session import sandbox_discord
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
+
+
+def sandbox_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "SANDBOX_"))}
+    return env | {"SANDBOX_DATABASE": str(tmp_path / "sandbox.sqlite3"), "COLUMNS": "100",
+                  "PYTHONPATH": str(PROJECT_ROOT), "TERM": "xterm"}
+
+
+class Terminal:
+    """A pseudo-terminal with `python -m bot --sandbox` in it, read like a person reads it."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 100, 0, 0))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot", "--sandbox"], cwd=tmp_path, env=sandbox_env(tmp_path),
+            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+        )
+        os.close(slave)
+        self.fd = master
+        self.output = ""
+        self.seen = 0  # what earlier expectations have consumed
+
+    def type(self, line: str) -> None:
+        os.write(self.fd, line.encode() + b"\r")
+
+    def expect(self, pattern: str, timeout: float = 20) -> re.Match[str]:
+        """The first match of `pattern` in output not yet consumed, waiting for it."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            found = regex.search(self.output, self.seen)
+            if found:
+                self.seen = found.end()
+                return found
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._read(left):
+                raise AssertionError(f"never saw {pattern!r}; the terminal showed:\n"
+                                     f"{self.output[-3000:]}\n--- bot log ---\n{self.log()}")
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], min(timeout, 0.5))
+        if not ready:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the other side closed
+            data = b""
+        if not data:
+            return False
+        self.output += ANSI.sub("", data.decode("utf-8", errors="replace"))
+        return True
+
+    def log(self) -> str:
+        path = self.tmp_path / "sandbox.sqlite3.log"
+        return path.read_text(errors="replace")[-3000:] if path.exists() else "(no log)"
+
+    def wait(self, timeout: float = 20) -> int:
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None and time.monotonic() < deadline:
+            self._read(0.2)
+        return self.process.wait(timeout=1)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        os.close(self.fd)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path):
+    screen = Terminal(tmp_path)
+    try:
+        yield screen
+    finally:
+        screen.close()
+
+
+def test_a_whole_sppoker_game_typed_in_the_terminal(terminal: Terminal, tmp_path: Path) -> None:
+    terminal.expect(r"alice in #general> ", timeout=40)
+    terminal.type("help")
+    terminal.expect(r"/sppoker start \[target:")
+
+    terminal.type("/sppoker start target:1")
+    add_ai = terminal.expect(r"\[(\d+)\] Add AI")[1]
+    terminal.type(f"click {add_ai}")  # by number
+    terminal.expect(r"2\. AI 1 \(AI\)")
+    terminal.type("click start")  # by label, in any case
+    terminal.expect(r"DM from Dealer to you")
+    terminal.expect(r"\[\d+\] Spelling")
+
+    terminal.type("click dm Spelling")  # a modal: the client asks for its field
+    terminal.expect(r"The bot opened a form: Spelling")
+    terminal.expect(r"Your word \(letters: [A-Z ]+\): ")
+    terminal.type("qqqq")
+    terminal.expect(r"Your declaration: spelling with QQQQ")
+    for _ in range(8):  # a hand nobody wins leads to another; target 1 ends it soon
+        outcome = terminal.expect(r"🏆 (\w[\w ]*) won|\[(\d+)\] Next hand")
+        if outcome[1]:
+            break
+        terminal.type(f"click {outcome[2]}")
+        terminal.expect(r"\[\d+\] Poker")
+        terminal.type("click dm Poker")
+    else:
+        raise AssertionError("no one won in 8 hands")
+
+    terminal.type("/leaderboard game:sppoker")
+    terminal.expect(r"Sppoker — by wins")
+    terminal.type("quit")
+    terminal.expect(r"Bye\.")
+    assert terminal.wait() == 0
+    assert (tmp_path / "sandbox.sqlite3").exists()
+
+
+def test_piped_commands_read_as_a_transcript(tmp_path: Path) -> None:
+    """No terminal (a script, CI): no prompts or control codes, each command echoed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--sandbox"], cwd=tmp_path, env=sandbox_env(tmp_path),
+        input="as bob\n/table status\nclick Nothing\nquit\n", capture_output=True, text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "\x1b" not in done.stdout
+    assert "bob in #general> /table status" in done.stdout
+    assert "No button 'Nothing'" in done.stdout
+    assert done.stdout.rstrip().endswith("Bye.")
+
+
+def test_the_sandbox_server_has_the_same_ids_every_session() -> None:
+    """Scores and unfinished tables in the sandbox's database belong to these ids."""
+    first, second = sandbox_discord(), sandbox_discord()
+    assert first.state.guild.id == second.state.guild.id
+    assert [u.id for u in first.users] == [u.id for u in second.users]
+    assert first.channel("games").id == second.channel("games").id
+    assert abs(first.clock.time() - time.time()) < 60  # pinned only while ids were made
+
+
+def test_numbers_stay_with_their_button_and_are_reused() -> None:
+    numbers = Numbers()
+    assert numbers.assign(1, ["join", "leave", "start"]) == {"join": 1, "leave": 2, "start": 3}
+    assert numbers.assign(2, ["poker", "spell"]) == {"poker": 4, "spell": 5}
+    assert numbers.assign(1, ["join", "start"]) == {"join": 1, "start": 3}  # lobby edited
+    numbers.keep_only(2, set())  # the prompt was answered
+    assert numbers.assign(3, ["a", "b", "c"]) == {"a": 4, "b": 5, "c": 6}  # a free run
+    assert numbers.assign(4, ["x"]) == {"x": 2}
+    target = numbers.target(3)
+    assert target is not None and (target.message_id, target.custom_id) == (1, "start")
+
+
+def test_discord_markup_reads_as_plain_text() -> None:
+    names = {7: "general", 8: "Bob"}.get
+    text = "**Poke** in <#7> — <@8>, your time runs out <t:1060:R>.\n```\nWE   THEY\n```\n`x`"
+    assert plain(text, names, now=1000) == (
+        "Poke in #general — @Bob, your time runs out in 1 minute.\nWE   THEY\nx")
+    assert card_key("A♥") == card_key("ah") and card_key("10♣") == card_key("Tc")
+
+
+def test_a_message_with_buttons_and_a_menu() -> None:
+    message = Message(1, 2, 3, content="Your hand: A♥ K♦", components=[
+        {"type": 1, "components": [
+            {"type": 2, "label": "Stand pat", "custom_id": "s", "style": 1},
+            {"type": 2, "label": "Gone", "custom_id": "g", "style": 2, "disabled": True}]},
+        {"type": 1, "components": [
+            {"type": 3, "custom_id": "d", "placeholder": "Draw", "min_values": 1,
+             "max_values": 2, "options": [{"label": "A♥", "value": "Ah"},
+                                          {"label": "K♦", "value": "Kd"}]}]},
+    ])
+    block = render.render(message, where="DM", numbers={"s": 1, "d": 2}, attachments=["h.png"])
+    assert block.lines(60) == [
+        "-- DM " + "-" * 54,
+        "  Your hand: A♥ K♦",
+        "  [file] h.png",
+        "  [1] Stand pat   (Gone)",
+        "  [2] menu: Draw — choose 1 to 2",
+        "      A♥ (Ah)  ·  K♦ (Kd)",
+    ]
+
+
+@pytest.mark.parametrize("module", [render, client])
+def test_doctests(module: object) -> None:
+    assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
