@@ -194,13 +194,12 @@ def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> 
             if choice.disabled_reason:
                 style = discord.ButtonStyle.secondary
             buttons.append(ChoiceButton(table_id, seat, stamp, index, choice.label, style))
-    rows_for_buttons = 5 - len(selects)
-    for position, item in enumerate(buttons[: rows_for_buttons * 5]):
+    selects = selects[:4]  # a menu takes a whole row; keep one row for buttons
+    button_rows = min(5 - len(selects), -(-len(buttons) // 5))
+    for position, item in enumerate(buttons[: button_rows * 5]):
         item.row = position // 5
         view.add_item(item)
-    for offset, item in enumerate(selects[:5]):
-        item.row = (len(buttons) + 4) // 5 + offset
-        if item.row > 4:
-            break
+    for offset, item in enumerate(selects):
+        item.row = button_rows + offset
         view.add_item(item)
     return view

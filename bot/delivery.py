@@ -72,8 +72,10 @@ class Delivery:
         return channel
 
     async def dm(self, user_id: int, content: str, view: discord.ui.View | None,
-                 files: list[discord.File] | None = None) -> bool:
-        """Send a direct message; False when the user's DMs are closed or Discord failed."""
+                 files: list[discord.File] | None = None) -> discord.Message | None:
+        """Send a direct message (the last part carries view and files); None when the
+        user's DMs are closed or Discord failed."""
+        message = None
         try:
             channel = await self._dm_channel(user_id)
             parts = chunks(content)
@@ -84,13 +86,21 @@ class Delivery:
                     kwargs["view"] = view
                 if last and files:
                     kwargs["files"] = files
-                await channel.send(part, **kwargs)
+                message = await channel.send(part, **kwargs)
         except discord.Forbidden:
-            return False
+            return None
         except discord.HTTPException as error:
             log.warning("could not DM user %s: %s", user_id, error)
-            return False
-        return True
+            return None
+        return message
+
+    async def strip_components(self, channel_id: int, message_id: int) -> None:
+        """Take the buttons off a message whose choices are out of date."""
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(view=None)
+        except discord.HTTPException as error:
+            log.info("could not clear message %s: %s", message_id, error)
 
     async def edit(self, channel_id: int, message_id: int, content: str,
                    view: discord.ui.View | None) -> None:

@@ -38,10 +38,10 @@ class Letter:
     """One DM decided under the lock and sent later by the outbox."""
 
     user_id: int
-    content: str | None
+    content: str
     view: discord.ui.View | None
     events: list[Event]
-    pictures_only: bool = False
+    seat: int | None = None
 
 LOBBY_IDLE_SECONDS = 600.0
 AI_PAUSE_SECONDS = 0.4
@@ -202,6 +202,7 @@ class TableManager:
                 elif op == "start":
                     events = table.start(user.id)
                     table.deadlines.pop(LOBBY_KEY, None)
+                    await self.save(table)
                     await interaction.response.edit_message(
                         content=lobby_text(table, None) + "\n**Started.**", view=None
                     )
@@ -285,6 +286,10 @@ class TableManager:
             if table.lobby_message_id and table.status == "lobby":
                 await self.delivery.edit(table.channel_id, table.lobby_message_id,
                                          "This lobby was aborted.", None)
+            elif table.board_message_id is not None:
+                await self.delivery.edit(table.channel_id, table.board_message_id,
+                                         f"**{table.game_class.title}** — this table was "
+                                         "aborted.", None)
 
     # --- play ---------------------------------------------------------------------------------
     async def show_hand(self, interaction: discord.Interaction, table_id: str) -> None:
@@ -334,7 +339,8 @@ class TableManager:
             except TableError as error:
                 await reply(interaction, str(error))
                 return
-            await self._acknowledge(interaction, table, seat)
+            await self._persist(table)  # saved before the player sees it succeed
+            await self._acknowledge(interaction, table, seat, events)
             await self._after_step(table, events, actor=seat)
 
     @staticmethod
@@ -356,9 +362,11 @@ class TableManager:
         return Action(choice.action_name, (*choice.args, text or ""))
 
     async def _acknowledge(self, interaction: discord.Interaction, table: Table,
-                           seat: int) -> None:
-        """Answer the click by showing the seat its updated view where it clicked."""
+                           seat: int, events: list[Event]) -> None:
+        """Answer the click by showing the seat its updated view where it clicked, with the
+        picture of a new hand when the step dealt one."""
         game = table.require_game()
+        files = await self._files(table, [event for event in events if event.seat == seat])
         prompt = None if game.is_over else game.prompt(seat)
         stamp = prompt_stamp(prompt)
         table.sent_stamps[seat] = stamp
@@ -368,22 +376,28 @@ class TableManager:
             discord.InteractionType.component, discord.InteractionType.modal_submit
         )
         if interaction.message is not None and clicked:
-            await interaction.response.edit_message(content=content, view=view)
+            if interaction.guild_id is None:  # a DM prompt: it stays the current one
+                table.prompt_messages[seat] = [interaction.message.channel.id,
+                                               interaction.message.id]
+            if files:
+                await interaction.response.edit_message(content=content, view=view,
+                                                        attachments=files)
+            else:
+                await interaction.response.edit_message(content=content, view=view)
         else:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+            await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                    files=files)
 
     # --- after every step ------------------------------------------------------------------
     async def _after_step(self, table: Table, events: list[Event],
                           actor: int | None = None) -> None:
         """Save, then tell: the channel, the board, each seat whose prompt changed. The
         `actor` already sees its updated view where it clicked."""
-        table.record(events)
         table.sync_deadlines(self.clock())
-        game = table.require_game()
-        if game.is_over:
-            await self._finish(table, events)
+        await self._persist(table)
+        if table.require_game().is_over:
+            self._tell_finish(table, events)
             return
-        await self.save(table)
         self._tell(table, events, actor)
         self._schedule(table)
         self._kick_ai(table)
@@ -431,7 +445,7 @@ class TableManager:
     def _private_letters(self, table: Table, events: list[Event],
                          actor: int | None) -> list[Letter]:
         """The DMs this step calls for: seats whose prompt changed or who have private news.
-        The actor already sees its updated view where it clicked; only pictures are news."""
+        The actor already sees its updated view, pictures included, where it clicked."""
         game = table.require_game()
         private_seats = {event.seat for event in events if event.seat is not None}
         letters = []
@@ -444,25 +458,31 @@ class TableManager:
             unchanged = table.sent_stamps.get(seat) == stamp
             table.sent_stamps[seat] = stamp
             if seat == actor:
-                if news:
-                    letters.append(Letter(occupant.user_id, None, None, news, pictures_only=True))
                 continue
             if (unchanged or prompt is None) and seat not in private_seats and not game.is_over:
                 continue
             letters.append(Letter(
                 occupant.user_id, private_text(table, seat, prompt),
-                prompt_view(table.table_id, seat, stamp, prompt), news,
+                prompt_view(table.table_id, seat, stamp, prompt), news, seat,
             ))
         return letters
+
+    async def _new_prompt_message(self, table: Table, seat: int, channel_id: int,
+                                  message_id: int) -> None:
+        """A seat's newest prompt replaces the last one, whose buttons are then taken off so
+        nobody clicks an old choice."""
+        old = table.prompt_messages.get(seat)
+        table.prompt_messages[seat] = [channel_id, message_id]
+        if old is not None and old[1] != message_id:
+            await self.delivery.strip_components(old[0], old[1])
 
     async def _send_letters(self, table: Table, letters: list[Letter]) -> None:
         for letter in letters:
             files = await self._files(table, letter.events)
-            if letter.pictures_only and not files:
-                continue
-            content = letter.content or "\u200b"
-            delivered = await self.delivery.dm(letter.user_id, content, letter.view, files)
-            if not delivered and letter.user_id not in table.dm_closed:
+            sent = await self.delivery.dm(letter.user_id, letter.content, letter.view, files)
+            if sent is not None and letter.seat is not None:
+                await self._new_prompt_message(table, letter.seat, sent.channel.id, sent.id)
+            if sent is None and letter.user_id not in table.dm_closed:
                 table.dm_closed.append(letter.user_id)
                 await self.delivery.channel(
                     table.channel_id,
@@ -489,17 +509,27 @@ class TableManager:
             options=table.options, seed=table.seed, players=players,
         )
 
-    async def _finish(self, table: Table, events: list[Event]) -> None:
+    async def _persist(self, table: Table) -> None:
+        """Write the step: the snapshot, or for a finished game its results (which also
+        forgets the snapshot), in one transaction. Idempotent."""
+        if not table.require_game().is_over:
+            await self.save(table)
+        elif table.status != "finished":
+            await self.store.finish_table(table.table_id, self._record(table, status="finished"))
+            table.status = "finished"
+            self._drop(table)
+
+    def _tell_finish(self, table: Table, events: list[Event]) -> None:
         game = table.require_game()
-        await self.store.finish_table(table.table_id, self._record(table, status="finished"))
-        self._drop(table)
         public_events = [event for event in events if event.seat is None]
         public = "\n".join(event.text for event in public_events)
         result = game.result
         closing = ""
         if result is not None:
             winners = ", ".join(table.seats[seat].name for seat in result.winners)
-            closing = f"🏆 **{winners}** won{(': ' + result.summary) if result.summary else ''}."
+            closing = f"🏆 **{winners}** won the game."
+            if result.summary and result.summary not in public:
+                closing += " " + result.summary
         board = board_text(table)
         letters = self._private_letters(table, events, None)
 
@@ -519,8 +549,12 @@ class TableManager:
         game = table.game
         if game is None or game.is_over or table.table_id in self._ai_tasks:
             return
-        if any(table.seats[seat].is_ai for seat in game.to_act):
-            self._ai_tasks[table.table_id] = asyncio.create_task(self._run_ai(table))
+        awaited = game.to_act
+        if not any(table.seats[seat].is_ai for seat in awaited):
+            return
+        if len(awaited) > 1 and any(not table.seats[seat].is_ai for seat in awaited):
+            return  # a sealed step: AI seats choose after the people, never rushing them
+        self._ai_tasks[table.table_id] = asyncio.create_task(self._run_ai(table))
 
     async def _run_ai(self, table: Table) -> None:
         try:
@@ -599,7 +633,7 @@ class TableManager:
             for occupant in late:
                 assert occupant.user_id is not None
                 text = f"⏰ {occupant.name}, your time at {game.title} runs out <t:{deadline}:R>."
-                if not await self.delivery.dm(occupant.user_id, text, None):
+                if await self.delivery.dm(occupant.user_id, text, None) is None:
                     await self.delivery.channel(table.channel_id, f"⏰ <@{occupant.user_id}>, "
                                                 f"your time runs out <t:{deadline}:R>.")
 

@@ -78,6 +78,7 @@ class Table:
     sent_stamps: dict[int, str] = field(default_factory=dict)  # last prompt DMed per seat
     steps: int = 0
     idle_seconds: float = 600.0  # an unstarted lobby closes after this long
+    prompt_messages: dict[int, list[int]] = field(default_factory=dict)  # seat: [chan, msg]
 
     # --- lobby -------------------------------------------------------------------------
     @property
@@ -164,7 +165,9 @@ class Table:
             raise TableError(f"These options don't work: {error}") from error
         self.status = "playing"
         opening = Event(f"{cls.title} begins: " + ", ".join(s.name for s in self.seats) + ".")
-        return [opening, *self.game.opening_events()]
+        events = [opening, *self.game.opening_events()]
+        self.record(events)
+        return events
 
     # --- play ----------------------------------------------------------------------------
     def require_game(self) -> Game:
@@ -193,6 +196,7 @@ class Table:
         except IllegalAction as error:
             raise TableError(str(error)) from error
         self.steps += 1
+        self.record(events)
         return events
 
     def ai_step(self) -> list[Event] | None:
@@ -202,9 +206,13 @@ class Table:
             return None
         for seat in sorted(game.to_act):
             if self.seats[seat].is_ai:
-                rng = random.Random(f"{self.seed}:{seat}:{self.steps}")
-                return self._apply(game, seat, game.ai_action(seat, rng))
+                return self._ai_move(game, seat)
         return None
+
+    def _ai_move(self, game: Game, seat: int) -> list[Event]:
+        """The AI's own chance comes from the table's seed and step, so replays repeat it."""
+        rng = random.Random(f"{self.seed}:{seat}:{self.steps}")
+        return self._apply(game, seat, game.ai_action(seat, rng))
 
     def timeout(self, key: str) -> list[Event]:
         """The clock `key` ran out: every seat it names that is still awaited times out."""
@@ -218,7 +226,10 @@ class Table:
             return events
         for seat in spec.seats:
             if not game.is_over and seat in game.to_act:
-                events += self._apply(game, seat, TIMEOUT)
+                if self.seats[seat].is_ai:  # an AI seat never runs out of time: it acts
+                    events += self._ai_move(game, seat)
+                else:
+                    events += self._apply(game, seat, TIMEOUT)
         return events
 
     def sync_deadlines(self, now: float) -> None:
@@ -237,10 +248,13 @@ class Table:
             self.deadlines.setdefault(key, now + spec.seconds)
 
     def record(self, events: list[Event]) -> None:
+        """Keep recent public events, and each seat's private notes of the current hand."""
         for event in events:
             if event.seat is None:
                 self.log.append(event.text)
-            elif event.kind != "hand":  # the view shows the hand itself
+            elif event.kind == "hand":  # a new hand: old notes are stale; the view shows it
+                self.notes[event.seat] = []
+            else:
                 self.notes.setdefault(event.seat, []).append(event.text)
         del self.log[:-20]
         for seat_notes in self.notes.values():
@@ -271,6 +285,7 @@ class Table:
             "sent_stamps": {str(seat): stamp for seat, stamp in self.sent_stamps.items()},
             "steps": self.steps,
             "idle_seconds": self.idle_seconds,
+            "prompt_messages": {str(k): v for k, v in self.prompt_messages.items()},
         }
 
     @classmethod
@@ -305,6 +320,8 @@ class Table:
                 sent_stamps={int(k): str(v) for k, v in (data.get("sent_stamps") or {}).items()},
                 steps=int(data.get("steps") or 0),
                 idle_seconds=float(data.get("idle_seconds") or 600.0),
+                prompt_messages={int(k): [int(x) for x in v]
+                                 for k, v in (data.get("prompt_messages") or {}).items()},
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as error:
             raise ValueError(f"snapshot cannot be loaded: {error!r}") from error

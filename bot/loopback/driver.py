@@ -269,6 +269,7 @@ class LoopbackDiscord:
         self.state.interactions[interaction.id] = interaction
         self.gateway.dispatch("INTERACTION_CREATE", interaction_payload(self.state, interaction),
                               channel.guild_id, 0)
+        interaction.dispatched_at = self.clock.time()
         self.state.notify()
         result = InteractionResult(self, interaction.id, kind)
         wait = self.ack_timeout if timeout is None else timeout

@@ -57,6 +57,9 @@ class Interaction:
     data: dict[str, Any]
     created_at: float
     message_id: int | None = None
+    # When INTERACTION_CREATE was handed to the gateway, after its payload was built: the
+    # start of the bot's share of the acknowledgement time (bench/load.py).
+    dispatched_at: float | None = None
     response_type: int | None = None
     responded_at: float | None = None
     original_id: int | None = None
