@@ -8,6 +8,7 @@ import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 import yarl
 
@@ -35,6 +36,10 @@ async def run(settings: Settings) -> int:
             print("Discord rejected DISCORD_TOKEN: copy the bot token again from the "
                   "Developer Portal (Bot → Reset Token).", file=sys.stderr)
             return EXIT_CONFIG
+        except (aiohttp.ClientConnectionError, OSError) as error:
+            print(f"Could not reach Discord at {discord.http.Route.BASE} ({error}); check the "
+                  "network, or DISCORD_API_BASE if you set it.", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
 import sys
@@ -17,6 +18,14 @@ from pathlib import Path
 from bot.loopback.driver import LoopbackDiscord
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _die_with_parent() -> None:
+    """Linux: the bot gets SIGTERM if whoever started it dies, even by kill -9, so a test or
+    sandbox that crashes never leaves a bot running."""
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 class BotProcess:
@@ -51,7 +60,7 @@ class BotProcess:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", *self.args,
             cwd=PROJECT_ROOT, env=self.env(), stdout=log, stderr=log,
-            stdin=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.DEVNULL, preexec_fn=_die_with_parent,
         )
         log.close()
         ready = asyncio.create_task(

@@ -49,3 +49,12 @@ async def test_a_bad_setting_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
     code, output = await run_bot(env, tmp_path)
     assert code == 2
     assert "DEV_GUILD" in output and "Traceback" not in output
+
+
+async def test_an_unreachable_discord_is_one_sentence(tmp_path: Path) -> None:
+    env = base_env(tmp_path) | {"DISCORD_TOKEN": "x",
+                                "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+                                "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway"}
+    code, output = await run_bot(env, tmp_path)
+    assert code == 1
+    assert "Could not reach Discord" in output and "Traceback" not in output
