@@ -113,7 +113,8 @@ def board_text(table: Table) -> str:
     lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)]
     lines += renderer_for(table.kind).public(game.public_view())
     lines.append(waiting_line(table))
-    lines.append("Your cards come by DM; **Show my hand** shows them here, to you alone.")
+    if not game.is_over:
+        lines.append("Your cards come by DM; **Show my hand** shows them here, to you alone.")
     return clip("\n".join(line for line in lines if line))
 
 
