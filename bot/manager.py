@@ -169,7 +169,6 @@ class TableManager:
         table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
         self._add(table)
         async with self.lock(table.table_id):
-            await self.store.upsert_player(user.id, user.display_name)
             await self.save(table)
             await interaction.response.send_message(
                 lobby_text(table, table.deadlines[LOBBY_KEY]), view=lobby_view(table.table_id)
@@ -189,7 +188,6 @@ class TableManager:
             try:
                 if op == "join":
                     table.join(user.id, user.display_name)
-                    await self.store.upsert_player(user.id, user.display_name)
                 elif op == "leave":
                     table.leave(user.id)
                 elif op == "ai":
@@ -235,6 +233,7 @@ class TableManager:
         """Forget a table that did not finish: recorded as aborted when a game was running,
         so it never counts in leaderboards."""
         if table.status == "playing" and table.game is not None:
+            await self._register_players(table)
             await self.store.finish_table(table.table_id, self._record(table, status="aborted"))
         else:
             await self.store.delete_snapshot(table.table_id)
@@ -339,9 +338,10 @@ class TableManager:
             except TableError as error:
                 await reply(interaction, str(error))
                 return
+            table.sync_deadlines(self.clock())
             await self._persist(table)  # saved before the player sees it succeed
             await self._acknowledge(interaction, table, seat, events)
-            await self._after_step(table, events, actor=seat)
+            await self._after_step(table, events, actor=seat, saved=True)
 
     @staticmethod
     def _action_for(choice: Choice | CardPick | TextAsk, values: list[str] | None,
@@ -366,7 +366,8 @@ class TableManager:
         """Answer the click by showing the seat its updated view where it clicked, with the
         picture of a new hand when the step dealt one."""
         game = table.require_game()
-        files = await self._files(table, [event for event in events if event.seat == seat])
+        pictured = [event for event in events if event.seat == seat]
+        has_pictures = renderer_for(table.kind).draws(pictured)
         prompt = None if game.is_over else game.prompt(seat)
         stamp = prompt_stamp(prompt)
         table.sent_stamps[seat] = stamp
@@ -379,22 +380,36 @@ class TableManager:
             if interaction.guild_id is None:  # a DM prompt: it stays the current one
                 table.prompt_messages[seat] = [interaction.message.channel.id,
                                                interaction.message.id]
-            if files:
+            if has_pictures:  # the old hand's picture goes now, the new one right after
                 await interaction.response.edit_message(content=content, view=view,
-                                                        attachments=files)
+                                                        attachments=[])
             else:
                 await interaction.response.edit_message(content=content, view=view)
         else:
-            await interaction.response.send_message(content, view=view, ephemeral=True,
-                                                    files=files)
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+        if has_pictures:
+            self.outbox.post(table.table_id, self._attach_pictures(table, interaction, pictured))
+
+    def _attach_pictures(self, table: Table, interaction: discord.Interaction,
+                         events: list[Event]) -> Job:
+        """Drawing takes tens of milliseconds: it comes after the acknowledgement."""
+        async def deliver() -> None:
+            files = await self._files(table, events)
+            if files:
+                try:
+                    await interaction.edit_original_response(attachments=files)
+                except discord.HTTPException as error:
+                    log.info("could not attach pictures: %s", error)
+        return deliver
 
     # --- after every step ------------------------------------------------------------------
     async def _after_step(self, table: Table, events: list[Event],
-                          actor: int | None = None) -> None:
-        """Save, then tell: the channel, the board, each seat whose prompt changed. The
-        `actor` already sees its updated view where it clicked."""
-        table.sync_deadlines(self.clock())
-        await self._persist(table)
+                          actor: int | None = None, saved: bool = False) -> None:
+        """Save (unless the caller just did), then tell: the channel, the board, each seat
+        whose prompt changed. The `actor` already sees its updated view where it clicked."""
+        if not saved:
+            table.sync_deadlines(self.clock())
+            await self._persist(table)
         if table.require_game().is_over:
             self._tell_finish(table, events)
             return
@@ -405,7 +420,7 @@ class TableManager:
     async def _files(self, table: Table, events: list[Event]) -> list[discord.File]:
         """Pictures of these events (hands, reveals); drawn off the event loop, and never
         allowed to break the game if drawing fails."""
-        if not events:
+        if not renderer_for(table.kind).draws(events):
             return []
         try:
             names = [seat.name for seat in table.seats]
@@ -438,9 +453,9 @@ class TableManager:
             await self.delivery.delete(table.channel_id, table.board_message_id)
         message = await self.delivery.channel(table.channel_id, content,
                                               board_view(table.table_id))
+        # Saved with the next step: after a crash the worst case is an old board left up,
+        # whose Show my hand button still works.
         table.board_message_id = message.id if message is not None else None
-        if self.tables.get(table.table_id) is table:
-            await self.save(table)
 
     def _private_letters(self, table: Table, events: list[Event],
                          actor: int | None) -> list[Letter]:
@@ -509,12 +524,20 @@ class TableManager:
             options=table.options, seed=table.seed, players=players,
         )
 
+    async def _register_players(self, table: Table) -> None:
+        """Players are written when a game is recorded, under their names at the table, so
+        joining a lobby costs no extra write."""
+        for occupant in table.seats:
+            if occupant.user_id is not None:
+                await self.store.upsert_player(occupant.user_id, occupant.name)
+
     async def _persist(self, table: Table) -> None:
         """Write the step: the snapshot, or for a finished game its results (which also
         forgets the snapshot), in one transaction. Idempotent."""
         if not table.require_game().is_over:
             await self.save(table)
         elif table.status != "finished":
+            await self._register_players(table)
             await self.store.finish_table(table.table_id, self._record(table, status="finished"))
             table.status = "finished"
             self._drop(table)

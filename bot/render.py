@@ -63,6 +63,11 @@ class Renderer:
     private: Callable[[dict[str, Any]], list[str]] = _generic_private
     public: Callable[[dict[str, Any]], list[str]] = _generic_public
     images: Callable[[list[Event], list[str]], list[tuple[str, bytes]]] = _no_images
+    image_kinds: frozenset[str] = frozenset()  # the event kinds `images` draws
+
+    def draws(self, events: list[Event]) -> bool:
+        """Whether any of these events gets a picture, so nothing else pays for drawing."""
+        return any(event.kind in self.image_kinds for event in events)
 
 
 RENDERERS: dict[str, Renderer] = {}

@@ -76,7 +76,8 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
     return images
 
 
-RENDERERS[KIND] = Renderer(private=private_lines, public=public_lines, images=event_images)
+RENDERERS[KIND] = Renderer(private=private_lines, public=public_lines, images=event_images,
+                           image_kinds=frozenset({"hand", "reveal"}))
 
 
 def language_choices() -> list[app_commands.Choice[str]]:

@@ -12,6 +12,8 @@ ids, modals and snapshots unchanged, and a game validates them itself in `apply`
 from __future__ import annotations
 
 import abc
+import array
+import base64
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -162,13 +164,25 @@ def places_from_scores(scores: Sequence[int]) -> tuple[int, ...]:
 
 
 def rng_to_json(rng: random.Random) -> list[Any]:
+    """The generator's exact state, packed: a snapshot is written after every action, and
+    625 numbers as JSON text would be two thirds of it.
+
+    >>> rng = random.Random(7); again = rng_from_json(rng_to_json(rng))
+    >>> again.random() == rng.random()
+    True
+    """
     version, state, gauss = rng.getstate()
-    return [version, list(state), gauss]
+    packed = base64.b64encode(array.array("I", state).tobytes()).decode("ascii")
+    return [version, packed, gauss]
 
 
 def rng_from_json(data: Sequence[Any]) -> random.Random:
     rng = random.Random()
     version, state, gauss = data
+    if isinstance(state, str):
+        numbers = array.array("I")
+        numbers.frombytes(base64.b64decode(state))
+        state = numbers.tolist()
     rng.setstate((version, tuple(state), gauss))
     return rng
 
