@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import io
 import logging
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +35,12 @@ if TYPE_CHECKING:
     from discord.ext import commands
 
 log = logging.getLogger(__name__)
+
+
+def _painter_started() -> None:
+    """The drawing process ends with the bot, even when the bot is killed (Linux)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 @dataclass
@@ -67,6 +77,11 @@ class TableManager:
         self.ai_pause = ai_pause
         self.delivery = Delivery(bot)
         self.outbox = Outbox()
+        # Drawing is pure CPU and holds the GIL: a process of its own keeps clicks answered.
+        self.painter = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_painter_started,
+        )
         self.tables: dict[str, Table] = {}
         self.by_channel: dict[int, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -424,7 +439,9 @@ class TableManager:
             return []
         try:
             names = [seat.name for seat in table.seats]
-            images = await asyncio.to_thread(renderer_for(table.kind).images, events, names)
+            images = await asyncio.get_running_loop().run_in_executor(
+                self.painter, renderer_for(table.kind).images, events, names
+            )
         except Exception:
             log.exception("drawing images failed at table %s", table.table_id)
             return []
@@ -664,6 +681,7 @@ class TableManager:
 
     async def close(self) -> None:
         await self.outbox.close()
+        self.painter.shutdown(wait=False, cancel_futures=True)
         for task in [*self._timers.values(), *self._ai_tasks.values()]:
             task.cancel()
         for task in [*self._timers.values(), *self._ai_tasks.values()]:
