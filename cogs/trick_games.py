@@ -36,6 +36,13 @@ def tricks_won_line(view: dict[str, Any]) -> str | None:
     return "Tricks won: " + ", ".join(f"{n} {w}" for n, w in zip(names, won, strict=True))
 
 
+def result_line(view: dict[str, Any]) -> str | None:
+    """The outcome, on the board and in every player's last view: the closing message
+    scrolls away, and a DM otherwise ends on a scoresheet without saying who won."""
+    result = view.get("result")
+    return f"🏆 {result['summary']}" if result and result.get("summary") else None
+
+
 def poke_public(view: dict[str, Any]) -> list[str]:
     names = view["players"]
     sheet = Scoresheet.from_json(view["scoresheet"]).render(names, view.get("seat", 0))
@@ -44,7 +51,8 @@ def poke_public(view: dict[str, Any]) -> list[str]:
                  f"{n} ×{v}" for n, v in zip(names, view["trick_values"], strict=True))]
     lines += [line for line in (trick_line(view), tricks_won_line(view)) if line]
     lines.append(f"```\n{sheet}\n```")
-    return lines
+    result = result_line(view)
+    return [*lines, result] if result else lines
 
 
 def points_public(view: dict[str, Any]) -> list[str]:
@@ -54,23 +62,31 @@ def points_public(view: dict[str, Any]) -> list[str]:
              f"Scores (to {view['target']}): {scores}"]
     if view.get("caller") is not None:
         lines.append(f"📣 {names[view['caller']]} called Chicago.")
-    lines += [line for line in (trick_line(view), tricks_won_line(view)) if line]
+    lines += [line for line in (trick_line(view), tricks_won_line(view), result_line(view))
+              if line]
     return lines
 
 
 def private_lines(public: Any) -> Any:
     def lines(view: dict[str, Any]) -> list[str]:
-        return ["Your hand: " + cards_text(view["hand"]), *public(view)]
+        # Once the last card is played there is no hand to show ("Your hand: " and nothing).
+        hand = ["Your hand: " + cards_text(view["hand"])] if view["hand"] else []
+        return [*hand, *public(view)]
     return lines
 
 
 def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
     images = []
+    # Poängpoker and Chicago send the hands twice at a deal's end (the reveal, then the
+    # deal_end record); one picture of them is enough.
+    revealed = any(event.kind == "reveal" and event.data.get("hands") for event in events)
     for event in events:
         if event.kind == "hand" and event.data.get("hand"):
             images.append(("hand.png", render_cards(parse_cards(event.data["hand"]),
                                                     caption="Your hand")))
-        elif event.kind in ("deal_end", "reveal") and event.data.get("hands"):
+        elif (event.kind == "reveal" or (event.kind == "deal_end" and not revealed)) and (
+            event.data.get("hands")
+        ):
             descriptions = event.data.get("descriptions") or []
             rows = []
             for seat, cards in enumerate(event.data["hands"]):
@@ -80,9 +96,12 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
     return images
 
 
-RENDERERS["poke"] = Renderer(private_lines(poke_public), poke_public, event_images)
-RENDERERS["poangpoker"] = Renderer(private_lines(points_public), points_public, event_images)
-RENDERERS["chicago"] = Renderer(private_lines(points_public), points_public, event_images)
+PICTURED = frozenset({"hand", "deal_end", "reveal"})
+RENDERERS["poke"] = Renderer(private_lines(poke_public), poke_public, event_images, PICTURED)
+RENDERERS["poangpoker"] = Renderer(private_lines(points_public), points_public, event_images,
+                                   PICTURED)
+RENDERERS["chicago"] = Renderer(private_lines(points_public), points_public, event_images,
+                                PICTURED)
 
 TURN_SECONDS = "Seconds each player has to act (default 120)"
 

@@ -548,20 +548,19 @@ class PointsPoker(Game):
             "tricks_won": list(self.tricks_won),
             "scores": list(self.scores),
         }
-        events.append(
-            Event(
-                f"Deal {self.deal_no} is over. Scores: "
-                + ", ".join(f"{self.seats[s]} {self.scores[s]}" for s in range(len(self.seats)))
-                + ".",
-                None,
-                "deal_end",
-                dict(self.last_deal),
-            )
-        )
-        if not self.is_over:
-            self.dealer = (self.dealer + 1) % len(self.seats)
-            events += self._start_deal()
-        return events
+        if self.is_over:
+            # The deal's end before the game's: "Deal 7 is over" after "Ann wins" read as if
+            # play went on; the final scores follow, so they are not told twice.
+            text = f"Deal {self.deal_no} is over."
+            end = [event for event in events if event.kind == "game_over"]
+            events = [event for event in events if event.kind != "game_over"]
+            events += [Event(text, None, "deal_end", dict(self.last_deal)), *end]
+            return events
+        scores = ", ".join(f"{self.seats[s]} {self.scores[s]}" for s in range(len(self.seats)))
+        text = f"Deal {self.deal_no} is over. Scores: {scores}."
+        events.append(Event(text, None, "deal_end", dict(self.last_deal)))
+        self.dealer = (self.dealer + 1) % len(self.seats)
+        return events + self._start_deal()
 
     # --- dealing ------------------------------------------------------------------------------
     def _start_deal(self) -> list[Event]:
@@ -609,10 +608,9 @@ class PointsPoker(Game):
         if seat not in self.to_act:
             return None
         hand = sorted(self.hands[seat], key=Card.sort_key)
-        mine = f"Your hand: {label_cards(hand)}."
         if self._phase == "exchange":
             limit = self.exchange_limit()
-            text = f"{mine} {self._round_name().capitalize()}: throw 0-{limit} cards for new ones."
+            text = f"{self._round_name().capitalize()}: throw 0-{limit} cards for new ones."
             if limit < HAND_SIZE:
                 text += f" Only {limit} cards are left in the stock."
             pick = CardPick(
@@ -626,8 +624,8 @@ class PointsPoker(Game):
             return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
         if self._phase == "call":
             text = (
-                f"{mine} Call Chicago? You would lead, and score +{CALL_POINTS} for taking all "
-                f"five tricks or -{CALL_POINTS} otherwise; the last trick scores nothing."
+                f"Call Chicago? You would lead, and score +{CALL_POINTS} for taking all five "
+                f"tricks or -{CALL_POINTS} otherwise; the last trick scores nothing."
             )
             return Prompt(
                 text,
@@ -644,9 +642,9 @@ class PointsPoker(Game):
         )
         if self.trick:
             led = ", ".join(f"{self.seats[s]} {p[0].label}" for s, p in self.trick)
-            text = f"{mine} Trick {len(self.tricks) + 1} so far: {led}."
+            text = f"Trick {len(self.tricks) + 1} so far: {led}."
         else:
-            text = f"{mine} Lead to trick {len(self.tricks) + 1}."
+            text = f"Lead to trick {len(self.tricks) + 1}."
         return Prompt(text, choices)
 
     def public_view(self) -> dict[str, Any]:

@@ -566,8 +566,8 @@ class Poke(Game):
         consequence = self.draw_consequence(seat)
         status = {0: "not doubled", 1: "doubled", 2: "redoubled"}[self.penalties(seat)]
         text = (
-            f"Your hand: {label_cards(hand)}. You may draw 1-3 cards ({left} draw"
-            f"{'s' if left > 1 else ''} left; you are {status}). {consequence}"
+            f"You may draw 1-3 cards ({left} draw{'s' if left > 1 else ''} left; "
+            f"you are {status}). {consequence}"
         )
         after = self.penalties_after_draw(seat)
         pick_label = {0: "Draw (free)", 1: "Draw (doubles you)"}.get(after, "Draw (redoubles you)")
@@ -589,7 +589,8 @@ class Poke(Game):
             choices.append(Choice(card.label, Action("play", (str(card),)), "secondary", reason))
         by_rank = Counter(card.rank for card in hand)
         if not self.trick:
-            text = f"Your hand: {label_cards(hand)}. Lead a card, or a pair or bigger set."
+            has_set = max(by_rank.values()) > 1
+            text = "Lead a card, or a pair or bigger set." if has_set else "Lead a card."
             for rank, count in sorted(by_rank.items(), key=lambda kv: kv[0] or 0):
                 same = [c for c in hand if c.rank == rank]
                 for size in range(2, count + 1):
@@ -600,7 +601,7 @@ class Poke(Game):
                     )
             return Prompt(text, tuple(choices))
         led = self.trick[0][1]
-        text = f"Your hand: {label_cards(hand)}. {self.seats[1 - seat]} led {describe_play(led)}."
+        text = f"{self.seats[1 - seat]} led {describe_play(led)}."
         if len(led) > 1:
             led_rank = led[0].rank or 0
             text += f" Beat it with a higher set of {len(led)} or give up {len(led)} cards."
