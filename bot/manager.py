@@ -143,7 +143,8 @@ class TableManager:
                 if table.status == "lobby":
                     table.deadlines.setdefault(LOBBY_KEY, self.clock() + table.idle_seconds)
                 notice = ("♻️ I restarted; this table is back exactly where it was. "
-                          "Every button works as before.")
+                          "Every button works as before; if a prompt of yours is missing, "
+                          "press **Show my hand**.")
                 board = board_text(table) if table.status == "playing" else None
                 self.outbox.post(table.table_id, self._announce(table, notice, board))
             self._schedule(table)
@@ -470,9 +471,9 @@ class TableManager:
             await self.delivery.delete(table.channel_id, table.board_message_id)
         message = await self.delivery.channel(table.channel_id, content,
                                               board_view(table.table_id))
-        # Saved with the next step: after a crash the worst case is an old board left up,
-        # whose Show my hand button still works.
         table.board_message_id = message.id if message is not None else None
+        if self.tables.get(table.table_id) is table:
+            await self.save(table)  # so a restart removes this board, not an older one
 
     def _private_letters(self, table: Table, events: list[Event],
                          actor: int | None) -> list[Letter]:
@@ -491,6 +492,10 @@ class TableManager:
             table.sent_stamps[seat] = stamp
             if seat == actor:
                 continue
+            if occupant.user_id in table.dm_closed:
+                if not any(event.kind == "hand" for event in news):
+                    continue  # closed DMs are tried again once a deal, not at every step
+                table.dm_closed.remove(occupant.user_id)
             if (unchanged or prompt is None) and seat not in private_seats and not game.is_over:
                 continue
             letters.append(Letter(
@@ -565,7 +570,9 @@ class TableManager:
         public = "\n".join(event.text for event in public_events)
         result = game.result
         closing = ""
-        if result is not None:
+        if result is not None and not result.winners:
+            closing = "🤝 The game ended in a draw."
+        elif result is not None:
             winners = ", ".join(table.seats[seat].name for seat in result.winners)
             closing = f"🏆 **{winners}** won the game."
             if result.summary and result.summary not in public:

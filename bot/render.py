@@ -108,7 +108,11 @@ def waiting_line(table: Table) -> str:
     deadline = min(table.deadlines.values(), default=None)
     clock = f" — time runs out <t:{int(deadline)}:R>" if deadline else ""
     if len(waiting) == 1:
-        return f"Waiting for **{table.seats[waiting[0]].name}**{clock}."
+        occupant = table.seats[waiting[0]]
+        who = f"**{occupant.name}**"
+        if occupant.user_id in table.dm_closed:  # no DM reaches them: ping them here
+            who = f"<@{occupant.user_id}> (press **Show my hand**)"
+        return f"Waiting for {who}{clock}."
     chosen = len(table.seats) - len(waiting)
     return f"{chosen} of {len(table.seats)} have chosen; waiting for {len(waiting)}{clock}."
 

@@ -67,7 +67,8 @@ PRIVATE_MARK = "— you are **"  # every private view (DM or "Show my hand") has
 WON = re.compile(r"🏆 \*\*(?P<names>.*?)\*\* won")
 HAND_LINE = re.compile(r"^Your hand: ?(?P<cards>.*)$", re.MULTILINE)
 DEAL_LINE = re.compile(r"^Deal (?P<deal>\d+) · dealer", re.MULTILINE)
-WAITING = re.compile(r"Waiting for \*\*(?P<name>.+?)\*\*")
+# The board names whom it waits for; a player whose DMs are closed is pinged instead.
+WAITING = re.compile(r"Waiting for (?:\*\*(?P<name>.+?)\*\*|<@(?P<id>\d+)>)")
 
 Attempt = tuple[str, str, Button | Select, list[str]]  # kind, what, component, values
 
@@ -200,7 +201,11 @@ class AutoPlayer:
         if board is None or board.id in seat.looked_at_board:
             return None
         found = WAITING.search(board.content)
-        if found is None or found["name"].lower() != seat.user.name.lower():
+        if found is None:
+            return None
+        if found["id"] is not None and int(found["id"]) != seat.user.id:
+            return None
+        if found["name"] is not None and found["name"].lower() != seat.user.name.lower():
             return None
         return board.snapshot()
 
