@@ -18,6 +18,13 @@ from engine.cards import parse_cards
 from engine.game import Event
 from engine.games.poke import Scoresheet
 
+PHASES = {"draw": "drawing", "exchange": "exchanging", "call": "Chicago calls",
+          "play": "playing tricks", "over": "game over"}
+
+
+def phase_name(view: dict[str, Any]) -> str:
+    return PHASES.get(view["phase"], view["phase"])
+
 
 def trick_line(view: dict[str, Any]) -> str | None:
     names = view["players"]
@@ -46,7 +53,7 @@ def result_line(view: dict[str, Any]) -> str | None:
 def poke_public(view: dict[str, Any]) -> list[str]:
     names = view["players"]
     sheet = Scoresheet.from_json(view["scoresheet"]).render(names, view.get("seat", 0))
-    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · phase {view['phase']}",
+    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · {phase_name(view)}",
              "Trick values: " + ", ".join(
                  f"{n} ×{v}" for n, v in zip(names, view["trick_values"], strict=True))]
     lines += [line for line in (trick_line(view), tricks_won_line(view)) if line]
@@ -58,7 +65,7 @@ def poke_public(view: dict[str, Any]) -> list[str]:
 def points_public(view: dict[str, Any]) -> list[str]:
     names = view["players"]
     scores = ", ".join(f"{n} {s}" for n, s in zip(names, view["scores"], strict=True))
-    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · phase {view['phase']}",
+    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · {phase_name(view)}",
              f"Scores (to {view['target']}): {scores}"]
     if view.get("caller") is not None:
         lines.append(f"📣 {names[view['caller']]} called Chicago.")
