@@ -45,8 +45,9 @@ class Delivery:
 
     async def channel(self, channel_id: int, content: str,
                       view: discord.ui.View | None = None,
-                      files: list[discord.File] | None = None) -> discord.Message | None:
-        """Post to a channel; the view and files go with the last part of a long text."""
+                      files: list[discord.File] | None = None,
+                      embeds: list[discord.Embed] | None = None) -> discord.Message | None:
+        """Post to a channel; view, files and embeds go with the last part of a long text."""
         target = self.bot.get_partial_messageable(channel_id)
         parts = chunks(content) or [""]
         message = None
@@ -58,7 +59,10 @@ class Delivery:
                     kwargs["view"] = view
                 if last and files:
                     kwargs["files"] = files
-                message = await target.send(part or "\u200b", **kwargs)
+                if last and embeds:
+                    kwargs["embeds"] = embeds
+                text = part or (None if last and (embeds or files) else "\u200b")
+                message = await target.send(text, **kwargs)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", channel_id, error)
             return None

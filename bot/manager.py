@@ -25,7 +25,7 @@ import discord
 from bot.components import TextModal, board_view, lobby_view, prompt_view
 from bot.delivery import Delivery
 from bot.outbox import Job, Outbox
-from bot.render import board_text, lobby_text, private_text, renderer_for
+from bot.render import board_text, event_embed, lobby_text, private_text, renderer_for
 from bot.store import GameRecord, PlayerResult, Store
 from bot.table import Table, TableError, new_table_id, prompt_stamp
 from engine.cards import CardError, parse_cards
@@ -452,14 +452,12 @@ class TableManager:
         """Decide now, under the lock, what each person is told about this step; the outbox
         sends it in order without holding the lock."""
         public_events = [event for event in events if event.seat is None]
-        public = "\n".join(event.text for event in public_events)
         board = board_text(table)
         letters = self._private_letters(table, events, actor)
 
         async def deliver() -> None:
-            if public:
-                files = await self._files(table, public_events)
-                await self.delivery.channel(table.channel_id, public, files=files)
+            if public_events:
+                await self._post_public(table, public_events)
             await self._replace_board(table, board)
             await self._send_letters(table, letters)
 
@@ -564,6 +562,18 @@ class TableManager:
             table.status = "finished"
             self._drop(table)
 
+    async def _post_public(self, table: Table, events: list[Event], closing: str = "") -> None:
+        """One channel message for a step: its events as text, those the game shows boxed
+        (a reveal) as embeds, and their pictures, the first one inside the first embed."""
+        renderer = renderer_for(table.kind)
+        boxed = [event for event in events if event.kind in renderer.embed_kinds]
+        text = "\n".join(event.text for event in events if event not in boxed)
+        files = await self._files(table, events)
+        picture = files[0].filename if files else None
+        embeds = [discord.Embed.from_dict(event_embed(event, picture)) for event in boxed[:10]]
+        content = "\n".join(filter(None, [text, closing]))
+        await self.delivery.channel(table.channel_id, content, files=files, embeds=embeds)
+
     def _tell_finish(self, table: Table, events: list[Event]) -> None:
         game = table.require_game()
         public_events = [event for event in events if event.seat is None]
@@ -581,10 +591,7 @@ class TableManager:
         letters = self._private_letters(table, events, None)
 
         async def deliver() -> None:
-            await self.delivery.channel(
-                table.channel_id, "\n".join(filter(None, [public, closing])),
-                files=await self._files(table, public_events),
-            )
+            await self._post_public(table, public_events, closing)
             if table.board_message_id is not None:
                 await self.delivery.edit(table.channel_id, table.board_message_id, board, None)
             await self._send_letters(table, letters)

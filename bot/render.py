@@ -64,6 +64,7 @@ class Renderer:
     public: Callable[[dict[str, Any]], list[str]] = _generic_public
     images: Callable[[list[Event], list[str]], list[tuple[str, bytes]]] = _no_images
     image_kinds: frozenset[str] = frozenset()  # the event kinds `images` draws
+    embed_kinds: frozenset[str] = frozenset()  # the event kinds shown boxed, as an embed
 
     def draws(self, events: list[Event]) -> bool:
         """Whether any of these events gets a picture, so nothing else pays for drawing."""
@@ -75,6 +76,16 @@ RENDERERS: dict[str, Renderer] = {}
 
 def renderer_for(kind: str) -> Renderer:
     return RENDERERS.get(kind, Renderer())
+
+
+def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
+    """An event boxed: its first line the title, the rest the body, with its picture."""
+    title, _, body = event.text.partition("\n")
+    embed: dict[str, Any] = {"title": clip(title, 256), "description": clip(body, 4096),
+                             "color": 0x1F8B4C}
+    if picture:
+        embed["image"] = {"url": f"attachment://{picture}"}
+    return embed
 
 
 def lobby_text(table: Table, idle_deadline: float | None) -> str:

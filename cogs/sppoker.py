@@ -77,7 +77,8 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
 
 
 RENDERERS[KIND] = Renderer(private=private_lines, public=public_lines, images=event_images,
-                           image_kinds=frozenset({"hand", "reveal"}))
+                           image_kinds=frozenset({"hand", "reveal"}),
+                           embed_kinds=frozenset({"reveal"}))
 
 
 def language_choices() -> list[app_commands.Choice[str]]:

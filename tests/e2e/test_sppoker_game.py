@@ -45,7 +45,11 @@ async def test_two_players_play_sppoker_to_the_end(world: World) -> None:
 
     text = channel_text(general)
     assert "revealed" in text and "Alice" in text
-    assert any(a.filename == "reveal.png" for m in general.messages() for a in m.attachments)
+    reveal = next(m for m in general.messages() if any(
+        e.get("title", "").startswith("Hand 1 revealed") for e in m.embeds))
+    assert reveal.embeds[0]["image"]["url"] == "attachment://reveal.png"
+    assert [a.filename for a in reveal.attachments] == ["reveal.png"]
+    assert "Alice — poker" in reveal.embeds[0]["description"]
     result = await alice.slash(general, "leaderboard game:sppoker")
     assert "1. Alice — 1 won of 1" in result.message.text.replace("*", "")
     stats = await bob.slash(general, "stats user:alice")
