@@ -43,30 +43,32 @@ class Delivery:
         self.bot = bot
         self._dm_channels: dict[int, discord.DMChannel] = {}
 
+    @staticmethod
+    async def _send(target: discord.abc.Messageable, content: str,
+                    **extras: object) -> discord.Message:
+        """Send a text in as many messages as it needs; view, files and embeds go with the
+        last one, so they stay under the whole text."""
+        parts = chunks(content) or [""]
+        message = None
+        for number, part in enumerate(parts):
+            last = number == len(parts) - 1
+            kwargs = {key: value for key, value in extras.items() if last and value}
+            text = part or (None if kwargs.get("embeds") or kwargs.get("files") else "\u200b")
+            message = await target.send(text, **kwargs)  # type: ignore[call-overload]
+        assert message is not None
+        return message
+
     async def channel(self, channel_id: int, content: str,
                       view: discord.ui.View | None = None,
                       files: list[discord.File] | None = None,
                       embeds: list[discord.Embed] | None = None) -> discord.Message | None:
-        """Post to a channel; view, files and embeds go with the last part of a long text."""
+        """Post to a channel; None when Discord failed (logged)."""
         target = self.bot.get_partial_messageable(channel_id)
-        parts = chunks(content) or [""]
-        message = None
         try:
-            for number, part in enumerate(parts):
-                last = number == len(parts) - 1
-                kwargs: dict = {}
-                if last and view is not None:
-                    kwargs["view"] = view
-                if last and files:
-                    kwargs["files"] = files
-                if last and embeds:
-                    kwargs["embeds"] = embeds
-                text = part or (None if last and (embeds or files) else "\u200b")
-                message = await target.send(text, **kwargs)
+            return await self._send(target, content, view=view, files=files, embeds=embeds)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", channel_id, error)
             return None
-        return message
 
     async def _dm_channel(self, user_id: int) -> discord.DMChannel:
         channel = self._dm_channels.get(user_id)
@@ -77,26 +79,15 @@ class Delivery:
 
     async def dm(self, user_id: int, content: str, view: discord.ui.View | None,
                  files: list[discord.File] | None = None) -> discord.Message | None:
-        """Send a direct message (the last part carries view and files); None when the
-        user's DMs are closed or Discord failed."""
-        message = None
+        """Send a direct message; None when the user's DMs are closed or Discord failed."""
         try:
             channel = await self._dm_channel(user_id)
-            parts = chunks(content)
-            for number, part in enumerate(parts):
-                last = number == len(parts) - 1
-                kwargs: dict = {}
-                if last and view is not None:
-                    kwargs["view"] = view
-                if last and files:
-                    kwargs["files"] = files
-                message = await channel.send(part, **kwargs)
+            return await self._send(channel, content, view=view, files=files)
         except discord.Forbidden:
             return None
         except discord.HTTPException as error:
             log.warning("could not DM user %s: %s", user_id, error)
             return None
-        return message
 
     async def strip_components(self, channel_id: int, message_id: int) -> None:
         """Take the buttons off a message whose choices are out of date."""
