@@ -563,16 +563,26 @@ class TableManager:
             self._drop(table)
 
     async def _post_public(self, table: Table, events: list[Event], closing: str = "") -> None:
-        """One channel message for a step: its events as text, those the game shows boxed
-        (a reveal) as embeds, and their pictures, the first one inside the first embed."""
+        """A step in the channel, in reading order: what led up to a boxed event (a reveal),
+        the box itself as an embed with its picture inside, then what followed it."""
         renderer = renderer_for(table.kind)
-        boxed = [event for event in events if event.kind in renderer.embed_kinds]
-        text = "\n".join(event.text for event in events if event not in boxed)
+        first = next((i for i, event in enumerate(events)
+                      if event.kind in renderer.embed_kinds), len(events))
+        boxed = [event for event in events[first:] if event.kind in renderer.embed_kinds]
+        before = "\n".join(event.text for event in events[:first])
+        after = "\n".join(filter(None, [
+            *(event.text for event in events[first:] if event not in boxed), closing,
+        ]))
         files = await self._files(table, events)
         picture = files[0].filename if files else None
         embeds = [discord.Embed.from_dict(event_embed(event, picture)) for event in boxed[:10]]
-        content = "\n".join(filter(None, [text, closing]))
-        await self.delivery.channel(table.channel_id, content, files=files, embeds=embeds)
+        if not embeds:
+            await self.delivery.channel(table.channel_id, "\n".join(filter(None, [before, after])),
+                                        files=files)
+            return
+        await self.delivery.channel(table.channel_id, before, files=files, embeds=embeds)
+        if after:
+            await self.delivery.channel(table.channel_id, after)
 
     def _tell_finish(self, table: Table, events: list[Event]) -> None:
         game = table.require_game()
