@@ -99,8 +99,11 @@ async def test_three_users_and_an_ai_across_a_restart(world: World) -> None:
             assert "XYZZY" not in before
             after = channel_text(general)
             assert "Bob — spelling XYZZY" in after and "invalid word" in after
-        if "won" not in channel_text(general):
-            next_hand = await wait_dm_button(discord, alice, "Next hand")
+        await discord.wait_for(lambda: "won the game" in channel_text(general)
+                               or latest_prompt(alice, "Next hand") is not None)
+        if "won the game" not in channel_text(general):
+            next_hand = latest_prompt(alice, "Next hand")
+            assert next_hand is not None
             await alice.click(next_hand, label="Next hand")
     await discord.wait_for(lambda: "won" in channel_text(general), timeout=20)
     board = await alice.slash(general, "leaderboard game:sppoker")
