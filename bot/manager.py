@@ -254,6 +254,14 @@ class TableManager:
         else:
             await self.store.delete_snapshot(table.table_id)
         self._drop(table)
+        stale = list(table.prompt_messages.values())
+
+        async def clear_prompts() -> None:  # nobody should click a dead table's choices
+            for channel_id, message_id in stale:
+                await self.delivery.strip_components(channel_id, message_id)
+
+        if stale:
+            self.outbox.post(table.table_id, clear_prompts)
 
     async def _close(self, table: Table, text: str,
                      interaction: discord.Interaction | None = None) -> None:

@@ -153,3 +153,16 @@ async def test_server_settings_status_and_abort(world: World) -> None:
     assert "aborted" in aborted.text
     again = await bob.slash(general, "table status")
     assert "No table is open" in again.text
+
+
+async def test_an_aborted_game_leaves_no_live_buttons_and_counts_nothing(world: World) -> None:
+    discord = world.discord
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "sppoker start", [bob])
+    prompt = await wait_dm_button(discord, bob, "Poker")
+    await alice.slash(general, "table abort")
+    await discord.wait_for(lambda: not discord.message(prompt.id).buttons(), timeout=10)
+    await discord.wait_for(lambda: "aborted" in channel_text(general))
+    board = await alice.slash(general, "leaderboard game:sppoker")
+    assert "No finished games yet" in board.message.text
