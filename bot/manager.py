@@ -152,7 +152,8 @@ class TableManager:
 
     def _announce(self, table: Table, notice: str, board: str | None) -> Job:
         async def deliver() -> None:
-            await self.delivery.channel(table.channel_id, notice)
+            view = board_view(table.table_id) if table.status == "playing" else None
+            await self.delivery.channel(table.channel_id, notice, view)
             if board is not None:
                 await self._replace_board(table, board)
         return deliver
@@ -584,13 +585,16 @@ class TableManager:
         files = await self._files(table, events)
         picture = files[0].filename if files else None
         embeds = [discord.Embed.from_dict(event_embed(event, picture)) for event in boxed[:10]]
+        # Every message of a running table carries Show my hand, so it is never far away.
+        view = None if table.require_game().is_over else board_view(table.table_id)
         if not embeds:
             await self.delivery.channel(table.channel_id, "\n".join(filter(None, [before, after])),
-                                        files=files)
+                                        view=view, files=files)
             return
-        await self.delivery.channel(table.channel_id, before, files=files, embeds=embeds)
+        await self.delivery.channel(table.channel_id, before, files=files, embeds=embeds,
+                                    view=None if after else view)
         if after:
-            await self.delivery.channel(table.channel_id, after)
+            await self.delivery.channel(table.channel_id, after, view=view)
 
     def _tell_finish(self, table: Table, events: list[Event]) -> None:
         game = table.require_game()
