@@ -41,7 +41,7 @@ class DealersChoice(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
-        self.tables = TableManager(self, self.store)
+        self.tables = TableManager(self, self.store, ai_pause=self.settings.ai_delay)
         await self.tables.restore()
         self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect)
         for extension in EXTENSIONS:

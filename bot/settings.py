@@ -43,6 +43,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = PROJECT_ROOT / "data" / "dealers_choice.sqlite3"
 DEFAULT_DICTIONARY = "en_US"
 DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_AI_DELAY = 0.4  # seconds an AI seat "thinks" before it moves, so people can follow
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -71,6 +72,7 @@ class Settings:
     dictionary: str = DEFAULT_DICTIONARY
     dev_guild: int | None = None
     log_level: str = DEFAULT_LOG_LEVEL
+    ai_delay: float = DEFAULT_AI_DELAY
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
@@ -104,6 +106,7 @@ def load_settings(
         dictionary=_dictionary(get("DICTIONARY")),
         dev_guild=_dev_guild(get("DEV_GUILD")),
         log_level=_log_level(get("LOG_LEVEL")),
+        ai_delay=_ai_delay(get("AI_DELAY")),
         discord_api_base=_url("DISCORD_API_BASE", get("DISCORD_API_BASE"), ("http", "https")),
         discord_gateway_url=_url("DISCORD_GATEWAY_URL", get("DISCORD_GATEWAY_URL"), ("ws", "wss")),
     )
@@ -205,6 +208,18 @@ def _dev_guild(raw: str | None) -> int | None:
             f"123456789012345678), not {raw!r}."
         )
     return guild
+
+
+def _ai_delay(raw: str | None) -> float:
+    if raw is None:
+        return DEFAULT_AI_DELAY
+    try:
+        delay = float(raw)
+    except ValueError:
+        delay = -1.0
+    if not 0 <= delay <= 30:
+        raise SettingsError(f"AI_DELAY must be a number of seconds from 0 to 30, not {raw!r}.")
+    return delay
 
 
 def _log_level(raw: str | None) -> str:

@@ -204,3 +204,12 @@ def test_docstring_examples_hold():
     import bot.settings
 
     assert doctest.testmod(bot.settings).failed == 0
+
+
+def test_ai_delay_is_checked() -> None:
+    from bot.settings import SettingsError, load_settings
+
+    assert load_settings({"AI_DELAY": "0.1"}, env_file=None).ai_delay == 0.1
+    assert load_settings({}, env_file=None).ai_delay == 0.4
+    with pytest.raises(SettingsError, match="AI_DELAY"):
+        load_settings({"AI_DELAY": "soon"}, env_file=None)

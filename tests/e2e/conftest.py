@@ -27,7 +27,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         users=["alice", "bob", "carol", "dave"], channels=["general", "games"]
     ) as discord:
         database = tmp_path / "bot.sqlite3"
-        bot = BotProcess(discord, database)
+        bot = BotProcess(discord, database, extra_env={"AI_DELAY": "0.05"})
         await bot.start()
         try:
             yield World(discord, bot, database)
