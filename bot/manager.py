@@ -26,6 +26,7 @@ from bot.components import TextModal, board_view, lobby_view, prompt_view
 from bot.delivery import Delivery
 from bot.outbox import Job, Outbox
 from bot.render import board_text, event_embed, lobby_text, private_text, renderer_for
+from bot.settings import DEFAULT_AI_DELAY
 from bot.store import GameRecord, PlayerResult, Store
 from bot.table import Table, TableError, new_table_id, prompt_stamp
 from engine.cards import CardError, parse_cards
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
     from discord.ext import commands
 
 log = logging.getLogger(__name__)
+
+LOBBY_IDLE_SECONDS = 600.0
+WARN_BEFORE = 0.34  # warn when a third of a clock (at most 30 s) is left
+LOBBY_KEY = "lobby-idle"
 
 
 def _painter_started() -> None:
@@ -53,10 +58,6 @@ class Letter:
     events: list[Event]
     seat: int | None = None
 
-LOBBY_IDLE_SECONDS = 600.0
-AI_PAUSE_SECONDS = 0.4
-WARN_BEFORE = 0.34  # warn when a third of a clock (at most 30 s) is left
-LOBBY_KEY = "lobby-idle"
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
@@ -70,7 +71,7 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
 class TableManager:
     def __init__(self, bot: commands.Bot, store: Store,
                  clock: Callable[[], float] = time.time,
-                 ai_pause: float = AI_PAUSE_SECONDS) -> None:
+                 ai_pause: float = DEFAULT_AI_DELAY) -> None:
         self.bot = bot
         self.store = store
         self.clock = clock
@@ -103,6 +104,7 @@ class TableManager:
 
     def _drop(self, table: Table) -> None:
         self.tables.pop(table.table_id, None)
+        self._locks.pop(table.table_id, None)  # whoever holds it finishes with it
         if self.by_channel.get(table.channel_id) == table.table_id:
             del self.by_channel[table.channel_id]
         for tasks in (self._timers, self._ai_tasks):
