@@ -74,7 +74,6 @@ class Table:
     board_message_id: int | None = None
     dm_closed: list[int] = field(default_factory=list)
     notes: dict[int, list[str]] = field(default_factory=dict)  # private notes per seat
-    log: list[str] = field(default_factory=list)  # recent public events
     sent_stamps: dict[int, str] = field(default_factory=dict)  # last prompt DMed per seat
     steps: int = 0
     idle_seconds: float = 600.0  # an unstarted lobby closes after this long
@@ -131,14 +130,6 @@ class Table:
         name = f"AI {number}"
         self.seats.append(Seat(name))
         return name
-
-    def remove_ai(self, user_id: int) -> str:
-        self._require_lobby()
-        self._require_host(user_id, "remove an AI seat")
-        for index in range(len(self.seats) - 1, -1, -1):
-            if self.seats[index].is_ai:
-                return self.seats.pop(index).name
-        raise TableError("There is no AI seat to remove.")
 
     def _require_host(self, user_id: int, what: str) -> None:
         if user_id != self.host_id:
@@ -248,15 +239,14 @@ class Table:
             self.deadlines.setdefault(key, now + spec.seconds)
 
     def record(self, events: list[Event]) -> None:
-        """Keep recent public events, and each seat's private notes of the current hand."""
+        """Keep each seat's private notes of the current hand (the channel keeps the rest)."""
         for event in events:
             if event.seat is None:
-                self.log.append(event.text)
-            elif event.kind == "hand":  # a new hand: old notes are stale; the view shows it
+                continue
+            if event.kind == "hand":  # a new hand: old notes are stale; the view shows it
                 self.notes[event.seat] = []
             else:
                 self.notes.setdefault(event.seat, []).append(event.text)
-        del self.log[:-20]
         for seat_notes in self.notes.values():
             del seat_notes[:-10]
 
@@ -281,7 +271,6 @@ class Table:
             "board_message_id": self.board_message_id,
             "dm_closed": self.dm_closed,
             "notes": {str(seat): notes for seat, notes in self.notes.items()},
-            "log": self.log,
             "sent_stamps": {str(seat): stamp for seat, stamp in self.sent_stamps.items()},
             "steps": self.steps,
             "idle_seconds": self.idle_seconds,
@@ -316,7 +305,6 @@ class Table:
                 board_message_id=data.get("board_message_id"),
                 dm_closed=list(data.get("dm_closed") or []),
                 notes={int(k): list(v) for k, v in (data.get("notes") or {}).items()},
-                log=list(data.get("log") or []),
                 sent_stamps={int(k): str(v) for k, v in (data.get("sent_stamps") or {}).items()},
                 steps=int(data.get("steps") or 0),
                 idle_seconds=float(data.get("idle_seconds") or 600.0),
