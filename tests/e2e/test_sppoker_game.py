@@ -4,6 +4,7 @@ that the channel showed nothing hidden before it."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from bot.loopback.handles import UserHandle
@@ -56,6 +57,29 @@ async def test_two_players_play_sppoker_to_the_end(world: World) -> None:
     assert "Sppoker" in stats.message.text and "played 1, won 1" in stats.message.text
 
 
+async def play_out_the_playoff(world: World, dm_players: list[UserHandle],
+                               closed_dms: UserHandle) -> None:
+    """Sudden death among the tied only (the others sit out): whoever is asked declares
+    poker, and the next hand is started, until someone wins."""
+    general = world.discord.channel("general")
+    for _ in range(200):
+        if "won the game" in channel_text(general):
+            return
+        for player in dm_players:
+            prompt = latest_prompt(player, "Poker")
+            if prompt is not None:
+                await player.click(prompt, label="Poker", check=False)
+        shown = await closed_dms.click(general, label="Show my hand", check=False)
+        if shown.message is not None and shown.message.button("Poker") is not None:
+            await closed_dms.click(shown.message, label="Poker", check=False)
+        for player in dm_players:
+            next_hand = latest_prompt(player, "Next hand")
+            if next_hand is not None:
+                await player.click(next_hand, label="Next hand", check=False)
+        await asyncio.sleep(0.3)
+    raise AssertionError("the playoff never ended: " + channel_text(general)[-1500:])
+
+
 async def test_three_users_and_an_ai_across_a_restart(world: World) -> None:
     discord, bot = world.discord, world.bot
     alice, bob, carol = discord.user("alice"), discord.user("bob"), discord.user("carol")
@@ -66,9 +90,13 @@ async def test_three_users_and_an_ai_across_a_restart(world: World) -> None:
 
     for hand in range(1, 40):
         await discord.wait_for(
-            lambda hand=hand: f"Hand {hand}: cards are dealt" in channel_text(general)
-            or "won" in channel_text(general), timeout=20)
-        if "won" in channel_text(general):
+            lambda hand=hand: re.search(rf"Hand {hand}( \(playoff\))?: cards are dealt",
+                                        channel_text(general))
+            or "won the game" in channel_text(general), timeout=20)
+        if "won the game" in channel_text(general):
+            break
+        if f"Hand {hand} (playoff)" in channel_text(general):
+            await play_out_the_playoff(world, [alice, bob], carol)
             break
         alice_prompt = await wait_dm_button(discord, alice, "Double down")
         await discord.wait_for(lambda: latest_prompt(bob, "Poker") is not None)
