@@ -464,13 +464,15 @@ class TableManager:
         sends it in order without holding the lock."""
         public_events = [event for event in events if event.seat is None]
         board = board_text(table)
-        letters = self._private_letters(table, events, actor)
+        letters, withdrawn = self._private_letters(table, events, actor)
 
         async def deliver() -> None:
             if public_events:
                 await self._post_public(table, public_events)
             await self._replace_board(table, board)
             await self._send_letters(table, letters)
+            for channel_id, message_id in withdrawn:
+                await self.delivery.strip_components(channel_id, message_id)
 
         self.outbox.post(table.table_id, deliver)
 
@@ -485,12 +487,15 @@ class TableManager:
             await self.save(table)  # so a restart removes this board, not an older one
 
     def _private_letters(self, table: Table, events: list[Event],
-                         actor: int | None) -> list[Letter]:
+                         actor: int | None) -> tuple[list[Letter], list[list[int]]]:
         """The DMs this step calls for: seats whose prompt changed or who have private news.
-        The actor already sees its updated view, pictures included, where it clicked."""
+        The actor already sees its updated view, pictures included, where it clicked.
+        Also the prompt messages withdrawn without a new one (a seat timed out, or sits out
+        a playoff hand): their buttons must go."""
         game = table.require_game()
         private_seats = {event.seat for event in events if event.seat is not None}
         letters = []
+        withdrawn = []
         for seat, occupant in enumerate(table.seats):
             if occupant.user_id is None:
                 continue
@@ -506,12 +511,14 @@ class TableManager:
                     continue  # closed DMs are tried again once a deal, not at every step
                 table.dm_closed.remove(occupant.user_id)
             if (unchanged or prompt is None) and seat not in private_seats and not game.is_over:
+                if prompt is None and not unchanged and seat in table.prompt_messages:
+                    withdrawn.append(table.prompt_messages.pop(seat))
                 continue
             letters.append(Letter(
                 occupant.user_id, private_text(table, seat, prompt),
                 prompt_view(table.table_id, seat, stamp, prompt), news, seat,
             ))
-        return letters
+        return letters, withdrawn
 
     async def _new_prompt_message(self, table: Table, seat: int, channel_id: int,
                                   message_id: int) -> None:
@@ -612,7 +619,7 @@ class TableManager:
             if result.summary and result.summary not in public:
                 closing += " " + result.summary
         board = board_text(table)
-        letters = self._private_letters(table, events, None)
+        letters, _ = self._private_letters(table, events, None)  # all get a last letter
 
         async def deliver() -> None:
             await self._post_public(table, public_events, closing)
