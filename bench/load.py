@@ -52,10 +52,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.loopback import ChannelHandle, LoopbackDiscord
-from bot.loopback.interactions import COMPONENT, MESSAGE, Interaction, interaction_payload
-from bot.loopback.models import EPHEMERAL, Message, User
-from bot.loopback.process import BotProcess
+from loopback import ChannelHandle, LoopbackDiscord
+from loopback.interactions import COMPONENT, MESSAGE, Interaction, interaction_payload
+from loopback.models import EPHEMERAL, Message, User
+from loopback.process import BotProcess
 
 TARGET_P99_MS = 250.0
 TARGET_KB_PER_TABLE = 100.0

@@ -51,8 +51,12 @@ def main(argv: list[str] | None = None) -> int:
              "with the real bot (no DISCORD_TOKEN needed)",
     )
     if parser.parse_args(argv).sandbox:
-        from bot.sandbox import run_sandbox
-
+        try:
+            from loopback.sandbox import run_sandbox
+        except ImportError:
+            print("The sandbox is not installed here (it ships with the source checkout, not "
+                  "the bot's image): run it from a checkout with ./dev run.", file=sys.stderr)
+            return EXIT_CONFIG
         return run_sandbox()
     try:
         settings = load_settings()

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.loopback.models import Message
-from bot.loopback.process import PROJECT_ROOT
-from bot.sandbox import client, render
-from bot.sandbox.client import Numbers, card_key
-from bot.sandbox.render import plain
-from bot.sandbox.session import sandbox_discord
+from loopback.models import Message
+from loopback.process import PROJECT_ROOT
+from loopback.sandbox import client, render
+from loopback.sandbox.client import Numbers, card_key
+from loopback.sandbox.render import plain
+from loopback.sandbox.session import sandbox_discord
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 

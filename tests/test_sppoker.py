@@ -50,13 +50,17 @@ def game(*hands: str, scores: list[int] | None = None, **options: object) -> Spp
 
 
 def declare(g: Sppoker, *declarations: tuple[str, ...] | None) -> list[Event]:
-    """Declare for seats 0, 1, ... in order (None: the seat times out)."""
+    """Declare for seats 0, 1, ... in order (None: the seat times out). A seat left with an
+    invalid word standing is still awaited; its time then runs out, which reveals the hand
+    with that word (the rulings for invalid words are tested on their own below)."""
     events: list[Event] = []
     for seat, decl in enumerate(declarations):
         if seat not in g.active:
             continue
         action = TIMEOUT if decl is None else Action("declare", decl)
         events += g.apply(seat, action)
+    for seat in sorted(g.to_act):
+        events += g.apply(seat, TIMEOUT)
     return events
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.loopback import LoopbackDiscord
-from bot.loopback.process import BotProcess
+from loopback import LoopbackDiscord
+from loopback.process import BotProcess
 
 pytestmark = pytest.mark.e2e
 

@@ -7,9 +7,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from bot.loopback import LoopbackDiscord
-from bot.loopback.handles import ChannelHandle, UserHandle
-from bot.loopback.models import Button, Message, Select, walk_components
+from loopback import LoopbackDiscord
+from loopback.handles import ChannelHandle, UserHandle
+from loopback.models import Button, Message, Select, walk_components
 
 
 def lobby_message(channel: ChannelHandle) -> Message:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from bot.loopback.handles import UserHandle
+from loopback.handles import UserHandle
 from tests.e2e.conftest import World
 from tests.e2e.helpers import channel_text, open_table, wait_dm_button
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.loopback.handles import UserHandle
-from bot.loopback.models import Message
+from loopback.handles import UserHandle
+from loopback.models import Message
 from tests.e2e.conftest import World
 from tests.e2e.helpers import channel_text, open_table, wait_dm_button
 

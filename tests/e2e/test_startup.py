@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from bot.loopback import LoopbackDiscord
-from bot.loopback.process import PROJECT_ROOT
+from loopback import LoopbackDiscord
+from loopback.process import PROJECT_ROOT
 
 
 async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.loopback import LoopbackDiscord
-from bot.loopback.handles import ChannelHandle, UserHandle
+from loopback import LoopbackDiscord
+from loopback.handles import ChannelHandle, UserHandle
 from tests.e2e.conftest import World
 from tests.e2e.helpers import AutoPlayer, Move, channel_text, open_table
 

@@ -10,7 +10,7 @@ import discord
 import pytest
 import yarl
 
-from bot.loopback import LoopbackDiscord
+from loopback import LoopbackDiscord
 from tests.loopback.tiny_bot import TinyBot
 
 

@@ -7,7 +7,7 @@ import asyncio
 import discord
 import pytest
 
-from bot.loopback import BotNotConnected, InteractionFailed, LoopbackDiscord
+from loopback import BotNotConnected, InteractionFailed, LoopbackDiscord
 from tests.loopback.tiny_bot import TinyBot
 
 

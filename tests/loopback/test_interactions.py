@@ -8,7 +8,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.loopback import (
+from loopback import (
     BadOption,
     CommandNotFound,
     ComponentNotFound,

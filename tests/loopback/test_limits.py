@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from bot.loopback.clock import Clock
-from bot.loopback.commands import parse_invocation
-from bot.loopback.errors import BadOption, DiscordError, FormErrors
-from bot.loopback.faults import Faults
-from bot.loopback.limits import check_commands, check_message, check_modal
+from loopback.clock import Clock
+from loopback.commands import parse_invocation
+from loopback.errors import BadOption, DiscordError, FormErrors
+from loopback.faults import Faults
+from loopback.limits import check_commands, check_message, check_modal
 
 
 def button(custom_id: str, label: str = "Go", **extra: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from bot.loopback import LoopbackDiscord
+from loopback import LoopbackDiscord
 from tests.loopback.tiny_bot import TinyBot
 
 MESSAGES = r"/channels/\d+/messages$"

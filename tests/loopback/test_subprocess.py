@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from bot.loopback import LoopbackDiscord
+from loopback import LoopbackDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,10 +11,10 @@ import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.loopback.models import Attachment, Channel, Guild, Message, Role, User
+from loopback.models import Attachment, Channel, Guild, Message, Role, User
 
 if TYPE_CHECKING:
-    from bot.loopback.state import LoopbackState
+    from loopback.state import LoopbackState
 
 VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 14, 1 << 15
 EVERYONE_PERMISSIONS = (

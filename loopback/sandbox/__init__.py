@@ -3,6 +3,6 @@
 `python -m bot --sandbox` (or `./dev run` without a DISCORD_TOKEN) starts it.
 """
 
-from bot.sandbox.session import run_sandbox
+from loopback.sandbox.session import run_sandbox
 
 __all__ = ["run_sandbox"]

@@ -10,7 +10,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 class Snowflakes:
     """Increasing snowflakes whose timestamp part follows the given clock.
 
-    >>> from bot.loopback.clock import Clock
+    >>> from loopback.clock import Clock
     >>> ids = Snowflakes(Clock())
     >>> a, b = ids.next(), ids.next()
     >>> a < b

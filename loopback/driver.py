@@ -16,13 +16,13 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Self
 
-from bot.loopback.clock import Clock
-from bot.loopback.errors import BotNotConnected, InteractionFailed
-from bot.loopback.handles import ChannelHandle, UserHandle
-from bot.loopback.interactions import ACK_DEADLINE, Interaction, interaction_payload
-from bot.loopback.models import Channel, ErrorRecord, Message, RequestRecord, User
-from bot.loopback.results import InteractionResult
-from bot.loopback.server import LoopbackServer
+from loopback.clock import Clock
+from loopback.errors import BotNotConnected, InteractionFailed
+from loopback.handles import ChannelHandle, UserHandle
+from loopback.interactions import ACK_DEADLINE, Interaction, interaction_payload
+from loopback.models import Channel, ErrorRecord, Message, RequestRecord, User
+from loopback.results import InteractionResult
+from loopback.server import LoopbackServer
 
 Predicate = Callable[[], Any]
 LATE_ANSWER_GRACE = 0.5

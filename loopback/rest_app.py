@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from bot.loopback import errors
-from bot.loopback.http_util import json_response, no_content, read_body, snowflake
-from bot.loopback.models import Guild
-from bot.loopback.payloads import (
+from loopback import errors
+from loopback.http_util import json_response, no_content, read_body, snowflake
+from loopback.models import Guild
+from loopback.payloads import (
     channel_payload,
     guild_payload,
     member_payload,
     role_payload,
     user_payload,
 )
-from bot.loopback.state import LoopbackState
+from loopback.state import LoopbackState
 
 
 class AppRoutes:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.loopback.models import Button, Message, Select, walk_components
+from loopback.models import Button, Message, Select, walk_components
 
 # Resolves a mention's id to the name the Discord client would show, or None if unknown.
 Names = Callable[[int], str | None]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.loopback.errors import FormErrors
+from loopback.errors import FormErrors
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10

@@ -12,17 +12,17 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.loopback import errors
-from bot.loopback.clock import Clock
-from bot.loopback.errors import DiscordError
-from bot.loopback.faults import Faults
-from bot.loopback.gateway import Gateway
-from bot.loopback.http_util import BODY_KEY, FILES_KEY, INTERACTION_KEY, error_response
-from bot.loopback.models import RequestRecord
-from bot.loopback.rest_app import AppRoutes
-from bot.loopback.rest_channels import ChannelRoutes
-from bot.loopback.rest_webhooks import WebhookRoutes
-from bot.loopback.state import LoopbackState
+from loopback import errors
+from loopback.clock import Clock
+from loopback.errors import DiscordError
+from loopback.faults import Faults
+from loopback.gateway import Gateway
+from loopback.http_util import BODY_KEY, FILES_KEY, INTERACTION_KEY, error_response
+from loopback.models import RequestRecord
+from loopback.rest_app import AppRoutes
+from loopback.rest_channels import ChannelRoutes
+from loopback.rest_webhooks import WebhookRoutes
+from loopback.state import LoopbackState
 
 API_PREFIX = "/api/v10"
 MAX_REQUEST_BYTES = 64 * 1024 * 1024

@@ -10,9 +10,9 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from bot.loopback.errors import BadOption, CommandNotFound
-from bot.loopback.models import Channel, User
-from bot.loopback.payloads import (
+from loopback.errors import BadOption, CommandNotFound
+from loopback.models import Channel, User
+from loopback.payloads import (
     attachment_payload,
     channel_payload,
     member_payload,
@@ -20,7 +20,7 @@ from bot.loopback.payloads import (
     role_payload,
     user_payload,
 )
-from bot.loopback.state import LoopbackState
+from loopback.state import LoopbackState
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)

@@ -13,8 +13,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.loopback.errors import DiscordError
-from bot.loopback.state import UploadedFile
+from loopback.errors import DiscordError
+from loopback.state import UploadedFile
 
 _FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
 # What a handler learned about a request, for the middleware's records.

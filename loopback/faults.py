@@ -11,7 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from bot.loopback.errors import DiscordError
+from loopback.errors import DiscordError
 
 STATUS_TEXT = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
                504: "Gateway Timeout"}

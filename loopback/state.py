@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.loopback import errors, limits
-from bot.loopback.clock import Clock
-from bot.loopback.errors import DiscordError, FormErrors
-from bot.loopback.interactions import Interaction
-from bot.loopback.models import (
+from loopback import errors, limits
+from loopback.clock import Clock
+from loopback.errors import DiscordError, FormErrors
+from loopback.interactions import Interaction
+from loopback.models import (
     DM,
     EPHEMERAL,
     LOADING,
@@ -32,14 +32,14 @@ from bot.loopback.models import (
     Role,
     User,
 )
-from bot.loopback.payloads import (
+from loopback.payloads import (
     ATTACHMENT_SIZE_LIMIT,
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     member_payload,
     message_payload,
 )
-from bot.loopback.snowflake import Snowflakes
+from loopback.snowflake import Snowflakes
 
 GUILD_MEMBERS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 1, 1 << 9, 1 << 12, 1 << 15
 # Flags a bot may set on a message it sends; the rest are Discord's to set.

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.loopback.errors import BadOption, ComponentNotFound
-from bot.loopback.models import Button, Message, Modal, Select
-from bot.loopback.payloads import member_payload, user_payload
-from bot.loopback.state import LoopbackState
+from loopback.errors import BadOption, ComponentNotFound
+from loopback.models import Button, Message, Modal, Select
+from loopback.payloads import member_payload, user_payload
+from loopback.state import LoopbackState
 
 LINK_STYLE = 5
 

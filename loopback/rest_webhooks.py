@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from bot.loopback import errors, interactions
-from bot.loopback.http_util import INTERACTION_KEY, json_response, no_content, read_body, snowflake
-from bot.loopback.interactions import Interaction
-from bot.loopback.payloads import message_payload
-from bot.loopback.state import LoopbackState
+from loopback import errors, interactions
+from loopback.http_util import INTERACTION_KEY, json_response, no_content, read_body, snowflake
+from loopback.interactions import Interaction
+from loopback.payloads import message_payload
+from loopback.state import LoopbackState
 
 
 class WebhookRoutes:

@@ -15,9 +15,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from bot.loopback.driver import LoopbackDiscord
+from loopback.driver import LoopbackDiscord
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _die_with_parent() -> None:

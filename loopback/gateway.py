@@ -16,8 +16,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.loopback.payloads import guild_payload, member_payload, user_payload
-from bot.loopback.state import MESSAGE_CONTENT, LoopbackState
+from loopback.payloads import guild_payload, member_payload, user_payload
+from loopback.state import MESSAGE_CONTENT, LoopbackState
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11

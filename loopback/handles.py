@@ -9,14 +9,14 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from bot.loopback import commands, components
-from bot.loopback.errors import ModalNotOpen
-from bot.loopback.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT
-from bot.loopback.models import Channel, Message, Modal, User
-from bot.loopback.results import InteractionResult, MessagePredicate
+from loopback import commands, components
+from loopback.errors import ModalNotOpen
+from loopback.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT
+from loopback.models import Channel, Message, Modal, User
+from loopback.results import InteractionResult, MessagePredicate
 
 if TYPE_CHECKING:
-    from bot.loopback.driver import LoopbackDiscord
+    from loopback.driver import LoopbackDiscord
 
 
 class ChannelHandle:

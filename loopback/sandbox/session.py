@@ -20,11 +20,11 @@ import signal
 import tempfile
 from pathlib import Path
 
-from bot.loopback import Clock, LoopbackDiscord
-from bot.loopback.process import BotProcess
-from bot.sandbox.client import SandboxClient
-from bot.sandbox.terminal import Terminal
 from bot.settings import PROJECT_ROOT
+from loopback import Clock, LoopbackDiscord
+from loopback.process import BotProcess
+from loopback.sandbox.client import SandboxClient
+from loopback.sandbox.terminal import Terminal
 
 DATABASE_ENV = "SANDBOX_DATABASE"
 DEFAULT_DATABASE = PROJECT_ROOT / "data" / "sandbox.sqlite3"

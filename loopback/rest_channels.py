@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from bot.loopback import errors
-from bot.loopback.errors import DiscordError
-from bot.loopback.http_util import json_response, no_content, read_body, snowflake
-from bot.loopback.models import Channel, Message
-from bot.loopback.payloads import channel_payload, message_payload
-from bot.loopback.state import LoopbackState
+from loopback import errors
+from loopback.errors import DiscordError
+from loopback.http_util import json_response, no_content, read_body, snowflake
+from loopback.models import Channel, Message
+from loopback.payloads import channel_payload, message_payload
+from loopback.state import LoopbackState
 
 
 class ChannelRoutes:

@@ -6,11 +6,11 @@ import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.loopback.interactions import RESPONSE_NAMES, Interaction
-from bot.loopback.models import ErrorRecord, Message, Modal
+from loopback.interactions import RESPONSE_NAMES, Interaction
+from loopback.models import ErrorRecord, Message, Modal
 
 if TYPE_CHECKING:
-    from bot.loopback.driver import LoopbackDiscord
+    from loopback.driver import LoopbackDiscord
 
 MessagePredicate = Callable[[Message], Any]
 

@@ -18,9 +18,9 @@ gives the DISCORD_API_BASE / DISCORD_GATEWAY_URL / DISCORD_TOKEN the bot reads t
         discord.assert_no_errors()
 """
 
-from bot.loopback.clock import Clock
-from bot.loopback.driver import LoopbackDiscord
-from bot.loopback.errors import (
+from loopback.clock import Clock
+from loopback.driver import LoopbackDiscord
+from loopback.errors import (
     BadOption,
     BotNotConnected,
     CommandNotFound,
@@ -30,10 +30,10 @@ from bot.loopback.errors import (
     LoopbackError,
     ModalNotOpen,
 )
-from bot.loopback.handles import ChannelHandle, UserHandle
-from bot.loopback.models import Attachment, Button, ErrorRecord, Message, Modal, Select
-from bot.loopback.results import InteractionResult
-from bot.loopback.server import LoopbackServer
+from loopback.handles import ChannelHandle, UserHandle
+from loopback.models import Attachment, Button, ErrorRecord, Message, Modal, Select
+from loopback.results import InteractionResult
+from loopback.server import LoopbackServer
 
 __all__ = [
     "Attachment",

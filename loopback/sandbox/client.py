@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.loopback import InteractionResult, LoopbackDiscord, LoopbackError, Message, UserHandle
-from bot.loopback.models import Attachment, Channel
-from bot.sandbox.render import button_text, option_text, render, select_rule
-from bot.sandbox.terminal import Terminal
+from loopback import InteractionResult, LoopbackDiscord, LoopbackError, Message, UserHandle
+from loopback.models import Attachment, Channel
+from loopback.sandbox.render import button_text, option_text, render, select_rule
+from loopback.sandbox.terminal import Terminal
 
 SETTLE_SECONDS = 0.08  # the bot often edits, deletes and posts in one burst: print it once
 FLUSH_SECONDS = 0.5  # after a command, how long to wait for its answer before the prompt

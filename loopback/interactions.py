@@ -11,11 +11,11 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.loopback import errors
-from bot.loopback.errors import FormErrors
-from bot.loopback.limits import check_modal
-from bot.loopback.models import EPHEMERAL, LOADING, ErrorRecord, Message, Modal
-from bot.loopback.payloads import (
+from loopback import errors
+from loopback.errors import FormErrors
+from loopback.limits import check_modal
+from loopback.models import EPHEMERAL, LOADING, ErrorRecord, Message, Modal
+from loopback.payloads import (
     ALL_PERMISSIONS,
     ATTACHMENT_SIZE_LIMIT,
     BOT_PERMISSIONS,
@@ -28,7 +28,7 @@ from bot.loopback.payloads import (
 )
 
 if TYPE_CHECKING:
-    from bot.loopback.state import LoopbackState, UploadedFile
+    from loopback.state import LoopbackState, UploadedFile
 
 ACK_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60
