@@ -216,7 +216,9 @@ def test_each_invalid_reason_is_told_privately_at_once_and_the_word_loses(word, 
     [check] = [e for e in events if e.kind == "word_check"]
     assert check.seat == 0 and not check.data["ok"]
     assert reason in check.data["reason"] and reason in check.text
+    assert not any(e.is_public for e in events)
     events = g.apply(1, Action("declare", ("spelling", "an")))
+    events += g.apply(0, TIMEOUT)  # the invalid word still stands when Ann's time runs out
     assert points(events) == [0, 1]
 
 
@@ -226,6 +228,7 @@ def test_a_spelling_declaration_without_a_word_is_invalid():
     [check] = [e for e in events if e.kind == "word_check"]
     assert check.seat == 0 and check.data["reason"] == "no word given"
     events = g.apply(1, Action("declare", ("spelling", "an")))
+    events += g.apply(0, TIMEOUT)
     assert points(events) == [0, 1]
     assert "invalid word: no word given" in notes(events, 0)
 
@@ -358,7 +361,7 @@ def test_changing_declaration_and_word_before_the_reveal():
     assert not any(e.is_public for e in changed)  # a change is not announced
     assert g.to_act == {1, 2}
     word = g.apply(0, Action("word", ("sit",)))
-    assert [e.seat for e in word] == [0]
+    assert {e.seat for e in word} == {0}
     assert g.view(0)["declaration"] == "spelling" and g.view(0)["word"] == "sit"
     events = g.apply(1, Action("declare", ("spelling", "wan")))
     events += g.apply(2, Action("declare", ("poker",)))
@@ -442,6 +445,117 @@ def test_two_players_first_declaration_starts_the_last_declarer_clock():
     g = game(QUADS, FLUSH)
     g.apply(0, Action("declare", ("poker",)))
     assert [t.key for t in g.timers()] == ["declare-1", "last-1-1"]
+
+
+def test_ai_seats_count_as_declared_for_the_ten_second_rule():
+    # Ann and Bob are people, Cy and Di AI seats that declare after them.
+    g = game(QUADS, FLUSH, TWOPAIR, PAIR, ai_seats=[2, 3])
+    assert [t.key for t in g.timers()] == ["declare-1"]
+    g.apply(0, Action("declare", ("poker",)))
+    assert g.to_act == {1, 2, 3}
+    _table, last = g.timers()
+    assert (last.key, last.seconds, last.seats) == ("last-1-1", 10, (1,))
+    events = g.apply(1, TIMEOUT)
+    assert "ran out of time and loses the hand" in events[0].text
+    assert g.to_act == {2, 3} and [t.key for t in g.timers()] == ["declare-1"]
+
+
+def test_the_last_person_is_told_privately_when_their_ten_seconds_start():
+    g = game(QUADS, FLUSH, TWOPAIR, ai_seats=[2])
+    events = g.apply(1, Action("declare", ("poker",)))
+    [notice] = [e for e in events if e.kind == "last_call"]
+    assert notice.seat == 0  # a private event, delivered to Ann alone
+    assert "10 seconds" in notice.text and "you lose this hand" in notice.text
+    # Told once: a change of Bob's declaration does not restart or repeat it.
+    again = g.apply(1, Action("declare", ("spelling", "wan")))
+    assert not any(e.kind == "last_call" for e in again)
+
+
+def test_a_lone_person_among_ai_seats_keeps_only_the_whole_table_limit():
+    g = game(QUADS, FLUSH, TWOPAIR, ai_seats=[1, 2])
+    assert [t.key for t in g.timers()] == ["declare-1"]
+    events = g.apply(1, Action("declare", ("poker",)))
+    assert [t.key for t in g.timers()] == ["declare-1"]
+    assert not any(e.kind == "last_call" for e in events)
+
+
+def test_ai_seats_are_kept_in_a_snapshot():
+    g = game(QUADS, FLUSH, TWOPAIR, ai_seats=[2])
+    copy = Sppoker.from_dict(json.loads(json.dumps(g.to_dict())), dictionary=DICTIONARY,
+                             finder=FINDER)
+    copy.apply(1, Action("declare", ("poker",)))
+    assert copy.timers()[1].seats == (0,)
+
+
+# --- an invalid word does not complete a declaration ----------------------------------
+
+
+def test_an_invalid_word_does_not_declare_and_the_reveal_waits():
+    g = game(QUADS, FLUSH)
+    events = g.apply(0, Action("declare", ("spelling", "bestiax")))
+    assert not any(e.is_public for e in events)  # the channel does not count Ann
+    assert g.to_act == {0, 1}
+    events = g.apply(1, Action("declare", ("poker",)))
+    assert [e.data["declared"] for e in events if e.kind == "declared"] == [1]
+    assert g.phase == "declare" and g.to_act == {0}  # no reveal: Ann is still awaited
+
+
+def test_an_invalid_word_is_told_at_once_and_asked_again():
+    g = game(QUADS, FLUSH)
+    [check] = g.apply(0, Action("declare", ("double", "bestiax")))
+    assert check.seat == 0 and "not in the dictionary: BESTIAX" in check.text
+    assert "You have not declared yet" in check.text
+    prompt = g.prompt(0)
+    assert prompt is not None and "BESTIAX is not valid" in prompt.text
+    assert [c.label for c in prompt.choices] == ["Poker", "Spelling", "Double down"]
+    g.apply(1, Action("declare", ("poker",)))
+    events = g.apply(0, Action("declare", ("double", "taxis")))  # asked again: a valid word
+    assert [e.text for e in events if e.kind == "declared"] == ["Ann has declared (2 of 2)."]
+    assert reveal_of(events)["players"][0]["word"] == "TAXIS"
+
+
+def test_time_running_out_with_an_invalid_word_reveals_it_not_an_automatic_loss():
+    g = game(QUADS, FLUSH, TWOPAIR)
+    g.apply(0, Action("declare", ("spelling", "bestiax")))
+    g.apply(1, Action("declare", ("spelling", "an")))
+    g.apply(2, Action("declare", ("poker",)))
+    assert g.phase == "declare" and [t.seats for t in g.timers()][1] == (0,)
+    events = g.apply(0, TIMEOUT)
+    assert points(events) == [0, 1, 1]
+    assert notes(events, 0) == "invalid word: not in the dictionary: BESTIAX"
+    assert reveal_of(events)["players"][0]["word"] == "BESTIAX"
+    assert reveal_of(events)["players"][0]["declaration"] == "spelling"
+
+
+def test_the_last_person_with_an_invalid_word_is_told_what_their_clock_means():
+    g = game(QUADS, FLUSH)
+    g.apply(0, Action("declare", ("spelling", "bestiax")))
+    events = g.apply(1, Action("declare", ("poker",)))
+    [notice] = [e for e in events if e.kind == "last_call"]
+    assert notice.seat == 0 and "revealed with BESTIAX" in notice.text
+
+
+def test_a_complete_declaration_is_not_replaced_by_an_invalid_word():
+    g = game(QUADS, FLUSH, TWOPAIR)
+    g.apply(0, Action("declare", ("spelling", "taxis")))
+    with pytest.raises(IllegalAction, match=r"BESTIAX is not valid .* stays spelling with TAXIS"):
+        g.apply(0, Action("declare", ("double", "bestiax")))
+    with pytest.raises(IllegalAction, match="stays spelling with TAXIS"):
+        g.apply(0, Action("word", ("bestiax",)))
+    assert g.to_act == {1, 2}
+    events = g.apply(1, Action("declare", ("poker",))) + g.apply(2, Action("declare", ("poker",)))
+    assert reveal_of(events)["players"][0]["word"] == "TAXIS"
+
+
+def test_an_ai_seat_whose_word_the_dictionary_refuses_declares_poker():
+    # The finder knows TAXIS, the table's dictionary does not: the AI must not stall.
+    strict = WordListDictionary([w for w in WORDS if w != "taxis"])
+    finder = WordFinder(["taxis"], strict)
+    g = Sppoker.from_hands(NAMES[:2], [QUADS, FLUSH], SppokerOptions(ai_skill=0),
+                           random.Random(7), dictionary=strict, finder=finder)
+    action = g.ai_action(0, random.Random(1))
+    g.apply(0, action)
+    assert 0 not in g.to_act
 
 
 # --- target, playoff, instant win -----------------------------------------------------
@@ -590,8 +704,11 @@ def test_snapshot_round_trip_mid_declaration_then_identical_future():
     copy = Sppoker.from_dict(snap, dictionary=DICTIONARY, finder=FINDER)
     assert copy.to_dict() == g.to_dict()
     assert copy.view(2) == g.view(2) and copy.public_view() == g.public_view()
-    script = [(1, Action("declare", ("double", "an"))), (3, TIMEOUT), (0, Action("next_hand")),
-              (0, Action("declare", ("poker",)))]
+    script = [(1, Action("declare", ("double", "an"))), (3, TIMEOUT)]
+    for seat, action in script:
+        assert copy.apply(seat, action) == g.apply(seat, action)
+    script = [(seat, TIMEOUT) for seat in sorted(g.to_act)]  # invalid words left standing
+    script += [(0, Action("next_hand")), (0, Action("declare", ("poker",)))]
     for seat, action in script:
         assert copy.apply(seat, action) == g.apply(seat, action)
     assert copy.to_dict() == g.to_dict()

@@ -8,11 +8,12 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import sppoker_deck
-from engine.game import TIMEOUT, Action, Event
+from engine.game import TIMEOUT, Action, Event, IllegalAction
 from engine.games.sppoker import Sppoker
 from engine.words import WordFinder, WordListDictionary, candidate_words, hand_letters
 
@@ -30,7 +31,7 @@ def pick_action(game: Sppoker, a: int, b: int) -> tuple[int, Action]:
     if game.phase == "reveal":
         seat = a % len(game.seats)
         return seat, (TIMEOUT if b % 2 else Action("next_hand"))
-    seats = [s for s in game.active if game.declarations[s] != "timeout"]
+    seats = [s for s in game.active if game.prompt(s) is not None]
     seat = seats[a % len(seats)]
     best = FINDER.best_word(hand_letters(game.hands[seat])) or "ZZ"
     options = [
@@ -106,7 +107,17 @@ def test_random_play_keeps_every_invariant(seed, players, script, cut):
             typed |= {str(arg).upper() for arg in action.args[1:] if arg and len(str(arg)) > 2}
             typed |= {str(arg).upper() for arg in action.args if action.name == "word"}
         before = list(game.scores)
-        events = game.apply(seat, action)
+        try:
+            events = game.apply(seat, action)
+        except IllegalAction:
+            # A declaration an invalid word would undo is refused, and changes nothing.
+            state = game.to_dict()
+            assert action.name in ("declare", "word") and seat not in game.to_act
+            if copy is not None:
+                with pytest.raises(IllegalAction):
+                    copy.apply(seat, action)
+            assert game.to_dict() == state
+            continue
         if copy is not None:
             assert copy.apply(seat, action) == events
         check_step(game, before, events)

@@ -93,7 +93,9 @@ SPPOKER_LETTERS = Counter("SPPOKER")
 @dataclass
 class SppokerOptions:
     """Per-table settings (RULINGS: target, last-declarer seconds and the whole-table limit
-    are options). `ai_skill` is one level for every AI seat, or a list per seat."""
+    are options). `ai_skill` is one level for every AI seat, or a list per seat.
+    `ai_seats` names the AI seats: they count as declared for the 10-second rule, and only
+    the table knows who they are, so it passes them here (and a snapshot keeps them)."""
 
     target: int | None = None
     declare_seconds: float = 120
@@ -101,6 +103,7 @@ class SppokerOptions:
     reveal_seconds: float = 20
     language: str = "en_US"
     ai_skill: int | list[int] = 2
+    ai_seats: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.target is not None and self.target < 1:
@@ -109,6 +112,7 @@ class SppokerOptions:
             raise ValueError("time limits must be positive")
         if isinstance(self.ai_skill, tuple):
             self.ai_skill = list(self.ai_skill)
+        self.ai_seats = sorted({int(seat) for seat in self.ai_seats})
         levels = self.ai_skill if isinstance(self.ai_skill, list) else [self.ai_skill]
         if any(level not in (0, 1, 2) for level in levels):
             raise ValueError("AI skill is 0, 1 or 2")
@@ -393,6 +397,10 @@ class Sppoker(Game):
         self.active: tuple[int, ...] = tuple(range(n))
         self.declarations: list[str | None] = [None] * n
         self.words: list[str | None] = [None] * n
+        # A seat whose time ran out with a spelling declaration and an invalid word standing:
+        # done, and revealed with that word (RULINGS), unlike a seat that never declared.
+        self.expired: list[bool] = [False] * n
+        self._checks: dict[tuple[int, int, str | None], WordCheck] = {}
         self.playoff: tuple[int, ...] | None = None
         self.last_reveal: dict[str, Any] | None = None
         self._phase = "declare"
@@ -455,7 +463,30 @@ class Sppoker(Game):
     def to_act(self) -> frozenset[int]:
         if self._phase != "declare":
             return frozenset()
-        return frozenset(s for s in self.active if self.declarations[s] is None)
+        return frozenset(s for s in self.active if not self._is_done(s))
+
+    def _is_done(self, seat: int) -> bool:
+        """Whether a seat's declaration is complete. A spelling or double-down declaration
+        whose word is invalid is not (RULINGS): the reveal waits for a valid word, or for the
+        seat's time to run out with the invalid word standing."""
+        declaration = self.declarations[seat]
+        if declaration is None:
+            return False
+        if declaration in (TIMED_OUT, "poker") or self.expired[seat]:
+            return True
+        return self._check(seat).ok
+
+    def _last_person(self) -> int | None:
+        """The seat the 10-second rule is running for, if any: the one person still awaited
+        when every other seat has declared. AI seats count as declared (they declare after
+        the people), and the rule needs another person in the hand: a lone person playing
+        AI seats keeps the whole-table limit only, as nobody is kept waiting."""
+        ai = set(self.options.ai_seats)
+        people = [s for s in self.active if s not in ai]
+        waiting = [s for s in people if not self._is_done(s)]
+        if self._phase != "declare" or len(people) < 2 or len(waiting) != 1:
+            return None
+        return waiting[0]
 
     @property
     def is_over(self) -> bool:
@@ -490,10 +521,15 @@ class Sppoker(Game):
         current = self.declarations[seat]
         if current is None:
             text = "Declare poker, spelling, or both (double down)."
+        elif not self._is_done(seat):
+            check = self._check(seat)
+            why = f"{check.word} is not valid — {check.reason}" if check.word else "No word"
+            text = (
+                f"{why}: you have not declared yet. "
+                "Send another word (Spelling or Double down), or declare Poker."
+            )
         else:
-            word = f" with {self.words[seat].upper()}" if self.words[seat] else ""
-            shown = _KIND_NAMES[current] + (word if current != "poker" else "")
-            text = f"You declared {shown}. You may change it until the reveal."
+            text = f"You declared {self._shown(seat)}. You may change it until the reveal."
         choices: list[Choice | TextAsk] = [
             Choice("Poker", Action("declare", ("poker",)), "primary"),
             TextAsk("Spelling", "declare", "Your word", placeholder, 1, 20, ("spelling",)),
@@ -516,8 +552,8 @@ class Sppoker(Game):
             return []
         waiting = tuple(sorted(self.to_act))
         specs = [TimerSpec(f"declare-{self.hand_no}", self.options.declare_seconds, waiting)]
-        if len(waiting) == 1 and len(self.active) > 1:
-            last = waiting[0]
+        last = self._last_person()
+        if last is not None:
             specs.append(
                 TimerSpec(f"last-{self.hand_no}-{last}", self.options.last_seconds, (last,))
             )
@@ -535,26 +571,56 @@ class Sppoker(Game):
             return self._deal()
         if self._phase != "declare":
             raise IllegalAction(f"there is nothing to {name} now")
+        last_before = self._last_person()
         if name == "timeout":
-            return self._timeout(seat)
-        if name == "declare":
-            return self._declare(seat, action.args)
-        if name == "word":
+            events = self._timeout(seat)
+        elif name == "declare":
+            events = self._declare(seat, action.args)
+        elif name == "word":
             if len(action.args) != 1:
                 raise IllegalAction("give the word")
-            return self._word(seat, action.args[0])
-        raise IllegalAction(f"Sppoker has no action {name!r}")
+            events = self._word(seat, action.args[0])
+        else:
+            raise IllegalAction(f"Sppoker has no action {name!r}")
+        last = self._last_person()
+        if last is not None and last != last_before:
+            events.append(self._last_call(last))
+        return events + self._maybe_reveal()
+
+    def _last_call(self, seat: int) -> Event:
+        """The private notice that a person's 10 seconds have started (RULINGS: told at once,
+        not only in the channel), addressed to the seat so it goes by DM."""
+        seconds = f"{self.options.last_seconds:g}"
+        if self.declarations[seat] in ("spelling", "double"):
+            check = self._check(seat)
+            standing = check.word or "no word"
+            then = f"your hand is revealed with {standing}, which loses the spelling hand"
+            ask = "send a valid word or declare poker"
+        else:
+            then, ask = "you lose this hand", "declare"
+        return Event(
+            f"Everyone else has declared: {ask} within {seconds} seconds, or {then}.",
+            seat=seat,
+            kind="last_call",
+            data={"seconds": self.options.last_seconds},
+        )
 
     # --- declaring --------------------------------------------------------------------
 
     def _can_declare(self, seat: int) -> bool:
-        return seat in self.active and self.declarations[seat] != TIMED_OUT
+        return (
+            seat in self.active
+            and self.declarations[seat] != TIMED_OUT
+            and not self.expired[seat]
+        )
 
     def _check_can_declare(self, seat: int) -> None:
         if seat not in self.active:
             raise IllegalAction("you are not playing this hand (only the playoff players are)")
         if self.declarations[seat] == TIMED_OUT:
             raise IllegalAction("your time ran out: you lose this hand")
+        if self.expired[seat]:
+            raise IllegalAction("your time ran out: your hand is revealed with the word you gave")
 
     def _declare(self, seat: int, args: Sequence[Any]) -> list[Event]:
         self._check_can_declare(seat)
@@ -568,13 +634,48 @@ class Sppoker(Game):
         word = args[1] if len(args) == 2 else None
         if word is not None and not isinstance(word, str):
             raise IllegalAction("the word must be text")
-        first = self.declarations[seat] is None
+        was_done = self._is_done(seat)
+        before = (self.declarations[seat], self.words[seat])
         self.declarations[seat] = kind
         if word is not None:
             self.words[seat] = word.strip()
+        if was_done and not self._is_done(seat):
+            self._refuse_change(seat, before)
+        events = self._declared_events(seat, was_done)
+        if kind != "poker":
+            events.append(self._word_event(seat))
+        return events
+
+    def _refuse_change(self, seat: int, before: tuple[str | None, str | None]) -> None:
+        """A complete declaration is never replaced by an incomplete one: the channel has
+        counted it, so it stays, and the player is told why the new word was refused."""
+        check = self._check(seat)
+        self.declarations[seat], self.words[seat] = before
+        kept = self._shown(seat)
+        if not check.word:
+            raise IllegalAction(f"A spelling hand needs a word. Your declaration stays {kept}.")
+        raise IllegalAction(
+            f"{check.word} is not valid — {check.reason}. Your declaration stays {kept}."
+        )
+
+    def _shown(self, seat: int) -> str:
+        kind = self.declarations[seat]
+        assert kind in _KIND_NAMES
+        shown = _KIND_NAMES[kind]
+        if kind != "poker":
+            word = self.words[seat]
+            shown += f" with {word.upper()}" if word else " (no word yet)"
+        return shown
+
+    def _declared_events(self, seat: int, was_done: bool) -> list[Event]:
+        """What a declaration tells: the channel only when it completes (an invalid word
+        does not declare), the player privately when it completes or changes."""
+        if not self._is_done(seat):
+            return []
+        kind = self.declarations[seat]
         events: list[Event] = []
-        if first:
-            done = sum(1 for s in self.active if self.declarations[s] is not None)
+        if not was_done:
+            done = len(self.active) - len(self.to_act)
             events.append(
                 Event(
                     f"{self.seats[seat]} has declared ({done} of {len(self.active)}).",
@@ -582,51 +683,61 @@ class Sppoker(Game):
                     data={"seat": seat, "declared": done, "of": len(self.active)},
                 )
             )
-        shown = _KIND_NAMES[kind]
-        if kind != "poker":
-            shown += f" with {self.words[seat].upper()}" if self.words[seat] else " (no word yet)"
-        verb = "declared" if first else "changed your declaration to"
+        verb = "changed your declaration to" if was_done else "declared"
         events.append(
             Event(
-                f"You {verb} {shown}.",
+                f"You {verb} {self._shown(seat)}.",
                 seat=seat,
                 kind="declaration",
-                data={"declaration": kind, "word": self.words[seat], "changed": not first},
+                data={"declaration": kind, "word": self.words[seat], "changed": was_done},
             )
         )
-        if kind != "poker":
-            events.append(self._word_event(seat))
-        return events + self._maybe_reveal()
+        return events
 
     def _word(self, seat: int, text: Any) -> list[Event]:
         self._check_can_declare(seat)
         if not isinstance(text, str):
             raise IllegalAction("the word must be text")
+        was_done = self._is_done(seat)
+        before = (self.declarations[seat], self.words[seat])
         self.words[seat] = text.strip()
+        if was_done and not self._is_done(seat):
+            self._refuse_change(seat, before)
         event = self._word_event(seat)
-        if self.declarations[seat] == "poker":
+        if self.declarations[seat] in (None, "poker"):
             event = Event(
                 event.text + " (It counts only if you declare spelling or double down.)",
                 seat=seat,
                 kind=event.kind,
                 data=event.data,
             )
-        return [event]
+            return [event]
+        return [*self._declared_events(seat, was_done), event]
 
     def _check(self, seat: int) -> WordCheck:
-        return validate_word(self.words[seat], self.hands[seat], self.dictionary)
+        key = (self.hand_no, seat, self.words[seat])
+        check = self._checks.get(key)
+        if check is None:
+            if len(self._checks) > 64:
+                self._checks.clear()
+            check = validate_word(self.words[seat], self.hands[seat], self.dictionary)
+            self._checks[key] = check
+        return check
 
     def _word_event(self, seat: int) -> Event:
         check = self._check(seat)
+        pending = self.declarations[seat] in ("spelling", "double") and not check.ok
+        ask = (
+            " You have not declared yet: send another word, or declare poker."
+            if pending
+            else ""
+        )
         if check.ok:
             text = f"{check.word} is a valid word ({len(check.word)} letters)."
         elif not check.word:
-            text = "You have no word yet: a spelling hand without a word loses."
+            text = "You have no word yet: a spelling hand needs a word." + ask
         else:
-            text = (
-                f"{check.word} is not valid — {check.reason}. You may still declare it, "
-                "but it loses the spelling hand; send another word to change it."
-            )
+            text = f"{check.word} is not valid — {check.reason}." + ask
         return Event(
             text,
             seat=seat,
@@ -637,13 +748,18 @@ class Sppoker(Game):
     def _timeout(self, seat: int) -> list[Event]:
         if seat not in self.to_act:
             raise IllegalAction("that seat is not awaited")
+        if self.declarations[seat] in ("spelling", "double"):
+            # An invalid word standing: the hand is revealed with it (RULINGS), not lost.
+            self.expired[seat] = True
+            text = f"{self.seats[seat]} ran out of time; their hand is revealed as it stands."
+            return [Event(text, kind="timeout", data={"seat": seat, "revealed": True})]
         self.declarations[seat] = TIMED_OUT
         event = Event(
             f"{self.seats[seat]} ran out of time and loses the hand.",
             kind="timeout",
             data={"seat": seat},
         )
-        return [event, *self._maybe_reveal()]
+        return [event]
 
     def _maybe_reveal(self) -> list[Event]:
         if self.to_act:
@@ -661,6 +777,7 @@ class Sppoker(Game):
         self.active = self.playoff or tuple(range(n))
         self.declarations = [None] * n
         self.words = [None] * n
+        self.expired = [False] * n
         self.hands = [[] for _ in range(n)]
         if dealt is None:
             deck = shuffled(sppoker_deck(), self.rng)
@@ -829,7 +946,7 @@ class Sppoker(Game):
     # --- views ------------------------------------------------------------------------
 
     def _common_view(self) -> dict[str, Any]:
-        declared = [s for s in self.active if self.declarations[s] is not None]
+        declared = [s for s in self.active if s not in self.to_act]
         view: dict[str, Any] = {
             "kind": self.kind,
             "phase": self._phase,
@@ -879,6 +996,7 @@ class Sppoker(Game):
             "active": list(self.active),
             "declarations": list(self.declarations),
             "words": list(self.words),
+            "expired": list(self.expired),
             "playoff": list(self.playoff) if self.playoff is not None else None,
             "phase": self._phase,
             "last_reveal": self.last_reveal,
@@ -910,6 +1028,7 @@ class Sppoker(Game):
         game.active = tuple(data["active"])
         game.declarations = list(data["declarations"])
         game.words = list(data["words"])
+        game.expired = list(data.get("expired") or [False] * len(game.seats))
         game.playoff = tuple(data["playoff"]) if data["playoff"] is not None else None
         game._phase = data["phase"]
         game.last_reveal = data["last_reveal"]
@@ -936,7 +1055,8 @@ class Sppoker(Game):
             # kind nobody else contests would just keep the tie, so contest everything.
             skill = 1
         kind, word = choose_declaration(cards, opponents, self.finder, rng, skill=skill)
-        if kind == "poker":
+        if kind == "poker" or not validate_word(word, self.hands[seat], self.dictionary).ok:
+            # A word the table's dictionary refuses would leave the AI undeclared forever.
             return Action("declare", ("poker",))
         return Action("declare", (kind, word))
 
