@@ -14,6 +14,7 @@ from typing import Any
 from bot.table import Table
 from engine.cards import CardError, label_cards, parse_cards
 from engine.game import Event, Prompt
+from engine.views import GameView, SeatView
 
 MAX_CONTENT = 2000
 
@@ -30,24 +31,17 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _generic_private(view: dict[str, Any]) -> list[str]:
+def _generic_private(view: SeatView) -> list[str]:
     lines = []
-    if "hand" in view:
-        lines.append("Your hand: " + cards_text(view["hand"]))
-    for key in ("best_hand", "declaration", "word"):
-        if view.get(key):
-            lines.append(f"{key.replace('_', ' ').capitalize()}: {view[key]}")
-    lines += [str(line) for line in view.get("lines", [])]
+    if view.hand:
+        lines.append("Your hand: " + cards_text(list(view.hand)))
     return lines
 
 
-def _generic_public(view: dict[str, Any]) -> list[str]:
-    lines = [str(line) for line in view.get("lines", [])]
-    scores = view.get("scores")
-    names = view.get("seats") or view.get("names")
-    if isinstance(scores, list) and isinstance(names, list) and len(scores) == len(names):
-        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True)))
-    return lines
+def _generic_public(view: GameView) -> list[str]:
+    if not view.scores or len(view.scores) != len(view.names):
+        return []
+    return ["Scores: " + ", ".join(f"{n} {s}" for n, s in view.score_pairs())]
 
 
 def _no_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
@@ -60,8 +54,9 @@ class Renderer:
     `images` turns events (all public, or all for one seat) and the seats' names into PNG
     attachments."""
 
-    private: Callable[[dict[str, Any]], list[str]] = _generic_private
-    public: Callable[[dict[str, Any]], list[str]] = _generic_public
+    # Each game's renderer reads its own view class (a subclass of these).
+    private: Callable[[Any], list[str]] = _generic_private
+    public: Callable[[Any], list[str]] = _generic_public
     images: Callable[[list[Event], list[str]], list[tuple[str, bytes]]] = _no_images
     image_kinds: frozenset[str] = frozenset()  # the event kinds `images` draws
     embed_kinds: frozenset[str] = frozenset()  # the event kinds shown boxed, as an embed

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,43 +11,42 @@ from bot.render import RENDERERS, Renderer
 from cogs.common import send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
+from engine.games.sppoker import SppokerSeatView, SppokerView
 from engine.words import available_languages
 
 KIND = "sppoker"
 DECLARATIONS = {"poker": "poker", "spelling": "spelling", "double": "double down"}
 
 
-def private_lines(view: dict[str, Any]) -> list[str]:
+def private_lines(view: SppokerSeatView) -> list[str]:
     lines = []
-    if view.get("labels"):
-        lines.append("Your hand: " + "  ".join(view["labels"]))
-        lines.append(f"Letters: **{' '.join(view['letters'])}**")
-        lines.append(f"Best poker hand: **{view['poker']}** ({' '.join(view['poker_cards'])})")
-    declaration = view.get("declaration")
+    if view.labels:
+        lines.append("Your hand: " + "  ".join(view.labels))
+        lines.append(f"Letters: **{' '.join(view.letters)}**")
+        lines.append(f"Best poker hand: **{view.poker}** ({' '.join(view.poker_cards)})")
+    declaration = view.declaration
     if declaration:
-        word = view.get("word")
+        word = view.word
         shown = DECLARATIONS.get(declaration, declaration)
         lines.append(f"Your declaration: **{shown}**" + (f" with **{word.upper()}**"
                                                          if word and declaration != "poker"
                                                          else ""))
-        check = view.get("word_check")
-        if check and not check["ok"] and declaration != "poker":
-            lines.append(f"⚠️ {check['reason']}")
+        check = view.word_check
+        if check and not check.ok and declaration != "poker":
+            lines.append(f"⚠️ {check.reason}")
     lines.append(score_line(view))
     return lines
 
 
-def score_line(view: dict[str, Any]) -> str:
-    scores = ", ".join(
-        f"{name} {score}" for name, score in zip(view["names"], view["scores"], strict=True)
-    )
-    return f"Hand {view['hand']} · target {view['target']} · scores: {scores}"
+def score_line(view: SppokerView) -> str:
+    scores = ", ".join(f"{name} {score}" for name, score in view.score_pairs())
+    return f"Hand {view.deal} · target {view.target} · scores: {scores}"
 
 
-def public_lines(view: dict[str, Any]) -> list[str]:
+def public_lines(view: SppokerView) -> list[str]:
     lines = [score_line(view)]
-    if view.get("playoff"):
-        lines.append("Playoff: " + ", ".join(view["names"][s] for s in view["playoff"]))
+    if view.playoff:
+        lines.append("Playoff: " + ", ".join(view.names[s] for s in view.playoff))
     return lines
 
 

@@ -16,68 +16,72 @@ from bot.render import RENDERERS, Renderer, cards_text
 from cogs.common import send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
-from engine.games.poke import Scoresheet
+from engine.games.poangpoker import PointsView
+from engine.games.poke import PokeView, Scoresheet
+from engine.games.trickgame import TrickSeatView, TrickView
+from engine.views import GameView, SeatView
 
 PHASES = {"draw": "drawing", "exchange": "exchanging", "call": "Chicago calls",
           "play": "playing tricks", "over": "game over"}
 
 
-def phase_name(view: dict[str, Any]) -> str:
-    return PHASES.get(view["phase"], view["phase"])
+def phase_name(view: GameView) -> str:
+    return PHASES.get(view.phase, view.phase)
 
 
-def trick_line(view: dict[str, Any]) -> str | None:
-    names = view["players"]
-    trick = view.get("trick") or []
+def trick_line(view: TrickView) -> str | None:
+    names = view.names
+    trick = view.trick
     if not trick:
         return None
-    plays = ", ".join(f"{names[seat]} {cards_text(cards)}" for seat, cards in trick)
+    plays = ", ".join(f"{names[seat]} {cards_text(list(cards))}" for seat, cards in trick)
     return f"Trick so far: {plays}"
 
 
-def tricks_won_line(view: dict[str, Any]) -> str | None:
-    won = view.get("tricks_won")
+def tricks_won_line(view: TrickView) -> str | None:
+    won = view.tricks_won
     if not won or not any(won):
         return None
-    names = view["players"]
+    names = view.names
     return "Tricks won: " + ", ".join(f"{n} {w}" for n, w in zip(names, won, strict=True))
 
 
-def result_line(view: dict[str, Any]) -> str | None:
+def result_line(view: GameView) -> str | None:
     """The outcome, on the board and in every player's last view: the closing message
     scrolls away, and a DM otherwise ends on a scoresheet without saying who won."""
-    result = view.get("result")
-    return f"🏆 {result['summary']}" if result and result.get("summary") else None
+    result = view.result
+    return f"🏆 {result.summary}" if result and result.summary else None
 
 
-def poke_public(view: dict[str, Any]) -> list[str]:
-    names = view["players"]
-    sheet = Scoresheet.from_json(view["scoresheet"]).render(names, view.get("seat", 0))
-    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · {phase_name(view)}",
+def poke_public(view: PokeView) -> list[str]:
+    names = view.names
+    we = view.seat if isinstance(view, SeatView) else 0
+    sheet = Scoresheet.from_json(view.scoresheet).render(names, we)
+    lines = [f"Deal {view.deal} · dealer {names[view.dealer]} · {phase_name(view)}",
              "Trick values: " + ", ".join(
-                 f"{n} ×{v}" for n, v in zip(names, view["trick_values"], strict=True))]
+                 f"{n} ×{v}" for n, v in zip(names, view.trick_values, strict=True))]
     lines += [line for line in (trick_line(view), tricks_won_line(view)) if line]
     lines.append(f"```\n{sheet}\n```")
     result = result_line(view)
     return [*lines, result] if result else lines
 
 
-def points_public(view: dict[str, Any]) -> list[str]:
-    names = view["players"]
-    scores = ", ".join(f"{n} {s}" for n, s in zip(names, view["scores"], strict=True))
-    lines = [f"Deal {view['deal']} · dealer {names[view['dealer']]} · {phase_name(view)}",
-             f"Scores (to {view['target']}): {scores}"]
-    if view.get("caller") is not None:
-        lines.append(f"📣 {names[view['caller']]} called Chicago.")
+def points_public(view: PointsView) -> list[str]:
+    names = view.names
+    scores = ", ".join(f"{n} {s}" for n, s in view.score_pairs())
+    lines = [f"Deal {view.deal} · dealer {names[view.dealer]} · {phase_name(view)}",
+             f"Scores (to {view.target}): {scores}"]
+    if view.caller is not None:
+        lines.append(f"📣 {names[view.caller]} called Chicago.")
     lines += [line for line in (trick_line(view), tricks_won_line(view), result_line(view))
               if line]
     return lines
 
 
 def private_lines(public: Any) -> Any:
-    def lines(view: dict[str, Any]) -> list[str]:
+    def lines(view: TrickSeatView) -> list[str]:
         # Once the last card is played there is no hand to show ("Your hand: " and nothing).
-        hand = ["Your hand: " + cards_text(view["hand"])] if view["hand"] else []
+        hand = ["Your hand: " + cards_text(list(view.hand))] if view.hand else []
         return [*hand, *public(view)]
     return lines
 

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from engine.views import GameView, SeatView
+
 __all__ = [
     "TIMEOUT",
     "Action",
@@ -232,12 +234,12 @@ class Game(abc.ABC):
         """Apply an action, or raise IllegalAction and change nothing."""
 
     @abc.abstractmethod
-    def view(self, seat: int) -> dict[str, Any]:
-        """What `seat` may see (its own hand included). JSON-safe."""
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may see (its own hand included); `to_json()` makes it JSON."""
 
     @abc.abstractmethod
-    def public_view(self) -> dict[str, Any]:
-        """What everyone may see. JSON-safe; never holds hidden information."""
+    def public_view(self) -> GameView:
+        """What everyone may see; never holds hidden information."""
 
     _opening: list[Event]
 

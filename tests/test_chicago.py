@@ -82,17 +82,17 @@ def test_interim_scoring_shows_only_what_is_needed():
     game = chicago(["Kh Ks 7d 7c 2s", "Ah Qd 9c 5h 3s"])
     stand(game, rounds=1)
     public = str(game.public_view())
-    assert game.public_view()["shown"][0]["cards"] == ["7c", "7d", "Kh", "Ks"]
+    assert game.public_view().shown[0]["cards"] == ["7c", "7d", "Kh", "Ks"]
     assert "2s" not in public and "Ah" not in public  # the kicker and the loser stay hidden
 
 
 def test_interim_scoring_shows_the_whole_hand_when_kickers_decide():
     game = chicago(["Kh Ks 9d 7c 2s", "Kd Kc 8h 5h 3s"])
     stand(game, rounds=1)
-    assert game.public_view()["shown"][0]["cards"] == ["2s", "7c", "9d", "Kh", "Ks"]
+    assert game.public_view().shown[0]["cards"] == ["2s", "7c", "9d", "Kh", "Ks"]
     game = chicago(["Kh Ks 9d 7c 2s", "Ad Ac 8h 5h 3s"])
     stand(game, rounds=1)
-    assert game.public_view()["shown"][0]["cards"] == ["Ac", "Ad"]  # a higher pair is enough
+    assert game.public_view().shown[0]["cards"] == ["Ac", "Ad"]  # a higher pair is enough
 
 
 def test_no_points_without_a_pair():
@@ -100,7 +100,7 @@ def test_no_points_without_a_pair():
     events = stand(game, rounds=1)
     interim = next(e for e in events if e.kind == "interim")
     assert interim.text == "After the first buy nobody holds a pair or better: no points."
-    assert game.scores == [0, 0] and game.public_view()["shown"] == []
+    assert game.scores == [0, 0] and game.public_view().shown == ()
 
 
 # --- köpstopp ----------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ def test_no_points_without_a_pair():
 def test_no_buying_at_42_judged_at_each_buy():
     game = chicago(["2c 5d 7h 9s Jc", "Ah Ad 4c 6s 8d"], start=[42, 41])
     assert game.to_act == {B}  # Ann (42) is skipped
-    assert game.public_view()["kopstopp"] == [A]
+    assert game.public_view().kopstopp == (A,)
     prompt_events = game.apply(B, Action("stand"))
     # Bob's aces score after the first buy: 42 now, so he may not buy in the second
     stops = [e.data["seat"] for e in prompt_events if e.kind == "kopstopp"]
@@ -191,7 +191,7 @@ def test_without_a_call_the_player_left_of_the_dealer_leads():
 def test_the_call_can_be_switched_off():
     game = chicago(["As Ks Qs Ah Kh", "2c 3c 4d 5d 7h"], call=False)
     stand(game)
-    assert game.phase == "play" and game.public_view()["call_enabled"] is False
+    assert game.phase == "play" and game.public_view().call_enabled is False
 
 
 def test_call_timeout_passes():

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine.game import Game
 from engine.games import GAMES
+from engine.views import GameView
 from engine.words import WordFinder, WordListDictionary
 
 WORDS = ["at", "to", "tea", "eat", "rate", "tear", "stare", "no", "on", "one", "nose"]
@@ -43,13 +44,12 @@ def revealed(game: Game) -> bool:
     return game.phase in ("reveal", "over")
 
 
-def current_public(view: dict) -> str:
-    return json.dumps({k: v for k, v in view.items() if k not in HISTORY_KEYS})
+def current_public(view: GameView) -> str:
+    return json.dumps({k: v for k, v in view.to_json().items() if k not in HISTORY_KEYS})
 
 
-def deal_number(game: Game) -> object:
-    view = game.public_view()
-    return view.get("deal", view.get("hand"))
+def deal_number(game: Game) -> int:
+    return game.public_view().deal
 
 
 @pytest.mark.parametrize("kind", sorted(SEATS))

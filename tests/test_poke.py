@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.game import TIMEOUT, Action, CardPick, Choice, IllegalAction
-from engine.games.poke import Poke
+from engine.games.poke import Poke, ScoreColumn
 
 ANN, BOB = 0, 1
 ALL_FIVE, GAME = 250, 100
@@ -55,12 +55,12 @@ def test_non_dealer_draws_first_then_the_dealer():
 
 def test_non_dealer_draws_double_then_redouble_the_dealers_tricks():
     game = new_game(DEAL_PLAIN)
-    assert game.public_view()["trick_values"] == [1, 1]
+    assert game.public_view().trick_values == (1, 1)
     draw(game, ANN, "7c")
-    assert game.public_view()["trick_values"] == [1, 2]
+    assert game.public_view().trick_values == (1, 2)
     assert game.to_act == {ANN}
     draw(game, ANN, "8d")
-    assert game.public_view()["trick_values"] == [1, 4]
+    assert game.public_view().trick_values == (1, 4)
     assert game.to_act == {BOB}  # two draws at most: the turn passes by itself
     assert game.hands[ANN] == parse_cards("2c 3d 4h 5s 9d")
 
@@ -69,11 +69,11 @@ def test_dealer_first_draw_is_free_second_doubles_third_redoubles():
     game = new_game(DEAL_PLAIN)
     act(game, ANN, "stand")
     draw(game, BOB, "9h")
-    assert game.public_view()["trick_values"] == [1, 1]
+    assert game.public_view().trick_values == (1, 1)
     draw(game, BOB, "Jc")
-    assert game.public_view()["trick_values"] == [2, 1]
+    assert game.public_view().trick_values == (2, 1)
     draw(game, BOB, "Qs")
-    assert game.public_view()["trick_values"] == [4, 1]
+    assert game.public_view().trick_values == (4, 1)
     assert game.phase == "play"
 
 
@@ -131,8 +131,8 @@ def test_redoubled_dealer_takes_all_five_tricks_for_game():
     won = next(e for e in events if e.kind == "game_won")
     assert won.data["seat"] == BOB
     sheet = game.public_view()
-    assert sheet["above"] == [0, ALL_FIVE + GAME] and sheet["games_won"] == [0, 1]
-    assert sheet["below"] == [0, 0]  # a new game starts below the line
+    assert sheet.above == (0, ALL_FIVE + GAME) and sheet.games_won == (0, 1)
+    assert sheet.below == (0, 0)  # a new game starts below the line
     assert game.dealer == ANN and game.to_act == {BOB}  # the dealer alternates
 
 
@@ -147,7 +147,7 @@ def test_sets_led_and_answered_and_a_clean_rubber():
     # deal 2: Ann deals; Bob stands, Ann draws three times (redoubled: Bob's tricks x4)
     act(game, BOB, "stand")
     draw(game, ANN, "8h", "9c", "9s")
-    assert game.public_view()["trick_values"] == [1, 4]
+    assert game.public_view().trick_values == (1, 4)
     prompt = game.prompt(BOB)
     labels = [c.label for c in prompt.choices]
     assert "Lead the three of aces" in labels and "Lead the pair of kings" in labels
@@ -230,7 +230,7 @@ def test_a_tie_at_twenty_plays_on_until_it_breaks():
     game = new_game(redouble, mirrored, ("Ac 2d 3d 4d 6h", "Kc 5s 6s 7d 9c", ""))
     draw(game, ANN, "3c", "4d")
     draw(game, BOB, "9d", "2h", "3h")
-    assert game.public_view()["trick_values"] == [4, 4]
+    assert game.public_view().trick_values == (4, 4)
     events = play(game, "A:Ah", "B:As")
     assert events[-1].text == "Trick 1: Ann A♥, Bob A♠ — Ann takes it."  # leader wins ties
     play(game, "A:Kh", "B:Ks", "A:Qh", "B:7s", "A:2c", "B:8s", "B:6d", "A:5d")
@@ -309,13 +309,13 @@ def test_honours_table(hand, points):
 
 def test_views_hide_the_other_hand_and_carry_the_scoresheet():
     game = new_game(DEAL_PLAIN)
-    public = json.dumps(game.public_view())
+    public = json.dumps(game.public_view().to_json())
     assert "Kd" not in public and "7c" not in public
     mine = game.view(ANN)
-    assert mine["hand"] == ["2c", "3d", "4h", "5s", "7c"] and "Kd" not in json.dumps(mine)
-    assert mine["columns"][0] == {"label": "WE", "seat": ANN, "name": "Ann"}
-    assert game.view(BOB)["columns"][0] == {"label": "WE", "seat": BOB, "name": "Bob"}
-    assert set(game.public_view()["scoresheet"]) == {"above", "games"}
+    assert mine.hand == ("2c", "3d", "4h", "5s", "7c") and "Kd" not in json.dumps(mine.to_json())
+    assert mine.columns[0] == ScoreColumn("WE", ANN, "Ann")
+    assert game.view(BOB).columns[0] == ScoreColumn("WE", BOB, "Bob")
+    assert set(game.public_view().scoresheet) == {"above", "games"}
 
 
 def test_follower_of_a_pair_is_offered_the_higher_pairs():

@@ -15,7 +15,7 @@ from engine.cards import sppoker_deck
 from engine.game import TIMEOUT, Action, Event, IllegalAction, TextAsk
 from engine.games import GAMES
 from engine.games.sppoker import DEFAULT_TARGETS, Sppoker, SppokerOptions, sppoker_cards
-from engine.words import WordFinder, WordListDictionary
+from engine.words import WordCheck, WordFinder, WordListDictionary
 
 # Four disjoint hands, strictly ordered in poker: QUADS > FLUSH > TWOPAIR > PAIR.
 QUADS = "9c 9d 9h 9s 2c 3c 4c"  # letters B X T I A S E; four of a kind, nines
@@ -82,12 +82,12 @@ def notes(events: list[Event], seat: int) -> str:
 
 def test_the_test_hands_are_what_they_say():
     g = game(QUADS, FLUSH, TWOPAIR, PAIR)
-    assert [g.view(s)["poker"] for s in range(4)] == [
+    assert [g.view(s).poker for s in range(4)] == [
         "four of a kind, nines", "flush, ten high", "two pair, kings and queens", "pair of aces",
     ]
-    assert [g.view(s)["letters"] for s in range(4)] == ["BXTIASE", "NWNKAAI", "HPLDVTY", "RSEORLO"]
+    assert [g.view(s).letters for s in range(4)] == ["BXTIASE", "NWNKAAI", "HPLDVTY", "RSEORLO"]
     g2 = game(STRAIGHT_X, STRAIGHT_Y)
-    assert g2.view(0)["poker"] == g2.view(1)["poker"] == "straight, ace high"
+    assert g2.view(0).poker == g2.view(1).poker == "straight, ace high"
 
 
 # --- the deal, the deck, the registry -------------------------------------------------
@@ -362,7 +362,7 @@ def test_changing_declaration_and_word_before_the_reveal():
     assert g.to_act == {1, 2}
     word = g.apply(0, Action("word", ("sit",)))
     assert {e.seat for e in word} == {0}
-    assert g.view(0)["declaration"] == "spelling" and g.view(0)["word"] == "sit"
+    assert g.view(0).declaration == "spelling" and g.view(0).word == "sit"
     events = g.apply(1, Action("declare", ("spelling", "wan")))
     events += g.apply(2, Action("declare", ("poker",)))
     data = reveal_of(events)
@@ -380,7 +380,7 @@ def test_word_changes_are_kept_and_double_clicks_are_harmless():
         g.apply(0, Action("declare", ("bluff",)))
     with pytest.raises(IllegalAction):
         g.apply(0, Action("shuffle"))
-    assert g.view(0)["declaration"] == "double"
+    assert g.view(0).declaration == "double"
 
 
 def test_prompt_offers_poker_spelling_and_double_down_with_the_letters():
@@ -637,8 +637,8 @@ def _secrets(g: Sppoker) -> list[str]:
     out = []
     for seat in g.active:
         out += [str(c) for c in g.hands[seat]] + [c.label for c in g.hands[seat]]
-        out.append(g.view(seat)["letters"])
-        out.append(g.view(seat)["poker"])
+        out.append(g.view(seat).letters)
+        out.append(g.view(seat).poker or "")
     return out
 
 
@@ -646,34 +646,34 @@ def test_hidden_information_never_in_public_view_or_events_before_the_reveal():
     g = game(QUADS, FLUSH, TWOPAIR, PAIR)
     secrets = [*_secrets(g), "TAXIS", "taxis", "WAIN", "wain", '"double"', '"spelling"',
                '"poker"', "four of a kind"]
-    seen = [g.public_view()] + [e for e in g.opening_events() if e.is_public]
+    seen = [g.public_view().to_json()] + [e for e in g.opening_events() if e.is_public]
     for seat, decl in enumerate([("double", "taxis"), ("spelling", "wain"), ("poker",)]):
         events = g.apply(seat, Action("declare", decl))
         assert any(e.seat == seat for e in events)  # the player hears back privately
         seen += [e for e in events if e.is_public]
-        seen.append(g.public_view())
+        seen.append(g.public_view().to_json())
     text = json.dumps([s if isinstance(s, dict) else [s.text, dict(s.data)] for s in seen])
     for secret in secrets:
         assert secret not in text
-    assert g.public_view()["declared_count"] == 3
+    assert g.public_view().declared_count == 3
     events = g.apply(3, Action("declare", ("poker",)))
-    assert g.public_view()["last_reveal"]["players"][0]["word"] == "TAXIS"
+    assert g.public_view().last_reveal["players"][0]["word"] == "TAXIS"
     assert reveal_of(events)["declarations"] == {"0": "double", "1": "spelling", "2": "poker",
                                                  "3": "poker"}
     g.apply(0, Action("next_hand"))
-    assert g.public_view()["last_reveal"] is None
+    assert g.public_view().last_reveal is None
 
 
 def test_private_view_holds_own_hand_and_declaration_only():
     g = game(QUADS, FLUSH)
     g.apply(0, Action("declare", ("spelling", "beast")))
     view = g.view(1)
-    assert view["cards"] == [str(c) for c in sppoker_cards(FLUSH)]
-    assert view["declaration"] is None and view["word"] is None
-    assert "BEAST" not in json.dumps(view) and "9c" not in json.dumps(view)
+    assert view.hand == tuple(str(c) for c in sppoker_cards(FLUSH))
+    assert view.declaration is None and view.word is None
+    assert "BEAST" not in json.dumps(view.to_json()) and "9c" not in json.dumps(view.to_json())
     mine = g.view(0)
-    assert mine["word_check"] == {"ok": True, "word": "BEAST", "reason": ""}
-    assert mine["poker"] == "four of a kind, nines"
+    assert mine.word_check == WordCheck(True, "BEAST", "")
+    assert mine.poker == "four of a kind, nines"
 
 
 # --- the reveal explains itself -------------------------------------------------------

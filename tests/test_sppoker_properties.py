@@ -75,7 +75,8 @@ def check_secrets(game: Sppoker, events: list[Event], typed: set[str]) -> None:
     """Before the reveal, nothing of a current hand, word or declaration is public."""
     if game.phase != "declare":
         return
-    public = [game.public_view()] + [[e.text, dict(e.data)] for e in events if e.is_public]
+    public = [game.public_view().to_json()]
+    public += [[e.text, dict(e.data)] for e in events if e.is_public]
     text = json.dumps(public, ensure_ascii=False)
     for seat in game.active:
         for card in game.hands[seat]:

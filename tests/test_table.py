@@ -114,6 +114,6 @@ def test_ai_seats_play_themselves_deterministically():
         table.start(HOST)
         table.act(HOST, 0, Action("pick", (2,)))
         assert table.ai_step() is not None
-        return list(table.require_game().public_view()["scores"])
+        return list(table.require_game().public_view().scores)
 
     assert play() == play()

@@ -54,12 +54,12 @@ def hidden_from(game, seat: int | None) -> set[str]:
 
 
 def check_views(game) -> None:
-    public = dict(game.public_view())
+    public = game.public_view().to_json()
     public.pop("shown", None)  # Chicago's interim scoring shows a winning combination
     public.pop("last_deal")  # the previous deal's hands, revealed when it ended
     assert not strings(public) & hidden_from(game, None)
     for seat in range(len(game.seats)):
-        view = dict(game.view(seat))
+        view = game.view(seat).to_json()
         view.pop("shown", None)
         view.pop("last_deal")
         assert not strings(view) & hidden_from(game, seat)

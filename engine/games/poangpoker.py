@@ -24,6 +24,7 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -46,6 +47,8 @@ from engine.game import (
 from engine.games.registry import register
 from engine.games.trickgame import (
     HAND_SIZE,
+    TrickSeatView,
+    TrickView,
     cards_from_json,
     cards_to_json,
     check_options,
@@ -53,13 +56,25 @@ from engine.games.trickgame import (
     deal,
     order_from,
     parse_action_cards,
+    played_tricks,
     trick_from_json,
+    trick_plays,
     trick_to_json,
 )
 from engine.tricks import CHICAGO, POANGPOKER, TrickRules, best_play, legal_plays, trick_winner
 from engine.tricks import why_illegal as trick_why_illegal
+from engine.views import JSONRecord, json_record
 
-__all__ = ["HAND_POINTS", "Chicago", "Poangpoker", "PointsPoker", "hand_points", "points_ai"]
+__all__ = [
+    "HAND_POINTS",
+    "Chicago",
+    "Poangpoker",
+    "PointsPoker",
+    "PointsSeatView",
+    "PointsView",
+    "hand_points",
+    "points_ai",
+]
 
 HAND_POINTS: dict[Category, int] = {
     Category.STRAIGHT_FLUSH: 8,
@@ -119,6 +134,31 @@ def _combination(hand: Sequence[Card], value: HandValue) -> tuple[Any, ...]:
         value.category,
         sorted(((n, r or 0) for r, n in counts.items() if n >= 2), reverse=True),
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class PointsView(TrickView):
+    """Poängpoker's and Chicago's table: `order` the turn order of this deal, the exchange
+    (or buy) round of `exchanges`, `exchanged` how many cards each seat threw per round
+    (None: not yet), `kopstopp` the seats that may no longer buy, the Chicago `caller`, and
+    `shown`, the combinations interim scoring showed this deal."""
+
+    order: tuple[int, ...]
+    target: int
+    exchange_round: int
+    exchanges: int
+    exchanged: tuple[tuple[int | None, ...], ...] = ()
+    kopstopp: tuple[int, ...] = ()
+    call_enabled: bool = False
+    caller: int | None = None
+    shown: tuple[JSONRecord, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class PointsSeatView(PointsView, TrickSeatView):
+    """A seat's view adds how many cards it may throw now."""
+
+    exchange_limit: int = 0
 
 
 class PointsPoker(Game):
@@ -647,45 +687,51 @@ class PointsPoker(Game):
             text = f"Lead to trick {len(self.tricks) + 1}."
         return Prompt(text, choices)
 
-    def public_view(self) -> dict[str, Any]:
+    def _public_fields(self) -> dict[str, Any]:
+        """The public fields, as keyword arguments: both views are built from them."""
+        kopstopp = self.kopstopp
         return {
             "kind": self.kind,
-            "players": list(self.seats),
+            "names": self.seats,
+            "scores": tuple(self.scores),
             "phase": self._phase,
+            "to_act": tuple(sorted(self.to_act)),
             "deal": self.deal_no,
+            "result": self._result,
             "dealer": self.dealer,
-            "order": self.order,
-            "to_act": sorted(self.to_act),
-            "scores": list(self.scores),
+            "stock": len(self.stock),
+            "hand_sizes": tuple(len(h) for h in self.hands),
+            "leader": self.leader,
+            "trick": trick_plays(self.trick),
+            "tricks": played_tricks(self.tricks),
+            "tricks_won": tuple(self.tricks_won),
+            "last_deal": json_record(self.last_deal),
+            "order": tuple(self.order),
             "target": self.target,
             "exchange_round": self.exchange_round,
             "exchanges": self.exchanges,
-            "exchanged": [list(r) for r in self.exchanged],
-            "kopstopp": [
+            "exchanged": tuple(tuple(r) for r in self.exchanged),
+            "kopstopp": tuple(
                 s
                 for s in range(len(self.seats))
-                if self.kopstopp is not None and self.scores[s] >= self.kopstopp
-            ],
-            "stock": len(self.stock),
-            "hand_sizes": [len(h) for h in self.hands],
+                if kopstopp is not None and self.scores[s] >= kopstopp
+            ),
             "call_enabled": self.call_enabled,
             "caller": self.caller,
-            "leader": self.leader,
-            "trick": trick_to_json(self.trick),
-            "tricks": [dict(t) for t in self.tricks],
-            "tricks_won": list(self.tricks_won),
-            "shown": [dict(s) for s in self.shown],
-            "last_deal": self.last_deal,
-            "result": self._result.to_json() if self._result else None,
+            "shown": tuple(json_record(s) or {} for s in self.shown),
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
-        view = self.public_view()
-        view["seat"] = seat
-        view["hand"] = cards_to_json(sorted(self.hands[seat], key=Card.sort_key))
-        view["thrown"] = cards_to_json(self.thrown[seat])
-        view["exchange_limit"] = self.exchange_limit()
-        return view
+    def public_view(self) -> PointsView:
+        return PointsView(**self._public_fields())
+
+    def view(self, seat: int) -> PointsSeatView:
+        return PointsSeatView(
+            **self._public_fields(),
+            seat=seat,
+            hand=tuple(cards_to_json(sorted(self.hands[seat], key=Card.sort_key))),
+            thrown=tuple(cards_to_json(self.thrown[seat])),
+            exchange_limit=self.exchange_limit(),
+        )
 
     # --- snapshots ----------------------------------------------------------------------------
     _PLAIN = (
@@ -789,7 +835,7 @@ class Chicago(PointsPoker):
 # --- the AI -------------------------------------------------------------------------------
 
 
-def points_ai(view: Mapping[str, Any], rng: random.Random) -> Action:
+def points_ai(view: PointsSeatView, rng: random.Random) -> Action:
     """A Poängpoker/Chicago player that sees only `view` (its own seat's view).
 
     Exchanges keep made hands and draw to pairs, sets, flushes and straights. In trick play
@@ -800,15 +846,15 @@ def points_ai(view: Mapping[str, Any], rng: random.Random) -> Action:
     or better), and against a call it takes any trick it can from the caller.
     """
     del rng  # deterministic; the parameter keeps the common signature
-    seat = view["seat"]
-    hand = cards_from_json(view["hand"])
-    if view["phase"] == "exchange":
-        throw = choose_discards(hand, view["exchange_limit"])
+    seat = view.seat
+    hand = cards_from_json(view.hand)
+    if view.phase == "exchange":
+        throw = choose_discards(hand, view.exchange_limit)
         return Action("exchange", tuple(cards_to_json(throw))) if throw else Action("stand")
-    if view["phase"] == "call":
-        return Action("call") if should_call(hand, len(view["players"])) else Action("pass")
-    rules = CHICAGO if view["kind"] == "chicago" else POANGPOKER
-    trick = trick_from_json(view["trick"])
+    if view.phase == "call":
+        return Action("call") if should_call(hand, len(view.names)) else Action("pass")
+    rules = CHICAGO if view.kind == "chicago" else POANGPOKER
+    trick = trick_from_json(view.trick)
     card = _ai_card(view, seat, hand, trick, rules)
     return Action("play", (str(card),))
 
@@ -838,14 +884,14 @@ def should_call(hand: Sequence[Card], players: int) -> bool:
 
 
 def _ai_card(
-    view: Mapping[str, Any], seat: int, hand: list[Card], trick: list[Any], rules: TrickRules
+    view: PointsSeatView, seat: int, hand: list[Card], trick: list[Any], rules: TrickRules
 ) -> Card:
     legal = [play[0] for play in legal_plays(hand, trick, rules)]
     if len(legal) == 1:
         return legal[0]
-    seen = set(hand) | set(cards_from_json(view["thrown"]))
-    for record in view["tricks"]:
-        for _, play in record["plays"]:
+    seen = set(hand) | set(cards_from_json(view.thrown))
+    for record in view.tricks:
+        for _, play in record.plays:
             seen.update(cards_from_json(play))
     for _, play in trick:
         seen.update(play)
@@ -863,7 +909,7 @@ def _ai_card(
     def winning(cards: Sequence[Card]) -> list[Card]:
         return [c for c in cards if trick_winner([*trick, (seat, (c,))], rules) == seat]
 
-    caller = view.get("caller")
+    caller = view.caller
     if caller == seat:
         if not trick:
             return max(legal, key=strength)

@@ -46,18 +46,23 @@ from engine.game import (
 from engine.games.registry import register
 from engine.games.trickgame import (
     HAND_SIZE,
+    TrickSeatView,
+    TrickView,
     cards_from_json,
     cards_to_json,
     check_options,
     choose_discards,
     deal,
     parse_action_cards,
+    played_tricks,
     trick_from_json,
+    trick_plays,
     trick_to_json,
 )
 from engine.tricks import POKE, Play, describe_play, is_set, legal_plays, trick_winner, why_illegal
+from engine.views import JSONRecord, json_record
 
-__all__ = ["HONOURS", "Poke", "Scoresheet", "poke_ai"]
+__all__ = ["HONOURS", "Poke", "PokeSeatView", "PokeView", "ScoreColumn", "Scoresheet", "poke_ai"]
 
 HONOURS: dict[Category, int] = {
     Category.STRAIGHT_FLUSH: 750,
@@ -167,6 +172,36 @@ class Scoresheet:
                 line += "  won by " + ("WE" if game["winner"] == we else "THEY")
             lines.append(line)
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ScoreColumn:
+    """A scoresheet column: WE is the viewer's own (seat 0's on the board), THEY the other."""
+
+    label: str
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PokeView(TrickView):
+    """Poke's table. `scores` are the points above the line (they decide the rubber);
+    `below` the trick points of the game in progress; `trick_values` what a trick is worth
+    to each seat (doubled and redoubled by the other's draws); `scoresheet` the sheet's JSON
+    (`Scoresheet.from_json` renders it)."""
+
+    draws: tuple[int, ...]
+    trick_values: tuple[int, ...]
+    columns: tuple[ScoreColumn, ...]
+    above: tuple[int, ...]
+    below: tuple[int, ...]
+    games_won: tuple[int, ...]
+    scoresheet: JSONRecord
+
+
+@dataclass(frozen=True, kw_only=True)
+class PokeSeatView(PokeView, TrickSeatView):
+    """A Poke seat's view: its hand and throws, and the sheet with its own column as WE."""
 
 
 @register
@@ -624,41 +659,47 @@ class Poke(Game):
             )
         return Prompt(text, tuple(choices))
 
-    def public_view(self) -> dict[str, Any]:
+    def _public_fields(self, we: int) -> dict[str, Any]:
+        """The public fields, as keyword arguments, with seat `we` in the WE column."""
+        above = self.sheet.above_totals()
         return {
             "kind": self.kind,
-            "players": list(self.seats),
+            "names": self.seats,
+            "scores": tuple(above),
             "phase": self._phase,
+            "to_act": tuple(sorted(self.to_act)),
             "deal": self.deal_no,
+            "result": self._result,
             "dealer": self.dealer,
-            "to_act": sorted(self.to_act),
-            "draws": list(self.draws),
-            "trick_values": [self.multiplier(0), self.multiplier(1)],
             "stock": len(self.stock),
-            "hand_sizes": [len(h) for h in self.hands],
+            "hand_sizes": tuple(len(h) for h in self.hands),
             "leader": self.leader,
-            "trick": trick_to_json(self.trick),
-            "tricks": [dict(t) for t in self.tricks],
-            "tricks_won": list(self.tricks_won),
-            "columns": [
-                {"label": "WE", "seat": 0, "name": self.seats[0]},
-                {"label": "THEY", "seat": 1, "name": self.seats[1]},
-            ],
-            **self._scores(),
-            "last_deal": self.last_deal,
-            "result": self._result.to_json() if self._result else None,
+            "trick": trick_plays(self.trick),
+            "tricks": played_tricks(self.tricks),
+            "tricks_won": tuple(self.tricks_won),
+            "last_deal": json_record(self.last_deal),
+            "draws": tuple(self.draws),
+            "trick_values": (self.multiplier(0), self.multiplier(1)),
+            "columns": (
+                ScoreColumn("WE", we, self.seats[we]),
+                ScoreColumn("THEY", 1 - we, self.seats[1 - we]),
+            ),
+            "above": tuple(above),
+            "below": tuple(self.sheet.below_totals()),
+            "games_won": tuple(self.sheet.games_won()),
+            "scoresheet": self.sheet.to_json(),
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
-        view = self.public_view()
-        view["seat"] = seat
-        view["columns"] = [
-            {"label": "WE", "seat": seat, "name": self.seats[seat]},
-            {"label": "THEY", "seat": 1 - seat, "name": self.seats[1 - seat]},
-        ]
-        view["hand"] = cards_to_json(sorted(self.hands[seat], key=Card.sort_key))
-        view["thrown"] = cards_to_json(self.thrown[seat])
-        return view
+    def public_view(self) -> PokeView:
+        return PokeView(**self._public_fields(0))
+
+    def view(self, seat: int) -> PokeSeatView:
+        return PokeSeatView(
+            **self._public_fields(seat),
+            seat=seat,
+            hand=tuple(cards_to_json(sorted(self.hands[seat], key=Card.sort_key))),
+            thrown=tuple(cards_to_json(self.thrown[seat])),
+        )
 
     # --- snapshots ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -723,7 +764,7 @@ class Poke(Game):
 # --- the AI -------------------------------------------------------------------------------
 
 
-def poke_ai(view: Mapping[str, Any], rng: random.Random) -> Action:
+def poke_ai(view: PokeSeatView, rng: random.Random) -> Action:
     """A Poke player that sees only `view` (its own seat's view).
 
     Draws: the dealer's free draw is always taken unless the hand is a straight or better;
@@ -734,20 +775,20 @@ def poke_ai(view: Mapping[str, Any], rng: random.Random) -> Action:
     cheaply as possible, or by throwing the lowest cards that are not part of a set.
     """
     del rng  # the policy is deterministic; the parameter keeps the common signature
-    seat = view["seat"]
-    hand = cards_from_json(view["hand"])
-    if view["phase"] == "draw":
+    seat = view.seat
+    hand = cards_from_json(view.hand)
+    if view.phase == "draw":
         return _ai_draw(view, seat, hand)
-    trick = trick_from_json(view["trick"])
+    trick = trick_from_json(view.trick)
     return Action("play", tuple(cards_to_json(_ai_play(hand, trick))))
 
 
-def _ai_draw(view: Mapping[str, Any], seat: int, hand: list[Card]) -> Action:
+def _ai_draw(view: PokeSeatView, seat: int, hand: list[Card]) -> Action:
     throw = choose_discards(hand, DRAW_MAX)
     if not throw:
         return Action("stand")
     category = evaluate(hand).category
-    draws, is_dealer = view["draws"][seat], view["dealer"] == seat
+    draws, is_dealer = view.draws[seat], view.dealer == seat
     if is_dealer and draws == 0:
         worth_it = True  # free
     elif draws == 0:  # the non-dealer's first draw doubles

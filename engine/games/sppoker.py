@@ -47,6 +47,7 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.registry import register
+from engine.views import GameView, JSONRecord, SeatView, json_record
 from engine.words import (
     Dictionary,
     WordCheck,
@@ -343,6 +344,36 @@ def _double_eliminated(
             notes.append(f"double down tied on spelling with {x.shown_word}")
             return True
     return False
+
+
+# --- views ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class SppokerView(GameView):
+    """The table: `active` the seats dealt in (the playoff's only, in a playoff),
+    `declared_count` how many have declared, `last_reveal` the reveal's record while it is
+    shown (None while declaring)."""
+
+    target: int
+    active: tuple[int, ...]
+    playoff: tuple[int, ...] | None = None
+    declared_count: int = 0
+    last_reveal: JSONRecord | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SppokerSeatView(SppokerView, SeatView):
+    """A seat's own hand (`hand` the card texts, `labels` as shown), its letters and best
+    poker hand, and its declaration and word as they stand."""
+
+    labels: tuple[str, ...] = ()
+    letters: str = ""
+    poker: str | None = None
+    poker_cards: tuple[str, ...] = ()
+    declaration: str | None = None
+    word: str | None = None
+    word_check: WordCheck | None = None
 
 
 # --- the game -------------------------------------------------------------------------
@@ -946,39 +977,41 @@ class Sppoker(Game):
     # --- views ------------------------------------------------------------------------
 
     def _common_view(self) -> dict[str, Any]:
-        declared = [s for s in self.active if s not in self.to_act]
-        view: dict[str, Any] = {
+        """The public fields, as keyword arguments: both views are built from them."""
+        to_act = self.to_act
+        declared = [s for s in self.active if s not in to_act]
+        return {
             "kind": self.kind,
+            "names": self.seats,
+            "scores": tuple(self.scores),
             "phase": self._phase,
-            "hand": self.hand_no,
-            "names": list(self.seats),
-            "scores": list(self.scores),
+            "to_act": tuple(sorted(to_act)),
+            "deal": self.hand_no,
+            "result": self._result,
             "target": self.target,
-            "active": list(self.active),
-            "playoff": list(self.playoff) if self.playoff else None,
+            "active": self.active,
+            "playoff": self.playoff or None,
             "declared_count": len(declared) if self._phase == "declare" else len(self.active),
-            "waiting": sorted(self.to_act),
-            "last_reveal": self.last_reveal if self._phase != "declare" else None,
-            "result": self._result.to_json() if self._result else None,
+            "last_reveal": json_record(self.last_reveal) if self._phase != "declare" else None,
         }
-        return view
 
-    def public_view(self) -> dict[str, Any]:
-        return self._common_view()
+    def public_view(self) -> SppokerView:
+        return SppokerView(**self._common_view())
 
-    def view(self, seat: int) -> dict[str, Any]:
-        view = self._common_view()
-        check = self._check(seat) if self.words[seat] is not None else None
-        view |= {
-            "seat": seat,
-            **self._hand_data(seat),
-            "declaration": self.declarations[seat],
-            "word": self.words[seat],
-            "word_check": None
-            if check is None
-            else {"ok": check.ok, "word": check.word, "reason": check.reason},
-        }
-        return view
+    def view(self, seat: int) -> SppokerSeatView:
+        data = self._hand_data(seat)
+        return SppokerSeatView(
+            **self._common_view(),
+            seat=seat,
+            hand=tuple(data["cards"]),
+            labels=tuple(data["labels"]),
+            letters=data["letters"],
+            poker=data["poker"],
+            poker_cards=tuple(data["poker_cards"]),
+            declaration=self.declarations[seat],
+            word=self.words[seat],
+            word_check=self._check(seat) if self.words[seat] is not None else None,
+        )
 
     # --- snapshots --------------------------------------------------------------------
 
@@ -1047,10 +1080,10 @@ class Sppoker(Game):
         if self._phase != "declare" or not self._can_declare(seat):
             raise IllegalAction("nothing to decide now")
         view = self.view(seat)
-        cards = parse_cards(view["cards"])
-        opponents = len(view["active"]) - 1
+        cards = parse_cards(view.hand)
+        opponents = len(view.active) - 1
         skill = self.options.skill_of(seat)
-        if view["playoff"] and skill == 2:
+        if view.playoff and skill == 2:
             # In a playoff a point only helps when the others do not score too: taking the
             # kind nobody else contests would just keep the tie, so contest everything.
             skill = 1

@@ -16,14 +16,18 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, CardError, parse_card, parse_cards, standard_deck
 from engine.evaluator import Category, evaluate
 from engine.game import IllegalAction
+from engine.views import GameView, JSONRecord, PlayedTrick, SeatView, TrickPlays
 
 __all__ = [
     "HAND_SIZE",
+    "TrickSeatView",
+    "TrickView",
     "cards_from_json",
     "cards_to_json",
     "check_options",
@@ -31,7 +35,9 @@ __all__ = [
     "deal",
     "order_from",
     "parse_action_cards",
+    "played_tricks",
     "trick_from_json",
+    "trick_plays",
     "trick_to_json",
 ]
 
@@ -61,6 +67,37 @@ def cards_to_json(cards: Iterable[Card]) -> list[str]:
 
 def cards_from_json(texts: Iterable[str]) -> list[Card]:
     return [parse_card(text) for text in texts]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrickView(GameView):
+    """What the trick games show alike: the deal (`dealer`, cards left in the `stock`, each
+    hand's size), the trick in progress and those played this deal, and `last_deal`, the
+    record of the previous deal's end (its hands included: the rules showed them)."""
+
+    dealer: int
+    stock: int
+    hand_sizes: tuple[int, ...]
+    leader: int
+    trick: TrickPlays = ()
+    tricks: tuple[PlayedTrick, ...] = ()
+    tricks_won: tuple[int, ...] = ()
+    last_deal: JSONRecord | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrickSeatView(TrickView, SeatView):
+    """A seat's own view adds the cards it threw away this deal (nobody else saw them)."""
+
+    thrown: tuple[str, ...] = ()
+
+
+def trick_plays(trick: Sequence[tuple[int, Sequence[Card]]]) -> TrickPlays:
+    return tuple((seat, tuple(str(card) for card in play)) for seat, play in trick)
+
+
+def played_tricks(records: Iterable[Mapping[str, Any]]) -> tuple[PlayedTrick, ...]:
+    return tuple(PlayedTrick.from_json(record) for record in records)
 
 
 def trick_to_json(trick: Sequence[tuple[int, Sequence[Card]]]) -> list[list[Any]]:

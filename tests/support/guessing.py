@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.game import (
@@ -22,6 +23,17 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
+from engine.views import GameView, SeatView
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuessingView(GameView):
+    picked: int = 0  # how many have picked this round
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuessingSeatView(GuessingView, SeatView):
+    pick: int | None = None
 
 
 class Guessing(Game):
@@ -110,12 +122,16 @@ class Guessing(Game):
         outcome = f"{self.seats[winner]} scores." if winner is not None else "Nobody scores."
         return [Event(f"Reveal: {text}. {outcome}", kind="reveal")]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        return {"pick": self.picks.get(seat), "scores": self.scores, "seats": list(self.seats)}
+    def _fields(self) -> dict[str, Any]:
+        return {"kind": self.kind, "names": self.seats, "scores": tuple(self.scores),
+                "phase": self.phase, "to_act": tuple(sorted(self.to_act)), "deal": self.round,
+                "result": self.result, "picked": len(self.picks)}
 
-    def public_view(self) -> dict[str, Any]:
-        return {"scores": self.scores, "seats": list(self.seats), "round": self.round,
-                "picked": len(self.picks)}
+    def view(self, seat: int) -> GuessingSeatView:
+        return GuessingSeatView(**self._fields(), seat=seat, pick=self.picks.get(seat))
+
+    def public_view(self) -> GuessingView:
+        return GuessingView(**self._fields())
 
     def ai_action(self, seat: int, rng: random.Random) -> Action:
         return Action("pick", (rng.randint(1, 3),))
