@@ -2,7 +2,7 @@
 FROM python:3.11-slim
 
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libenchant-2-2 hunspell-en-us hunspell-en-gb fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-tools fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 dealer \

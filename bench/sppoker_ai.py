@@ -17,12 +17,13 @@ import sys
 import time
 from collections.abc import Callable
 
+from bot.settings import load_settings
+from bot.wordlists import load
 from engine.game import Action
 from engine.games.sppoker import Sppoker
 from engine.words import (
     WordFinder,
     WordListDictionary,
-    candidate_words,
     get_dictionary,
     hand_letters,
 )
@@ -76,7 +77,7 @@ def tally(reveal: dict, kinds: dict[str, list[int]], points: list[int]) -> None:
 
 
 def main(games: int = 2000, seed: int = 1) -> None:
-    words = candidate_words("en_US")
+    words = load("en_US", load_settings().data_dir)
     dictionary = WordListDictionary(words)
     finder = WordFinder(words, dictionary)
     names = [name for name, _, _ in PLAYERS]

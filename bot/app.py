@@ -3,6 +3,7 @@ registers the buttons that must survive restarts, loads the cogs and syncs the c
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -12,6 +13,8 @@ from bot.components import ChoiceButton, LobbyButton, PickSelect, ShowHandButton
 from bot.manager import TableManager
 from bot.settings import Settings
 from bot.store import Store
+from bot.wordlists import install as install_word_lists
+from engine.words import get_finder
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,10 @@ class DealersChoice(commands.Bot):
         self._resumed = False
 
     async def setup_hook(self) -> None:
+        # The word finder's lists come from the installed dictionaries, cached in the data
+        # directory; the default language's is made now, so the first deal does not wait.
+        install_word_lists(self.settings.data_dir)
+        await asyncio.to_thread(get_finder, self.settings.dictionary)
         self.store = await Store.open(self.settings.database)
         self.tables = TableManager(self, self.store, ai_pause=self.settings.ai_delay)
         await self.tables.restore()

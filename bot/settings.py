@@ -76,6 +76,12 @@ class Settings:
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
+    @property
+    def data_dir(self) -> Path:
+        """Where the bot keeps its files beside the database (the word lists' cache): one
+        place for an owner to back up or mount (the Docker image's /data volume)."""
+        return self.database.parent
+
 
 def load_settings(
     environ: Mapping[str, str] | None = None,

@@ -4,6 +4,8 @@ and the longest-word finder used by AI players and by the showdown's "longest po
 The dictionary answers for the *lower-case* form only: hunspell accepts "Paris" and "NASA"
 but not "paris" or "nasa", which is exactly the ruling "no proper names, no abbreviations".
 Tests inject a `WordListDictionary`, so the rules can be tested without libenchant.
+The finder's candidate words are handed in too (`set_word_source`, or a list to
+`WordFinder`): which list, and where it is cached, is the application's business.
 
 >>> words = WordListDictionary(["zebra", "bear", "bar", "era", "be"])
 >>> validate_word(" Zebra ", "ZEBRAXQ", words)
@@ -20,12 +22,10 @@ Ties between equally long words go to the word whose first letter is later in th
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
@@ -38,16 +38,15 @@ __all__ = [
     "WordListDictionary",
     "available_languages",
     "candidate_words",
-    "expand_hunspell",
     "get_dictionary",
     "get_finder",
     "hand_letters",
+    "set_word_source",
+    "usable_words",
     "validate_word",
     "word_rank",
 ]
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-HUNSPELL_DIRS = (Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"))
 MIN_WORD = 2
 MAX_WORD = 7
 """A Sppoker hand holds 7 cards, so no playable word is longer."""
@@ -330,79 +329,20 @@ class WordFinder:
 
 # --- candidate lists ------------------------------------------------------------------
 
+WordSource = Callable[[str], Sequence[str]]
+"""Where the finder's candidates for a language come from: the application decides (the bot
+builds them from the table's dictionary and caches them, tests pass a small list)."""
 
-def _affix_rules(aff_path: Path) -> dict[str, tuple[str, bool, list[tuple[str, str, Any]]]]:
-    """PFX/SFX rules of a hunspell .aff file: flag -> (kind, cross product, rules)."""
-    rules: dict[str, tuple[str, bool, list[tuple[str, str, Any]]]] = {}
-    for line in aff_path.read_text(encoding="utf-8", errors="replace").splitlines():
-        parts = line.split()
-        if len(parts) < 4 or parts[0] not in ("PFX", "SFX"):
-            continue
-        kind, flag = parts[0], parts[1]
-        if flag not in rules:
-            rules[flag] = (kind, parts[2] == "Y", [])
-            continue
-        strip = "" if parts[2] == "0" else parts[2]
-        add = parts[3].split("/")[0]
-        add = "" if add == "0" else add
-        cond = parts[4] if len(parts) > 4 else "."
-        pattern = re.compile(f"{cond}$" if kind == "SFX" else f"^{cond}")
-        rules[flag][2].append((strip, add, pattern))
-    return rules
+_word_source: WordSource | None = None
 
 
-def expand_hunspell(
-    dic_path: Path | str,
-    aff_path: Path | str | None = None,
-    *,
-    min_len: int = MIN_WORD,
-    max_len: int = MAX_WORD,
-    skip_flags: str = "!",
-) -> set[str]:
-    """The lower-case, purely alphabetic words of a hunspell dictionary, affixes applied
-    (one suffix and one prefix, as hunspell's own single-level rules allow).
-
-    Stems flagged `skip_flags` (hunspell's NOSUGGEST "!": slurs and profanity) are left
-    out: a player may still declare them, but the bot never suggests them.
-    """
-    dic_path = Path(dic_path)
-    aff = Path(aff_path) if aff_path else dic_path.with_suffix(".aff")
-    rules = _affix_rules(aff) if aff.exists() else {}
-    words: set[str] = set()
-    lines = dic_path.read_text(encoding="utf-8", errors="replace").splitlines()
-    for line in lines[1:]:
-        stem, _, flags = line.strip().partition("/")
-        flags = flags.split()[0] if flags.split() else ""
-        if not stem or any(f in flags for f in skip_flags):
-            continue
-        suffixed: list[tuple[str, bool]] = [(stem, True)]
-        prefixes: list[tuple[str, str, bool]] = []
-        for flag in flags:
-            rule = rules.get(flag)
-            if rule is None:
-                continue
-            kind, cross, entries = rule
-            for strip, add, pattern in entries:
-                if not pattern.search(stem):
-                    continue
-                if kind == "SFX" and stem.endswith(strip):
-                    suffixed.append((stem[: len(stem) - len(strip)] + add, cross))
-                elif kind == "PFX" and stem.startswith(strip):
-                    prefixes.append((add, strip, cross))
-        forms = [form for form, _ in suffixed]
-        for add, strip, cross in prefixes:
-            # A prefix combines with a suffix only when both allow the cross product.
-            bases = [form for form, ok in suffixed if cross and ok] or [stem]
-            forms.extend(add + base[len(strip) :] for base in bases)
-        for form in forms:
-            if (
-                min_len <= len(form) <= max_len
-                and form.isascii()
-                and form.isalpha()
-                and form == form.lower()
-            ):
-                words.add(form)
-    return words
+def set_word_source(source: WordSource | None) -> None:
+    """Choose where `candidate_words` gets its lists; forgets the lists and finders made from
+    the previous source, so no finder keeps claiming words of another list."""
+    global _word_source
+    _word_source = source
+    candidate_words.cache_clear()
+    get_finder.cache_clear()
 
 
 def _deck_letters() -> Counter[str]:
@@ -411,34 +351,36 @@ def _deck_letters() -> Counter[str]:
     return Counter(card.letter for card in sppoker_deck() if card.letter)
 
 
-def build_word_list(lang: str = "en_US", dictionary: Dictionary | None = None) -> list[str]:
-    """The finder's candidates for `lang`, made from the host's hunspell files: words of
-    2..7 letters that the Sppoker deck can spell at all, confirmed by the dictionary."""
-    dic = next((d / f"{lang}.dic" for d in HUNSPELL_DIRS if (d / f"{lang}.dic").exists()), None)
-    if dic is None:
-        return []
+def usable_words(words: Iterable[str], dictionary: Dictionary) -> list[str]:
+    """The finder's candidates among `words`: lower-case words of 2..7 letters that the
+    Sppoker deck can spell at all and that `dictionary` accepts (so the finder never claims a
+    word the table would refuse, and capitalised names drop out). Sorted, without repeats.
+
+    >>> usable_words(["zebra", "Paris", "zz", "x", "zebras", "qua"], WordListDictionary(
+    ...     ["zebra", "zz", "x", "qua"]))
+    ['qua', 'zebra']
+    """
     deck = _deck_letters()
-    check = dictionary or get_dictionary(lang)
-    words = []
-    for word in expand_hunspell(dic):
+    found = set()
+    for word in words:
+        word = word.strip()
+        if not (MIN_WORD <= len(word) <= MAX_WORD and word.isalpha() and word == word.lower()):
+            continue
         need = Counter(word.upper())
-        if all(deck[k] >= n for k, n in need.items()) and check.check(word):
-            words.append(word)
-    return sorted(words)
+        if all(deck[k] >= n for k, n in need.items()) and dictionary.check(word):
+            found.add(word)
+    return sorted(found)
 
 
 @functools.cache
 def candidate_words(lang: str = "en_US") -> tuple[str, ...]:
-    """The candidate words for `lang`: the bundled data/words_<lang>.txt when present
-    (made by bench/make_words.py, so every machine suggests the same words), otherwise
-    built from the host's hunspell files."""
-    path = DATA_DIR / f"words_{lang}.txt"
-    if path.exists():
-        with path.open(encoding="utf-8") as handle:
-            return tuple(
-                line.strip() for line in handle if line.strip() and not line.startswith("#")
-            )
-    return tuple(build_word_list(lang))
+    """The candidate words for `lang`, from the source `set_word_source` chose."""
+    if _word_source is None:
+        raise LookupError(
+            f"no word list for {lang}: the application must choose a source with "
+            "engine.words.set_word_source (the bot does, see bot/wordlists.py)"
+        )
+    return tuple(_word_source(lang))
 
 
 @functools.cache

@@ -1,21 +1,25 @@
 """The word layer: validation reasons, the dictionary's lower-case rule, the finder's order,
-the hunspell expansion behind the bundled candidate list, and one test on real enchant."""
+the candidate lists made from the installed dictionary (cached per language in the data
+directory), and tests on the real enchant dictionary."""
 
 from __future__ import annotations
 
+import random
+import shutil
 from collections import Counter
 
 import pytest
 
-from engine.cards import sppoker_deck
+from bot import wordlists
 from engine.games.sppoker import sppoker_cards
 from engine.words import (
-    MAX_WORD,
     Dictionary,
     WordFinder,
     WordListDictionary,
     candidate_words,
-    expand_hunspell,
+    get_finder,
+    set_word_source,
+    usable_words,
     validate_word,
     word_rank,
 )
@@ -95,30 +99,96 @@ def test_finder_confirms_every_candidate_with_the_dictionary():
     assert finder.best_words("ZEBRAS") == ["ZEBRA", "BEAR"]
 
 
-def test_expand_hunspell_applies_affixes_and_skips_names_and_nosuggest(tmp_path):
+def test_usable_words_keeps_playable_lower_case_words_the_dictionary_accepts():
+    words = ["zebra", "Zebra", "bear", "be", "x", "zebrass", "bearish", "qqq", "ax", "axe"]
+    dictionary = WordListDictionary(["zebra", "bear", "be", "x", "bearish", "qqq", "ax"])
+    # BEARISH is 7 letters, fine; QQQ needs three Q cards (the deck has one); AXE is refused.
+    assert usable_words(words, dictionary) == ["ax", "be", "bear", "bearish", "zebra"]
+
+
+def test_candidate_words_come_from_the_chosen_source_and_a_new_source_forgets_the_old():
+    asked: list[str] = []
+
+    def source(lang: str) -> list[str]:
+        asked.append(lang)
+        return ["zebra"] if lang == "xx_XX" else ["bear"]
+
+    try:
+        set_word_source(source)
+        assert candidate_words("xx_XX") == ("zebra",)
+        assert candidate_words("xx_XX") == ("zebra",) and asked == ["xx_XX"]  # cached
+        set_word_source(lambda lang: ["era"])
+        assert candidate_words("xx_XX") == ("era",)
+        set_word_source(None)
+        with pytest.raises(LookupError, match="no word list for xx_XX"):
+            candidate_words("xx_XX")
+    finally:
+        set_word_source(None)
+
+
+def test_word_lists_are_cached_per_language_in_the_data_dir(tmp_path, monkeypatch):
+    built: list[str] = []
+
+    def fake_build(lang: str) -> list[str]:
+        built.append(lang)
+        return [f"{lang[:2].lower()}word"]
+
+    monkeypatch.setattr(wordlists, "build", fake_build)
+    assert wordlists.load("en_US", tmp_path) == ["enword"]
+    assert wordlists.load("en_US", tmp_path) == ["enword"]
+    assert wordlists.load("fr_FR", tmp_path) == ["frword"]
+    assert built == ["en_US", "fr_FR"]  # each built once, then read from its file
+    assert sorted(p.name for p in (tmp_path / "words").iterdir()) == [
+        "words_en_US.txt", "words_fr_FR.txt"]
+    # Another dictionary installed (or another way of building): the cache is rebuilt.
+    monkeypatch.setattr(wordlists, "FORMAT", "changed")
+    assert wordlists.load("en_US", tmp_path) == ["enword"] and built[-1] == "en_US"
+    assert len(built) == 3
+
+
+def test_an_unwritable_data_dir_costs_only_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(wordlists, "build", lambda lang: ["zebra"])
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert wordlists.load("en_US", blocker) == ["zebra"]
+
+
+def test_unmunch_expands_affixes_and_leaves_out_nosuggest_stems(tmp_path):
+    if shutil.which("unmunch") is None:
+        pytest.fail("unmunch is missing: ./dev installs it (Debian package hunspell-tools)")
     aff = tmp_path / "t.aff"
     aff.write_text(
-        "SET UTF-8\n"
+        "SET UTF-8\nNOSUGGEST !\n"
         "PFX U Y 1\nPFX U 0 un .\n\n"
-        "SFX S Y 2\nSFX S y ies [^aeiou]y\nSFX S 0 s [^sxzhy]\n\n"
-        "SFX D N 1\nSFX D 0 ed [^ey]\n"
+        "SFX S Y 2\nSFX S y ies [^aeiou]y\nSFX S 0 s [^sxzhy]\n"
     )
     dic = tmp_path / "t.dic"
-    dic.write_text("5\ntie/US\nspy/S\nlock/DU\nParis\nbad/!S\n")
-    words = expand_hunspell(dic, aff)
-    assert {"tie", "ties", "untie", "unties", "spy", "spies", "lock", "locked"} <= words
-    assert "unlock" in words and "unlocked" not in words  # D does not cross with prefixes
-    assert "paris" not in words and "Paris" not in words
+    dic.write_text("4\ntie/US\nspy/S\nParis\nbad/!S\n")
+    words = set(wordlists.unmunch(dic, aff))
+    assert {"tie", "ties", "untie", "unties", "spy", "spies", "Paris"} <= words
     assert not {"bad", "bads"} & words
 
 
-def test_bundled_candidates_are_playable_words():
-    words = candidate_words("en_US")
-    assert len(words) > 10_000
-    deck = Counter(card.letter for card in sppoker_deck())
-    for word in words[::97]:
-        assert word == word.lower() and word.isalpha() and 2 <= len(word) <= MAX_WORD
-        assert all(deck[k.upper()] >= n for k, n in Counter(word).items())
+def test_the_finder_list_is_the_installed_dictionarys_and_ai_seats_use_it(tmp_path):
+    enchant = pytest.importorskip("enchant")
+    if not enchant.dict_exists("en_US"):
+        pytest.skip("no en_US dictionary on this host")
+    from engine.games.sppoker import Sppoker
+    from engine.words import EnchantDictionary
+
+    words = wordlists.load("en_US", tmp_path)
+    real = EnchantDictionary("en_US")
+    assert len(words) > 30_000 and all(real.check(word) for word in words[::37])
+    try:
+        wordlists.install(tmp_path)
+        finder = get_finder("en_US")
+        # Words the old bundled list lacked, which the dictionary accepts.
+        assert finder.best_words("SOYPTIO", limit=1) == ["ISOTOPY"]
+        assert finder.best_words("LEREZLI", limit=1) == ["RILLE"]
+        game = Sppoker(["Ann", "AI 1"], {"ai_seats": [1]}, random.Random(3))
+        assert game.finder is finder  # the AI seats choose their words with it
+    finally:
+        set_word_source(None)
 
 
 def test_real_enchant_dictionary_rejects_names_and_abbreviations():
@@ -135,5 +205,5 @@ def test_real_enchant_dictionary_rejects_names_and_abbreviations():
     assert not d.check("zebra-like") and not d.check("qxz")
     assert validate_word("Zebras", "ZEBRASQ", d).ok
     assert validate_word("paris", "PARISQ", d).reason == "not in the dictionary: PARIS"
-    finder = WordFinder(candidate_words("en_US"), d)
+    finder = WordFinder(wordlists.build("en_US"), d)
     assert finder.best_words("SPPOKER", limit=1) == ["POKERS"]
