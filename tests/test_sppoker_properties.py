@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.wordlists import build
 from engine.cards import sppoker_deck
 from engine.game import TIMEOUT, Action, Event, IllegalAction
 from engine.games.sppoker import Sppoker
-from engine.words import WordFinder, WordListDictionary, candidate_words, hand_letters
+from engine.words import WordFinder, WordListDictionary, hand_letters
 
-CANDIDATES = candidate_words("en_US")
+CANDIDATES = build("en_US")
 DICTIONARY = WordListDictionary(CANDIDATES)
 FINDER = WordFinder(CANDIDATES, DICTIONARY)
 FULL_DECK = Counter(str(card) for card in sppoker_deck())
