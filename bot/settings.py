@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -35,6 +35,7 @@ __all__ = [
     "PROJECT_ROOT",
     "Settings",
     "SettingsError",
+    "installed_dictionaries",
     "load_settings",
     "parse_env_file",
 ]
@@ -83,16 +84,27 @@ class Settings:
         return self.database.parent
 
 
+def installed_dictionaries() -> list[str]:
+    """The dictionaries enchant can open on this host: the only ones DICTIONARY and a table's
+    settings may name, since any other fails at the first deal rather than at start-up."""
+    from engine.words import available_languages  # late: enchant is opened only when asked
+
+    return available_languages()
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None,
     env_file: Path | None = Path(".env"),
+    *,
+    dictionaries: Sequence[str] | None = None,
 ) -> Settings:
     """Read and check the settings; `environ` defaults to the process environment.
 
     A relative `env_file` is looked up from the current directory (where `./dev run` starts
     the bot); a missing file is not an error because a `.env` is optional. Keys present in
     `environ` win over the file even when empty, so an empty variable can switch a file
-    setting off. Empty values mean "not set" and fall back to the default.
+    setting off. Empty values mean "not set" and fall back to the default. The dictionary
+    must be one of `dictionaries` (default: those installed here).
     """
     values: dict[str, str] = {}
     if env_file is not None and env_file.exists():
@@ -109,7 +121,11 @@ def load_settings(
     return Settings(
         discord_token=get("DISCORD_TOKEN"),
         database=_database(get("DATABASE")),
-        dictionary=_dictionary(get("DICTIONARY")),
+        dictionary=_installed(
+            _dictionary(get("DICTIONARY")),
+            installed_dictionaries() if dictionaries is None else list(dictionaries),
+            explicit=get("DICTIONARY") is not None,
+        ),
         dev_guild=_dev_guild(get("DEV_GUILD")),
         log_level=_log_level(get("LOG_LEVEL")),
         ai_delay=_ai_delay(get("AI_DELAY")),
@@ -202,6 +218,32 @@ def _dictionary(raw: str | None) -> str:
             f"DICTIONARY must be a dictionary language tag such as en_US, not {raw!r}."
         )
     return raw
+
+
+def _installed(tag: str, installed: list[str], *, explicit: bool) -> str:
+    """The installed dictionary `tag` names (en_us and en-US find en_US), or one sentence
+    that names the installed ones."""
+    if tag in installed:
+        return tag
+    folded = {name.lower().replace("-", "_"): name for name in installed}
+    match = folded.get(tag.lower().replace("-", "_"))
+    if match is not None:
+        return match
+    what = f"DICTIONARY {tag}" if explicit else f"DICTIONARY is not set and the default {tag}"
+    if not installed:
+        return _fail(
+            f"{what} is not installed, and no enchant dictionary is (on Debian: apt-get "
+            "install libenchant-2-2 hunspell-en-us)."
+        )
+    names = ", ".join(sorted(installed))
+    return _fail(
+        f"{what} is not installed here; the installed dictionaries are {names} (set "
+        "DICTIONARY to one of them, or install another, such as hunspell-de-de)."
+    )
+
+
+def _fail(message: str) -> str:
+    raise SettingsError(message)
 
 
 def _dev_guild(raw: str | None) -> int | None:

@@ -13,9 +13,13 @@ from bot.settings import (
     PROJECT_ROOT,
     Settings,
     SettingsError,
+    installed_dictionaries,
     load_settings,
     parse_env_file,
 )
+
+# Dictionaries of some other host: these tests are about reading settings, not this host.
+ELSEWHERE = ("de_DE", "en_GB", "en_US", "fr_FR", "sv_SE")
 
 
 def env_file(tmp_path: Path, text: str) -> Path:
@@ -96,7 +100,7 @@ def test_env_file_syntax(tmp_path):
         "ESCAPED": 'a"b\nc',
         "EMPTY": "",
     }
-    settings = load_settings({}, env_file=path)
+    settings = load_settings({}, env_file=path, dictionaries=ELSEWHERE)
     assert (settings.discord_token, settings.dev_guild, settings.log_level) == (
         "tok#en with spaces",
         43,
@@ -106,7 +110,8 @@ def test_env_file_syntax(tmp_path):
 
 def test_environment_wins_over_the_file(tmp_path):
     path = env_file(tmp_path, "DEV_GUILD=1\nDICTIONARY=fr_FR\nDISCORD_TOKEN=from-file\n")
-    settings = load_settings({"DEV_GUILD": "2", "DISCORD_TOKEN": ""}, env_file=path)
+    settings = load_settings({"DEV_GUILD": "2", "DISCORD_TOKEN": ""}, env_file=path,
+                             dictionaries=ELSEWHERE)
     assert settings.dev_guild == 2
     assert settings.dictionary == "fr_FR"
     # Present but empty in the environment: switched off, not taken from the file.
@@ -120,7 +125,7 @@ def test_process_environment_is_the_default(monkeypatch, tmp_path):
     monkeypatch.setenv("DEV_GUILD", "77")
     monkeypatch.chdir(tmp_path)  # and .env is looked for in the current directory
     env_file(tmp_path, "DICTIONARY=sv_SE\n")
-    settings = load_settings()
+    settings = load_settings(dictionaries=ELSEWHERE)
     assert (settings.dev_guild, settings.dictionary) == (77, "sv_SE")
 
 
@@ -213,3 +218,50 @@ def test_ai_delay_is_checked() -> None:
     assert load_settings({}, env_file=None).ai_delay == 0.4
     with pytest.raises(SettingsError, match="AI_DELAY"):
         load_settings({"AI_DELAY": "soon"}, env_file=None)
+
+
+# --- the dictionary must be installed -------------------------------------------------
+
+
+def dictionary_error(environ: dict[str, str], installed: list[str]) -> str:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(environ, env_file=None, dictionaries=installed)
+    message = str(caught.value)
+    assert "\n" not in message and message.endswith(".")
+    return message
+
+
+def test_a_dictionary_not_installed_is_refused_naming_the_installed_ones():
+    message = dictionary_error({"DICTIONARY": "de_DE"}, ["en_US", "en_GB"])
+    assert message.startswith("DICTIONARY de_DE is not installed here")
+    assert "the installed dictionaries are en_GB, en_US" in message
+
+
+def test_the_default_dictionary_must_be_installed_too():
+    message = dictionary_error({}, ["sv_SE"])
+    assert "default en_US is not installed" in message and "sv_SE" in message
+
+
+def test_without_any_dictionary_the_sentence_says_what_to_install():
+    assert "apt-get install" in dictionary_error({"DICTIONARY": "en_US"}, [])
+
+
+def test_a_tag_in_another_case_or_with_a_dash_finds_the_installed_dictionary():
+    for raw in ("en_gb", "EN-GB", "en-GB"):
+        settings = load_settings({"DICTIONARY": raw}, env_file=None, dictionaries=["en_GB"])
+        assert settings.dictionary == "en_GB"
+
+
+def test_this_host_has_the_readmes_en_GB_and_the_default_en_US():
+    # ./dev installs both (hunspell-en-us, hunspell-en-gb); the README's example is en_GB.
+    assert {"en_GB", "en_US"} <= set(installed_dictionaries())
+    assert load_settings({"DICTIONARY": "en_GB"}, env_file=None).dictionary == "en_GB"
+
+
+def test_table_settings_offer_exactly_the_installed_dictionaries():
+    from cogs.sppoker import language_choices as sppoker_choices
+    from cogs.tables import language_choices
+
+    installed = installed_dictionaries()
+    assert [choice.value for choice in language_choices()] == installed[:25]
+    assert [choice.value for choice in sppoker_choices()] == installed[:25]

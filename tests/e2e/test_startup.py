@@ -51,6 +51,14 @@ async def test_a_bad_setting_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
     assert "DEV_GUILD" in output and "Traceback" not in output
 
 
+async def test_a_dictionary_not_installed_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    env = base_env(tmp_path) | {"DISCORD_TOKEN": "x", "DICTIONARY": "xx_YY"}
+    code, output = await run_bot(env, tmp_path)
+    assert code == 2
+    assert "DICTIONARY xx_YY is not installed" in output and "en_US" in output
+    assert "Traceback" not in output and output.strip().count("\n") == 0
+
+
 async def test_an_unreachable_discord_is_one_sentence(tmp_path: Path) -> None:
     env = base_env(tmp_path) | {"DISCORD_TOKEN": "x",
                                 "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
