@@ -28,6 +28,10 @@ EXTENSIONS = (
 
 class DealersChoice(commands.Bot):
     def __init__(self, settings: Settings, **options: object) -> None:
+        # The bot uses no voice: discord.py's warnings that PyNaCl and davey are missing are
+        # noise, printed before the bot's own first sentence.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(

@@ -66,3 +66,4 @@ async def test_an_unreachable_discord_is_one_sentence(tmp_path: Path) -> None:
     code, output = await run_bot(env, tmp_path)
     assert code == 1
     assert "Could not reach Discord" in output and "Traceback" not in output
+    assert "PyNaCl" not in output and "davey" not in output  # the bot has no voice
