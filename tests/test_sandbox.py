@@ -22,19 +22,22 @@ from pathlib import Path
 
 import pytest
 
+from bot.settings import DEFAULT_DATABASE, load_settings
 from loopback.models import Message
 from loopback.process import PROJECT_ROOT
 from loopback.sandbox import client, render
-from loopback.sandbox.client import Numbers, card_key
+from loopback.sandbox.client import Numbers, SandboxClient, card_key
 from loopback.sandbox.render import plain
-from loopback.sandbox.session import sandbox_discord
+from loopback.sandbox.session import database_path, sandbox_discord
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 
 
 def sandbox_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "SANDBOX_"))}
-    return env | {"SANDBOX_DATABASE": str(tmp_path / "sandbox.sqlite3"), "COLUMNS": "100",
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DISCORD_", "SANDBOX_")) and k != "DATABASE"}
+    # The sandbox keeps its database beside the bot's: here, tmp_path/sandbox.sqlite3.
+    return env | {"DATABASE": str(tmp_path / "bot.sqlite3"), "COLUMNS": "100",
                   "PYTHONPATH": str(PROJECT_ROOT), "TERM": "xterm"}
 
 
@@ -127,7 +130,9 @@ def test_a_whole_sppoker_game_typed_in_the_terminal(terminal: Terminal, tmp_path
     terminal.expect(r"The bot opened a form: Spelling")
     terminal.expect(r"Your word \(letters: [A-Z ]+\): ")
     terminal.type("qqqq")
-    terminal.expect(r"Your declaration: spelling with QQQQ")
+    terminal.expect(r"QQQQ is not valid")  # not declared: asked again
+    terminal.type("click dm Poker")
+    terminal.expect(r"Your declaration: poker")
     for _ in range(8):  # a hand nobody wins leads to another; target 1 ends it soon
         outcome = terminal.expect(r"🏆 (\w[\w ]*) won|\[(\d+)\] Next hand")
         if outcome[1]:
@@ -204,7 +209,7 @@ def test_a_message_with_buttons_and_a_menu() -> None:
         "-- DM " + "-" * 54,
         "  Your hand: A♥ K♦",
         "  [file] h.png",
-        "  [1] Stand pat   (Gone)",
+        "  [1] Stand pat   [-] Gone",
         "  [2] menu: Draw — choose 1 to 2",
         "      A♥ (Ah)  ·  K♦ (Kd)",
     ]
@@ -213,3 +218,75 @@ def test_a_message_with_buttons_and_a_menu() -> None:
 @pytest.mark.parametrize("module", [render, client])
 def test_doctests(module: object) -> None:
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
+
+
+def test_the_sandbox_keeps_its_database_beside_the_bots_database(tmp_path: Path) -> None:
+    settings = load_settings({"DATABASE": str(tmp_path / "srv" / "bot.sqlite3")}, env_file=None)
+    assert database_path(settings) == tmp_path / "srv" / "sandbox.sqlite3"
+    # By default in the data directory the README names (data/), never the bot's own file.
+    default = database_path(load_settings({}, env_file=None))
+    assert default == DEFAULT_DATABASE.parent / "sandbox.sqlite3" != DEFAULT_DATABASE
+
+
+def test_the_piped_sandbox_says_where_it_keeps_scores(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--sandbox"], cwd=tmp_path / "..",
+        env=sandbox_env(tmp_path) | {"SANDBOX_DATABASE": str(tmp_path / "ignored.sqlite3")},
+        input="quit\n", capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"Scores are kept in {tmp_path.name}/sandbox.sqlite3" in done.stdout
+    assert (tmp_path / "sandbox.sqlite3").exists()
+    assert not (tmp_path / "ignored.sqlite3").exists()
+
+
+class Screen:
+    """What the sandbox client prints, collected."""
+
+    width = 80
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        self.lines += lines
+
+
+def prompt_payload(text: str, label: str) -> dict[str, object]:
+    return {"content": text, "components": [{"type": 1, "components": [
+        {"type": 2, "label": label, "custom_id": f"id-{label}", "style": 1}]}]}
+
+
+def test_an_old_prompt_losing_its_buttons_is_not_printed_below_the_new_one(tmp_path) -> None:
+    discord = sandbox_discord()
+    screen = Screen()
+    sandbox = SandboxClient(discord, screen, files=tmp_path)  # type: ignore[arg-type]
+    state = discord.state
+    dm = state.dm_channel(state.users[discord.users[0].id])
+    old = state.create_message(dm, prompt_payload("Declare now.", "Poker"), [])
+    sandbox.drain()
+    assert any("[1] Poker" in line for line in screen.lines)
+    screen.lines.clear()
+    # The bot's burst: the next prompt, then the old one edited to lose its buttons.
+    state.create_message(dm, prompt_payload("Hand 2: declare now.", "Spelling"), [])
+    state.edit_message(old, {"content": "Nothing is needed from you right now.",
+                             "components": []}, [])
+    sandbox.drain()
+    text = "\n".join(screen.lines)
+    assert "Hand 2: declare now." in text and "Spelling" in text
+    assert "Nothing is needed" not in text  # the screen ends on the prompt that waits
+
+
+def test_a_prompt_withdrawn_without_a_new_one_is_shown_edited(tmp_path) -> None:
+    discord = sandbox_discord()
+    screen = Screen()
+    sandbox = SandboxClient(discord, screen, files=tmp_path)  # type: ignore[arg-type]
+    state = discord.state
+    dm = state.dm_channel(state.users[discord.users[0].id])
+    old = state.create_message(dm, prompt_payload("Declare now.", "Poker"), [])
+    sandbox.drain()
+    state.edit_message(old, {"content": "Nothing is needed from you right now.",
+                             "components": []}, [])
+    sandbox.drain()
+    assert "  Nothing is needed from you right now." in screen.lines
+    assert any("edited" in line for line in screen.lines)

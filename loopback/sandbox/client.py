@@ -33,7 +33,7 @@ Type what you would type in Discord, or one of the sandbox's own commands:
   /sppoker start target:3   a slash command, run in the current channel
   click Join                click the newest button with that label (or a unique start
                             of it: "click add" for Add AI)
-  click 4                   click the button numbered [4]
+  click 4                   click the button numbered [4] ([-] marks a disabled one)
   click dm Poker            only look at your DMs (or "click #games Join")
   pick Ah Kd                choose options in the menu on screen (by label or value)
   pick 6 Ah Kd              choose in the menu numbered [6]; "pick 6 none" for nothing
@@ -105,6 +105,8 @@ class SandboxClient:
         self.numbers = Numbers()
         self._cursor = len(self.state.feed)
         self._printed: set[int] = set()
+        self._had_buttons: set[int] = set()  # printed with buttons one could click
+        self._latest: dict[int, int] = {}  # channel id -> the newest message one sees there
         self._unseen: dict[int, list[int]] = {}  # user id -> messages they have not seen
         self._saved: dict[int, Path] = {}  # attachment id -> where it was saved
 
@@ -179,6 +181,11 @@ class SandboxClient:
         batch = self.state.feed[self._cursor:]
         self._cursor += len(batch)
         created = {message_id for change, message_id in batch if change == "created"}
+        for message_id in sorted(created):
+            message = self.state.messages[message_id]
+            if self._owner(message) in (None, self.me.id):
+                latest = self._latest.get(message.channel_id, 0)
+                self._latest[message.channel_id] = max(latest, message_id)
         noted: list[str] = []
         for message_id in dict.fromkeys(message_id for _, message_id in batch):
             message = self.state.messages[message_id].snapshot()
@@ -199,10 +206,24 @@ class SandboxClient:
             return None  # "Dealer is thinking...": shown when it is filled in
         owner = self._owner(message)
         if owner is None or owner == self.me.id:
-            self._print(message)
+            if self._superseded(message):
+                self._had_buttons.discard(message.id)
+            else:
+                self._print(message)
             return None
         self._unseen.setdefault(owner, []).append(message.id)
         return owner
+
+    def _superseded(self, message: Message) -> bool:
+        """An old prompt edited to lose its buttons, with a newer message below it (the next
+        prompt): printing it again would put it under that prompt, and the screen would end
+        on "Nothing is needed from you" while a prompt waits just above. Discord leaves it
+        where it was, up the scroll; so does the sandbox."""
+        return (
+            message.id in self._had_buttons
+            and not _enabled_ids(message)
+            and self._latest.get(message.channel_id, 0) > message.id
+        )
 
     def _is_dm(self, message: Message) -> bool:
         return self.state.channels[message.channel_id].is_dm
@@ -229,7 +250,12 @@ class SandboxClient:
         if message.id in self._printed and message.edited_at is not None:
             notes.append("edited")
         self._printed.add(message.id)
-        numbers = self.numbers.assign(message.id, _enabled_ids(message))
+        enabled = _enabled_ids(message)
+        if enabled:
+            self._had_buttons.add(message.id)
+        else:
+            self._had_buttons.discard(message.id)
+        numbers = self.numbers.assign(message.id, enabled)
         block = render(message, where=where, numbers=numbers, names=self._name,
                        attachments=[str(self._save(a)) for a in message.attachments],
                        notes=notes, now=self.discord.clock.time())

@@ -190,7 +190,8 @@ def _text_displays(components: list[dict[str, Any]]) -> list[str]:
 def _component_lines(message: Message, numbers: dict[str, int]) -> list[str]:
     """Buttons on one line per action row (as the client lays them out), menus below.
 
-    Disabled buttons are shown in parentheses without a number: visible, not clickable.
+    Disabled buttons read "[-] Label": in the place of a number, a dash, so they cannot be
+    taken for buttons to click (Discord greys them out).
     """
     lines = []
     for row in message.components:
@@ -205,14 +206,14 @@ def _component_lines(message: Message, numbers: dict[str, int]) -> list[str]:
             if button.url:
                 faces.append(f"<{button_text(button)}: {button.url}>")
             elif button.disabled or button.custom_id not in numbers:
-                faces.append(f"({button_text(button)})")
+                faces.append(f"[-] {button_text(button)}")
             else:
                 faces.append(f"[{numbers[button.custom_id]}] {button_text(button)}")
         if faces:
             lines.append("  " + "   ".join(faces))
     for select in message.selects():
         number = numbers.get(select.custom_id)
-        tag = f"[{number}] menu" if number is not None and not select.disabled else "(menu)"
+        tag = f"[{number}] menu" if number is not None and not select.disabled else "[-] menu"
         title = select.placeholder or "Choose"
         lines.append(f"  {tag}: {title} — {select_rule(select)}")
         options = [option_text(o.label, o.value) for o in select.options]

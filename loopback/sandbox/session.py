@@ -3,31 +3,31 @@
 The bot is started exactly as a server owner starts it (`python -m bot`), only pointed at the
 loopback Discord by its environment, so what the sandbox shows is what Discord would show.
 
-The sandbox keeps its own database (data/sandbox.sqlite3, or SANDBOX_DATABASE) so that it
-never touches a real server's scores, and so that its own scores and unfinished tables carry
-over from one session to the next. For that the sandbox's server, channels and people must
-have the same ids every time: they are made while the loopback's clock is pinned to a fixed
-moment, and ids are derived from that clock.
+The sandbox keeps its own database, sandbox.sqlite3 in the bot's data directory (the
+directory of DATABASE; data/ by default, as the README says), so that it never touches a real
+server's scores or restores its tables into the real bot, and so that its own scores and
+unfinished tables carry over from one session to the next. For that the sandbox's server,
+channels and people must have the same ids every time: they are made while the loopback's
+clock is pinned to a fixed moment, and ids are derived from that clock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
 import signal
+import sys
 import tempfile
 from pathlib import Path
 
-from bot.settings import PROJECT_ROOT
+from bot.settings import Settings, SettingsError, load_settings
 from loopback import Clock, LoopbackDiscord
 from loopback.process import BotProcess
 from loopback.sandbox.client import SandboxClient
 from loopback.sandbox.terminal import Terminal
 
-DATABASE_ENV = "SANDBOX_DATABASE"
-DEFAULT_DATABASE = PROJECT_ROOT / "data" / "sandbox.sqlite3"
+DATABASE_NAME = "sandbox.sqlite3"
 # Not "you": the bot says "<name> has declared", "you are <name>", which must read right.
 PEOPLE = ("alice", "bob", "carol", "dave")
 CHANNELS = ("general", "games")
@@ -58,9 +58,9 @@ def sandbox_discord() -> LoopbackDiscord:
     return discord
 
 
-def database_path() -> Path:
-    raw = os.environ.get(DATABASE_ENV, "").strip()
-    return Path(raw).expanduser().absolute() if raw else DEFAULT_DATABASE
+def database_path(settings: Settings) -> Path:
+    """The sandbox's database: beside the bot's own (DATABASE), never the same file."""
+    return settings.data_dir / DATABASE_NAME
 
 
 def _shown(path: Path) -> str:
@@ -145,12 +145,18 @@ async def _main(terminal: Terminal, database: Path, files: Path) -> int:
 
 def run_sandbox() -> int:
     """`python -m bot --sandbox`: play without a Discord account. The exit code is 0 after
-    quit (or Ctrl-C), 1 if the bot could not start or stopped by itself."""
+    quit (or Ctrl-C), 1 if the bot could not start or stopped by itself, 2 (with one
+    sentence) if a setting is wrong, as for the bot itself."""
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
     terminal = Terminal()
     files = Path(tempfile.mkdtemp(prefix="dealers-choice-sandbox-"))
     try:
         with terminal.keep_settings():
-            return asyncio.run(_main(terminal, database_path(), files))
+            return asyncio.run(_main(terminal, database_path(settings), files))
     except KeyboardInterrupt:  # a second Ctrl-C while stopping
         return 0
     finally:
