@@ -95,10 +95,12 @@ REASON_DAILY = "daily claim"
 BUSY_TIMEOUT_MS = 5000
 _MAX_ERROR_CHARS = 20_000
 
+# Equal wins: the better win rate first (fewer games, when there are wins), then the more
+# games (at 0 wins, two games played are not worse than one).
 _LEADERBOARD_ORDER: dict[str, str] = {
-    "wins": "wins DESC, games ASC, points DESC, user_id ASC",
+    "wins": "wins DESC, win_rate DESC, games DESC, points DESC, user_id ASC",
     "games": "games DESC, wins DESC, points DESC, user_id ASC",
-    "points": "points DESC, wins DESC, games ASC, user_id ASC",
+    "points": "points DESC, wins DESC, win_rate DESC, games DESC, user_id ASC",
     "win_rate": "win_rate DESC, games DESC, points DESC, user_id ASC",
 }
 assert set(_LEADERBOARD_ORDER) == set(get_args(LeaderboardOrder))
@@ -845,16 +847,21 @@ class Store:
 
         Only finished games and human seats count. Ties are broken by further columns and
         finally by user id, so that pages are stable and never overlap. `min_games` keeps
-        one lucky game from topping a win-rate board.
+        one lucky game from topping a win-rate board. Across all games there are no points
+        (each game counts them its own way), so they cannot order that board either.
         """
         if order_by not in _LEADERBOARD_ORDER:
             raise ValueError(f"order_by must be one of {', '.join(_LEADERBOARD_ORDER)}")
+        if kind is None and order_by == "points":
+            raise ValueError("points of different games do not add up: order by points "
+                             "needs a game")
         _check_page(limit, offset)
         where, params = _stats_filter(guild_id, kind)
+        points = "NULL" if kind is None else "coalesce(sum(r.score), 0)"
         async with self._read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT r.user_id AS user_id, p.display_name AS display_name,"
-                " count(*) AS games, sum(r.win) AS wins, coalesce(sum(r.score), 0) AS points,"
+                f" count(*) AS games, sum(r.win) AS wins, {points} AS points,"
                 " CAST(sum(r.win) AS REAL) / count(*) AS win_rate"
                 " FROM games g JOIN game_results r ON r.game_id = g.id"
                 " JOIN players p ON p.user_id = r.user_id"

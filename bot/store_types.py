@@ -279,12 +279,15 @@ class DailyClaim:
 
 @dataclass(frozen=True)
 class LeaderboardRow:
+    """One ranked player. `points` is None on the all-games board: points of different
+    games (a Sppoker point, a Chicago point, Poke's honours) do not add up."""
+
     rank: int
     user_id: int
     display_name: str
     games: int
     wins: int
-    points: int
+    points: int | None
     win_rate: float
 
 

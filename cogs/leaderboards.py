@@ -30,8 +30,12 @@ def game_title(kind: str) -> str:
 async def leaderboard_page(
     store: Store, guild_id: int, kind: str, order: str, page: int
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """One page of a server's leaderboard, with buttons to page and to change the order."""
+    """One page of a server's leaderboard, with buttons to page and to change the order.
+    The all-games board has no points (each game counts its own kind), so neither a points
+    column nor a Points order: asked for, it is ordered by wins."""
     game_kind = None if kind == "all" else kind
+    orders = {key: label for key, label in ORDERS.items() if game_kind or key != "points"}
+    order = order if order in orders else "wins"
     size = await store.leaderboard_size(guild_id, game_kind)
     pages = max(1, -(-size // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
@@ -43,16 +47,20 @@ async def leaderboard_page(
     if rows:
         embed.description = "\n".join(
             f"**{row.rank}.** {row.display_name} — {row.wins} won of {row.games}, "
-            f"{row.points} points, {row.win_rate:.0%}"
+            + ("" if row.points is None else f"{row.points} points, ")
+            + f"{row.win_rate:.0%}"
             for row in rows
         )
     else:
         embed.description = "No finished games yet. Start one and be the first!"
-    embed.set_footer(text=f"Page {page + 1} of {pages} · finished games only")
+    footer = f"Page {page + 1} of {pages} · finished games only"
+    if game_kind is None:
+        footer += " · points are per game: choose a game to see them"
+    embed.set_footer(text=footer)
     view = discord.ui.View(timeout=None)
     view.add_item(PageButton(kind, order, page - 1, "◀ Previous", disabled=page == 0))
     view.add_item(PageButton(kind, order, page + 1, "Next ▶", disabled=page >= pages - 1))
-    for key, label in ORDERS.items():
+    for key, label in orders.items():
         view.add_item(PageButton(kind, key, 0, label, disabled=key == order, row=1))
     return embed, view
 

@@ -57,3 +57,52 @@ async def test_an_empty_board_invites_a_first_game(tmp_path: Path) -> None:
     assert "No finished games yet" in (embed.description or "")
     assert "Page 1 of 1" in (embed.footer.text or "")
     await store.close()
+
+
+async def result(store: Store, kind: str, scores: dict[int, tuple[int, bool]]) -> None:
+    """One finished game of `kind`: user -> (score, won)."""
+    await store.record_game(GameRecord(
+        guild_id=GUILD, channel_id=9, kind=kind, started_at=1_000.0, finished_at=2_000.0,
+        status="finished", players=[
+            PlayerResult(seat, user, f"P{user}", score, 1 if won else 2, won)
+            for seat, (user, (score, won)) in enumerate(scores.items())
+        ],
+    ))
+
+
+async def test_all_games_do_not_add_up_points_of_different_games(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    for user in (1, 2):
+        await store.upsert_player(user, f"P{user}")
+    await result(store, "sppoker", {1: (12, True), 2: (3, False)})
+    await result(store, "poke", {1: (300, False), 2: (900, True)})
+    rows = await store.leaderboard(GUILD, None)
+    assert [row.points for row in rows] == [None, None]
+    embed, view = await leaderboard_page(store, GUILD, "all", "points", 0)
+    assert embed.description is not None and "points" not in embed.description
+    assert "by wins" in (embed.title or "")  # no points order across games
+    labels = [item.item.label for item in view.children if isinstance(item, PageButton)]
+    assert "Points" not in labels and "Wins" in labels
+    one_game, _ = await leaderboard_page(store, GUILD, "sppoker", "points", 0)
+    assert one_game.description is not None and "12 points" in one_game.description
+    await store.close()
+
+
+async def test_at_equal_wins_the_better_record_ranks_first(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    for user in (1, 2, 3, 4, 5):
+        await store.upsert_player(user, f"P{user}")
+    await result(store, "sppoker", {5: (12, True), 1: (0, False), 2: (0, False)})
+    await result(store, "sppoker", {5: (12, True), 2: (0, False)})
+    await result(store, "poke", {3: (900, True), 4: (0, False)})
+    await result(store, "poke", {4: (900, True), 3: (100, False)})
+    for kind in ("all", "sppoker"):
+        embed, _ = await leaderboard_page(store, GUILD, kind, "wins", 0)
+        assert embed.description is not None
+        names = [line.split()[1] for line in embed.description.splitlines()]
+        # At 0 wins, P2 (two games) is not ranked below P1 (one game).
+        assert names.index("P2") < names.index("P1")
+    rows = await store.leaderboard(GUILD, None)
+    # P5: 2 of 2 first; P3 and P4: 1 of 2 each; then P2 (0 of 2) above P1 (0 of 1).
+    assert [row.user_id for row in rows] == [5, 3, 4, 2, 1]
+    await store.close()
