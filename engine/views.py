@@ -56,6 +56,8 @@ TrickPlays = tuple[tuple[int, tuple[str, ...]], ...]
 def to_json(value: Any) -> Any:
     """Plain JSON of a view or anything inside one: dataclasses by field (or their own
     `to_json`), tuples as lists, mappings with string keys."""
+    if value is None or isinstance(value, str | int | float):
+        return value
     method = getattr(value, "to_json", None)
     if callable(method) and not isinstance(value, type):
         return method()

@@ -22,11 +22,11 @@ DICTIONARY = WordListDictionary(WORDS)
 FINDER = WordFinder(WORDS, DICTIONARY)
 FILLERS = ("at", "tea", "stare", "qzx", "")
 
-# Options that keep a game short enough to play to the end many times (Chicago from 36
+# Options that keep a game short enough to play to the end many times (Chicago from 40
 # points: random calls fail, and a game from 0 can take thousands of steps).
 SHORT: dict[str, Callable[[int], dict[str, Any]]] = {
     "sppoker": lambda seats: {"target": 3, "ai_skill": 0},
-    "chicago": lambda seats: {"start_scores": [36] * seats},
+    "chicago": lambda seats: {"start_scores": [40] * seats},
 }
 
 
@@ -86,7 +86,7 @@ def fill(action: Action, rng: random.Random) -> Action:
 
 
 def random_action(
-    game: Game, seat: int, rng: random.Random, ai_rng: random.Random, ai_share: float = 0.6
+    game: Game, seat: int, rng: random.Random, ai_rng: random.Random, ai_share: float = 0.7
 ) -> Action:
     """What a table might apply for `seat`: the AI's move (`ai_share` of the time, so games
     progress as real ones do: purely random Chicago calls and fails for ever), else a listed
