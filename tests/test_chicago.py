@@ -172,6 +172,50 @@ def test_chicago_failed_scores_minus_15_and_scores_may_go_negative():
     assert game.scores == [0, 6, -15]
 
 
+def test_play_stops_once_the_caller_loses_a_trick():
+    # Ann deals: Bob leads nothing; Cid calls and leads 2c, which Ann takes with the Ac.
+    hands = ["Ac Kd Qh Js 9c", "8c 8d 6h 6s Tc", "2c 3d 4h 5s 7c"]
+    game = chicago(hands, dealer=A)
+    stand(game)
+    game.apply(B, Action("pass"))
+    game.apply(C, Action("call"))
+    events = play(game, (C, "2c"), (A, "Ac"), (B, "8c"))
+    kinds = [e.kind for e in events]
+    assert "call_failed" in kinds and kinds.index("call_failed") < kinds.index("deal_end")
+    assert len([e for e in events if e.kind == "trick"]) == 1  # no more tricks are played
+    assert scores_of(events) == [
+        (C, -15, "Chicago failed"),
+        (B, 2, "the best hand, two pair, eights and sixes"),
+    ]
+    assert game.deal_no == 2  # the next deal has begun
+
+
+def test_a_caller_who_keeps_winning_plays_on():
+    game = chicago(["As Ks Qs Ah Kh", "2c 3c 4d 5d 7h"])
+    stand(game)
+    game.apply(A, Action("call"))
+    events = play(game, (A, "As"), (B, "2c"), (A, "Ks"), (B, "3c"))
+    assert not any(e.kind in ("call_failed", "deal_end") for e in events)
+    assert game.phase == "play" and game.to_act == {A}
+
+
+def test_prompts_name_the_players_poker_hand():
+    game = chicago(["As Ks Qs Ah Kh", "2c 3c 4d 5d 7h"])
+    prompt = game.prompt(A)
+    assert prompt is not None
+    assert prompt.text.startswith("Your poker hand: two pair, aces and kings. The first")
+    stand(game)
+    call = game.prompt(A)
+    assert call is not None and "Your poker hand: two pair, aces and kings." in call.text
+    game.apply(A, Action("pass"))
+    game.apply(B, Action("pass"))
+    lead = game.prompt(A)
+    assert lead is not None and lead.text.endswith("Your poker hand: two pair, aces and kings.")
+    play(game, (A, "As"))
+    follow = game.prompt(B)
+    assert follow is not None and "Your poker hand: high card" in follow.text
+
+
 def test_a_player_at_42_or_more_may_still_call():
     game = chicago(["As Ks Qs Ah Kh", "2c 3c 4d 5d 7h"], start=[45, 0])
     stand(game)

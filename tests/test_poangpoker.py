@@ -143,6 +143,16 @@ def test_exchange_prompt_and_standing_pat():
     assert game.phase == "play"
 
 
+def test_prompts_name_the_players_poker_hand():
+    game = new_game(["Anna", "Bo"], ["Qh Qs 2s 4c 7d", "9h 9d 9s 3c 5c"], dealer=BO)
+    exchange = game.prompt(ANNA)
+    assert exchange is not None and exchange.text.startswith("Your poker hand: pair of queens.")
+    game.apply(ANNA, Action("stand"))
+    game.apply(BO, Action("stand"))
+    lead = game.prompt(ANNA)
+    assert lead is not None and "Your poker hand: pair of queens." in lead.text
+
+
 def test_a_short_stock_limits_the_exchange_and_discards_never_return():
     game = Poangpoker([f"P{i}" for i in range(6)], {"first_dealer": 5}, random.Random(3))
     for seat in range(4):

@@ -513,6 +513,13 @@ class PointsPoker(Game):
         events = [Event(text, None, "trick", data)]
         self.trick = []
         self.leader = winner
+        if self.caller is not None and winner != self.caller and number < HAND_SIZE:
+            # RULINGS: once the caller loses a trick the call has failed and play stops.
+            caller = self.seats[self.caller]
+            text = f"{caller} has lost a trick: Chicago has failed, and play stops."
+            events.append(Event(text, None, "call_failed", {"seat": self.caller,
+                                                            "trick": number}))
+            return events + self._end_deal(winner)
         if number == HAND_SIZE:
             events += self._end_deal(winner)
         return events
@@ -650,7 +657,11 @@ class PointsPoker(Game):
         hand = sorted(self.hands[seat], key=Card.sort_key)
         if self._phase == "exchange":
             limit = self.exchange_limit()
-            text = f"{self._round_name().capitalize()}: throw 0-{limit} cards for new ones."
+            text = (
+                f"Your poker hand: {evaluate(hand).description}. "
+                f"{self._round_name().capitalize()}: "
+                f"throw 0-{limit} cards for new ones."
+            )
             if limit < HAND_SIZE:
                 text += f" Only {limit} cards are left in the stock."
             pick = CardPick(
@@ -662,10 +673,11 @@ class PointsPoker(Game):
                 tuple(c.label for c in hand),
             )
             return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
+        scored = f"Your poker hand: {evaluate(self.final_hands[seat]).description}."
         if self._phase == "call":
             text = (
-                f"Call Chicago? You would lead, and score +{CALL_POINTS} for taking all five "
-                f"tricks or -{CALL_POINTS} otherwise; the last trick scores nothing."
+                f"{scored} Call Chicago? You would lead, and score +{CALL_POINTS} for taking "
+                f"all five tricks or -{CALL_POINTS} otherwise; the last trick scores nothing."
             )
             return Prompt(
                 text,
@@ -685,7 +697,7 @@ class PointsPoker(Game):
             text = f"Trick {len(self.tricks) + 1} so far: {led}."
         else:
             text = f"Lead to trick {len(self.tricks) + 1}."
-        return Prompt(text, choices)
+        return Prompt(f"{text} {scored}", choices)
 
     def _public_fields(self) -> dict[str, Any]:
         """The public fields, as keyword arguments: both views are built from them."""
