@@ -549,9 +549,9 @@ def _read(target: int, five: list[Card], hand: list[Card], natural_royal: bool) 
     stands_for: list[Card | None] = []
     spare = iter(wilds)
     for slot, rank in enumerate(slots):
-        card = placed[slot]
-        if card is not None:
-            out.append(card)
+        natural = placed[slot]
+        if natural is not None:
+            out.append(natural)
             stands_for.append(None)
             continue
         if category in (Category.FLUSH, Category.STRAIGHT_FLUSH):

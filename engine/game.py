@@ -17,7 +17,7 @@ import base64
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.views import GameView, SeatView
 
@@ -205,6 +205,18 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def phase(self) -> str:
         """A short name of the current step ("declare", "draw", "play", "over")."""
+    if TYPE_CHECKING:
+        # How every game is built (the table service, replays, tests): stated for the type
+        # checker only, since each game has its own constructor (some add keyword-only
+        # arguments, e.g. Sppoker's dictionary).
+        def __init__(
+            self,
+            seats: Sequence[str],
+            options: Mapping[str, Any] | None = None,
+            rng: random.Random | None = None,
+            **extra: Any,
+        ) -> None: ...
+
 
     @property
     @abc.abstractmethod

@@ -167,7 +167,7 @@ def build(
     """A new game exactly as the table service builds one, its opening events taken.
     `extra` goes to the constructor unchanged (a Sppoker dictionary in tests)."""
     cls = game_class(game)
-    new = cls(list(names), dict(options), random.Random(seed), **extra)  # type: ignore[call-arg]
+    new = cls(list(names), dict(options), random.Random(seed), **extra)
     new.opening_events()
     return new
 

@@ -55,9 +55,12 @@ MAX_WORD = 7
 @runtime_checkable
 class Dictionary(Protocol):
     """Whatever decides that a word is a word. `check` gets a word in any case and answers
-    for its lower-case form, so that proper names and abbreviations fail."""
+    for its lower-case form, so that proper names and abbreviations fail. Hashable: finders
+    are cached per dictionary."""
 
     def check(self, word: str) -> bool: ...
+
+    def __hash__(self) -> int: ...
 
 
 class WordListDictionary:

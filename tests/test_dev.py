@@ -28,14 +28,17 @@ exec "{python}" "$@"
 
 
 def stand_in_venv(tmp_path: Path, stamp: str | None) -> tuple[Path, Path]:
-    """A VENV for ./dev: bin/python and bin/ruff that record pip, pytest and ruff calls."""
+    """A VENV for ./dev: bin/python, bin/ruff and bin/mypy that record pip, pytest, ruff and
+    mypy calls."""
     venv, log = tmp_path / "venv", tmp_path / "calls.log"
     (venv / "bin").mkdir(parents=True)
     python = venv / "bin" / "python"
     python.write_text(STAND_IN.replace("{log}", str(log)).replace("{python}", sys.executable))
     ruff = venv / "bin" / "ruff"
     ruff.write_text(f'#!/bin/sh\necho "ruff $*" >> "{log}"\n')
-    for tool in (python, ruff):
+    mypy = venv / "bin" / "mypy"
+    mypy.write_text(f'#!/bin/sh\necho "mypy $*" >> "{log}"\n')
+    for tool in (python, ruff, mypy):
         tool.chmod(0o755)
     if stamp is not None:
         want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
@@ -90,7 +93,7 @@ def test_run_installs_the_runtime_only_and_test_adds_the_test_extras(tmp_path):
     _, calls = dev(tmp_path / "b", "test", "-q", stamp="runtime")
     [install] = [line for line in calls.splitlines() if line.startswith("-m pip")]
     assert install.endswith("-e .[test]")
-    assert "-m pytest -q" in calls and "ruff check ." in calls
+    assert "-m pytest -q" in calls and "ruff check ." in calls and "mypy engine" in calls
 
 
 def test_a_test_install_serves_run_without_installing_again(tmp_path):
