@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from engine.game import TIMEOUT, Action, CardPick, Choice, IllegalAction
 from engine.games.poke import Poke, ScoreColumn
 
@@ -327,6 +327,31 @@ def test_follower_of_a_pair_is_offered_the_higher_pairs():
     assert "Beat with the pair of queens" in labels
     events = play(game, "B:Qc Qd")
     assert events[-1].data["winner"] == BOB and game.tricks_won == [0, 2]
+
+
+def test_against_a_led_set_only_sets_of_its_size_are_offered():
+    game = new_game(("Jc Jd 2h 3h 4h", "Qc Qd Qh 5s 6s", ""))
+    act(game, ANN, "stand")
+    act(game, BOB, "stand")
+    play(game, "A:Jc Jd")
+    prompt = game.prompt(BOB)
+    assert prompt is not None
+    # No single card: each would be refused ("A pair was led: play 2 cards.").
+    assert [c.label for c in prompt.choices] == ["Beat with the pair of queens", "Give up 2 cards"]
+    give_up = prompt.choices[-1]
+    assert isinstance(give_up, CardPick) and (give_up.min_cards, give_up.max_cards) == (2, 2)
+    for choice in prompt.choices[:-1]:
+        assert isinstance(choice, Choice) and len(choice.action.args) == 2
+
+
+def test_against_a_led_single_every_card_is_offered():
+    game = new_game(("Jc Jd 2h 3h 4h", "Qc Qd Qh 5s 6s", ""))
+    act(game, ANN, "stand")
+    act(game, BOB, "stand")
+    play(game, "A:2h")
+    prompt = game.prompt(BOB)
+    assert prompt is not None and [c.label for c in prompt.choices] == [
+        card.label for card in sorted(game.hands[BOB], key=Card.sort_key)]
 
 
 def test_snapshot_mid_deal_restores_everything():
