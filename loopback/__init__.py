@@ -16,6 +16,9 @@ gives the DISCORD_API_BASE / DISCORD_GATEWAY_URL / DISCORD_TOKEN the bot reads t
         await alice.click_dm(label="Show")
         assert not discord.user("bob").ephemerals()
         discord.assert_no_errors()
+
+Like Discord, it refuses bodies that Discord's schemas refuse (400, code 50035; see
+`rejected()`) and keeps Discord's rate limits (`rate_limits=`, counts in `stats`).
 """
 
 from loopback.clock import Clock
@@ -32,6 +35,7 @@ from loopback.errors import (
 )
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Attachment, Button, ErrorRecord, Message, Modal, Select
+from loopback.ratelimits import Limit, RateLimits, RequestStats
 from loopback.results import InteractionResult
 from loopback.server import LoopbackServer
 
@@ -48,12 +52,15 @@ __all__ = [
     "ErrorRecord",
     "InteractionFailed",
     "InteractionResult",
+    "Limit",
     "LoopbackDiscord",
     "LoopbackError",
     "LoopbackServer",
     "Message",
     "Modal",
     "ModalNotOpen",
+    "RateLimits",
+    "RequestStats",
     "Select",
     "UserHandle",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -21,11 +22,25 @@ from loopback.errors import BotNotConnected, InteractionFailed
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.interactions import ACK_DEADLINE, Interaction, interaction_payload
 from loopback.models import Channel, ErrorRecord, Message, RequestRecord, User
+from loopback.ratelimits import RateLimits, RequestStats
 from loopback.results import InteractionResult
 from loopback.server import LoopbackServer
 
 Predicate = Callable[[], Any]
 LATE_ANSWER_GRACE = 0.5
+# 400s that say the request itself is malformed: invalid form body, empty message, bad JSON,
+# too few or many messages to bulk-delete.
+REJECTION_CODES = frozenset({50035, 50006, 50109, 50016})
+
+
+def describe_rejection(error: ErrorRecord, width: int = 600) -> str:
+    """One refused request for a failure message: route, Discord's error tree, the body."""
+    body = json.dumps(error.body, ensure_ascii=False)
+    if len(body) > width:
+        body = body[:width] + "…"
+    reasons = json.dumps(error.details, ensure_ascii=False) if error.details else ""
+    return (f"  {error.method} {error.path} -> {error.status} {error.code} {error.message} "
+            f"{reasons}\n    body: {body}")
 
 
 class LoopbackDiscord:
@@ -51,10 +66,17 @@ class LoopbackDiscord:
         host: str = "127.0.0.1",
         port: int = 0,
         ack_timeout: float = 5.0,
+        validate: bool = True,
+        rate_limits: RateLimits | bool | None = True,
     ) -> None:
+        """`validate`: refuse bodies Discord's schemas refuse (400 / 50035), as Discord does.
+        `rate_limits`: Discord's buckets and 429s (RateLimits() defaults, or your numbers);
+        False only counts requests. Both are on by default so the loopback is as strict as
+        Discord; turn one off only to measure what it costs."""
         self.server = LoopbackServer(
             users=list(users), guild_name=guild_name, channels=list(channels),
             bot_name=bot_name, token=token, clock=clock, host=host, port=port,
+            validate=validate, rate_limits=rate_limits,
         )
         self.state = self.server.state
         self.gateway = self.server.gateway
@@ -206,6 +228,19 @@ class LoopbackDiscord:
     async def invalidate_session(self, *, resumable: bool = False) -> None:
         await self.gateway.invalidate(resumable=resumable)
 
+    @property
+    def rate_limits(self) -> RateLimits:
+        return self.server.limiter.config
+
+    def set_rate_limits(self, rate_limits: RateLimits | bool) -> None:
+        """Change the limits while running (current windows start afresh)."""
+        self.server.limiter.configure(RateLimits.coerce(rate_limits))
+
+    @property
+    def stats(self) -> RequestStats:
+        """Requests by route kind and the 429s the rate limits answered, since the start."""
+        return self.server.limiter.stats
+
     def advance_time(self, seconds: float) -> None:
         """Move the server's clock (interaction deadlines, token expiry, timestamps)."""
         self.clock.advance(seconds)
@@ -219,6 +254,20 @@ class LoopbackDiscord:
     @property
     def requests(self) -> list[RequestRecord]:
         return list(self.state.requests)
+
+    def rejected(self) -> list[ErrorRecord]:
+        """Requests Discord would refuse as malformed (400: invalid form body, empty message,
+        bad JSON), whatever the bot did about them; injected faults are not among them."""
+        return [e for e in self.state.errors
+                if not e.injected and e.status == 400 and e.code in REJECTION_CODES]
+
+    def assert_no_rejected(self) -> None:
+        """Fail, showing each refused body and Discord's reasons, if any request was refused."""
+        bad = self.rejected()
+        if bad:
+            lines = "\n".join(describe_rejection(e) for e in bad[:10])
+            raise AssertionError(
+                f"Discord would have refused {len(bad)} request(s) the bot sent:\n{lines}")
 
     def assert_no_errors(self, *allowed_codes: int) -> None:
         """Fail if the bot got an error answer it should not have provoked."""

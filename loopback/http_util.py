@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -21,6 +22,9 @@ _FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
 BODY_KEY = web.RequestKey("loopback_body", object)
 FILES_KEY = web.RequestKey("loopback_files", list)
 INTERACTION_KEY = web.RequestKey("loopback_interaction", object)
+# The server's check of a parsed body against Discord's schemas; raises DiscordError.
+BodyCheck = Callable[[web.Request, Any], None]
+BODY_CHECK_KEY = web.AppKey("loopback_body_check", BodyCheck)
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None
@@ -53,6 +57,7 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
                                           bytes(data), part.headers.get("Content-Type")))
         request[BODY_KEY] = payload
         request[FILES_KEY] = [f.filename for f in files]
+        _check(request, payload)
         return payload, files
     raw = await request.read()
     if not raw:
@@ -62,7 +67,14 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     except ValueError:
         raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
     request[BODY_KEY] = payload
+    _check(request, payload)
     return payload, []
+
+
+def _check(request: web.Request, payload: Any) -> None:
+    check = request.app.get(BODY_CHECK_KEY)
+    if check is not None and payload is not None:
+        check(request, payload)
 
 
 def snowflake(request: web.Request, name: str) -> int:

@@ -252,6 +252,8 @@ class ErrorRecord:
     at: float
     injected: bool = False
     details: dict[str, Any] | None = None
+    # What the bot sent, for a rejected request: a failing test shows what Discord refused.
+    body: Any = None
 
 
 @dataclass
@@ -262,6 +264,7 @@ class RequestRecord:
     body: Any
     files: list[str]
     at: float
+    kind: str = "other"  # ratelimits.route_kind: message_create, followup_edit, ...
 
 
 def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -1,8 +1,9 @@
 """The aiohttp application: REST under /api/v10, the gateway at /gateway, all on 127.0.0.1.
 
 The middleware is where Discord's cross-cutting behaviour lives: the bot token is checked,
-injected faults are answered, every DiscordError becomes Discord's JSON error, and every
-request and error is recorded for the tests.
+injected faults are answered, rate limits are kept (ratelimits.py), every DiscordError becomes
+Discord's JSON error, and every request and error is recorded for the tests. Request bodies
+are checked against Discord's schemas (schemas/) as they are read.
 """
 
 from __future__ import annotations
@@ -12,13 +13,20 @@ from typing import Any
 
 from aiohttp import web
 
-from loopback import errors
+from loopback import errors, schemas
 from loopback.clock import Clock
-from loopback.errors import DiscordError
+from loopback.errors import DiscordError, FormErrors
 from loopback.faults import Faults
 from loopback.gateway import Gateway
-from loopback.http_util import BODY_KEY, FILES_KEY, INTERACTION_KEY, error_response
+from loopback.http_util import (
+    BODY_CHECK_KEY,
+    BODY_KEY,
+    FILES_KEY,
+    INTERACTION_KEY,
+    error_response,
+)
 from loopback.models import RequestRecord
+from loopback.ratelimits import RateLimiter, RateLimits, route_kind
 from loopback.rest_app import AppRoutes
 from loopback.rest_channels import ChannelRoutes
 from loopback.rest_webhooks import WebhookRoutes
@@ -44,8 +52,12 @@ class LoopbackServer:
         clock: Clock | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        validate: bool = True,
+        rate_limits: RateLimits | bool | None = True,
     ) -> None:
         self.clock = clock or Clock()
+        self.validate = validate
+        self.limiter = RateLimiter(RateLimits.coerce(rate_limits), self.clock)
         self.state = LoopbackState(
             users=users, guild_name=guild_name, channels=channels or ["general"],
             bot_name=bot_name, token=token, clock=self.clock,
@@ -71,6 +83,7 @@ class LoopbackServer:
 
     async def start(self) -> None:
         app = web.Application(middlewares=[self._middleware], client_max_size=MAX_REQUEST_BYTES)
+        app[BODY_CHECK_KEY] = self._check_body
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         app.router.add_get("/gateway", self.gateway.handle)
         # Routes are registered before the port is known; the gateway URL is read late.
@@ -111,7 +124,11 @@ class LoopbackServer:
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
         path = request.path[len(API_PREFIX):]
+        template = _template(request)
+        kind = route_kind(request.method, template)
         injected = False
+        limited = False
+        headers: dict[str, str] = {}
         try:
             fault = self.faults.take(request.method, path)
             if fault is not None:
@@ -119,25 +136,45 @@ class LoopbackServer:
                 raise fault
             if self._needs_token(path) and not self._token_ok(request):
                 raise errors.unauthorized()
+            verdict = self.limiter.check(kind, _major(request))
+            if verdict.error is not None:
+                limited = True
+                raise verdict.error
+            headers = verdict.headers
             response = await handler(request)
         except DiscordError as error:
-            response = self._error(request, path, error, injected)
+            if limited:  # flow control, not a mistake of the bot's: counted in limiter.stats
+                response = error_response(error)
+            else:
+                response = self._error(request, path, error, injected)
         except web.HTTPMethodNotAllowed:
             response = self._error(request, path, errors.method_not_allowed(), False)
         except web.HTTPNotFound:
             response = self._error(request, path, errors.route_not_found(), False)
+        response.headers.update(headers)
         if len(self.state.requests) >= MAX_RECORDED_REQUESTS:
             del self.state.requests[: MAX_RECORDED_REQUESTS // 2]
         self.state.requests.append(RequestRecord(
             request.method, path, response.status, request.get(BODY_KEY),
-            request.get(FILES_KEY, []), self.clock.time(),
+            request.get(FILES_KEY, []), self.clock.time(), kind,
         ))
         return response
+
+    def _check_body(self, request: web.Request, payload: Any) -> None:
+        """Refuse, as Discord would, a body its published schema does not allow."""
+        template = _template(request)
+        endpoint = schemas.endpoint_for(request.method, template) if template else None
+        if not self.validate or endpoint is None:
+            return
+        form = FormErrors()
+        schemas.check_body(endpoint, payload, form)
+        form.raise_if_any()
 
     def _error(
         self, request: web.Request, path: str, error: DiscordError, injected: bool
     ) -> web.Response:
         record = self.state.record_error(request.method, path, error, injected=injected)
+        record.body = request.get(BODY_KEY)
         interaction = request.get(INTERACTION_KEY)
         if interaction is not None:
             interaction.errors.append(record)
@@ -149,3 +186,18 @@ class LoopbackServer:
 
     def _token_ok(self, request: web.Request) -> bool:
         return request.headers.get("Authorization") == f"Bot {self.state.token}"
+
+
+def _template(request: web.Request) -> str | None:
+    """The route template after /api/v10 ("/channels/{channel_id}/messages"), if one matched."""
+    resource = request.match_info.route.resource
+    if resource is None:
+        return None
+    canonical = resource.canonical
+    return canonical[len(API_PREFIX):] if canonical.startswith(API_PREFIX) else None
+
+
+def _major(request: web.Request) -> str:
+    """Discord's major parameter: buckets are per channel, or per webhook token."""
+    info = request.match_info
+    return info.get("channel_id") or info.get("token") or ""

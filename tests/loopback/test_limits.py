@@ -139,3 +139,21 @@ def test_faults_are_used_up_in_order() -> None:
 def test_the_clock_only_goes_forward() -> None:
     with pytest.raises(ValueError):
         Clock().advance(-1)
+
+
+def test_text_input_labels_in_both_modal_layouts() -> None:
+    long_label = {"type": 4, "custom_id": "w", "label": "L" * 46, "style": 1}
+    errors = errors_of({"title": "T", "custom_id": "m", "components": [
+        row(long_label),
+        {"type": 18, "label": "L" * 46, "component": {**long_label, "custom_id": "v",
+                                                      "label": None}},
+        {"type": 18, "label": "Pick", "component": select("s", 26)},
+    ]}, check_modal)
+    assert codes(errors, "components.0.components.0.label") == ["BASE_TYPE_MAX_LENGTH"]
+    assert codes(errors, "components.1.label") == ["BASE_TYPE_MAX_LENGTH"]
+    assert codes(errors, "components.2.component.options") == ["BASE_TYPE_MAX_LENGTH"]
+
+
+def test_a_select_custom_id_is_limited_like_a_buttons() -> None:
+    errors = errors_of({"components": [row(select("s" * 101))]})
+    assert codes(errors, "components.0.components.0.custom_id") == ["BASE_TYPE_MAX_LENGTH"]

@@ -52,6 +52,18 @@ class WordModal(discord.ui.Modal, title="Your word"):
         await interaction.response.send_message(f"{interaction.user.name} says {self.word.value}")
 
 
+class LabelModal(discord.ui.Modal, title="Your word"):
+    """Discord's current modal layout: each input inside a Label (type 18), not a row."""
+
+    word: discord.ui.Label[LabelModal] = discord.ui.Label(
+        text="Word", description="Seven letters at most",
+        component=discord.ui.TextInput(custom_id="word", max_length=7))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        text = self.word.component.value  # type: ignore[attr-defined]
+        await interaction.response.send_message(f"{interaction.user.name} labels {text}")
+
+
 class RenameModal(discord.ui.Modal, title="Rename the lobby"):
     name = discord.ui.TextInput(label="Name", custom_id="name")
 
@@ -150,6 +162,10 @@ class TinyBot(commands.Bot):
         @tree.command(description="Ask for a word")
         async def ask(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(WordModal())
+
+        @tree.command(description="Ask for a word, the current way")
+        async def label(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(LabelModal())
 
         @tree.command(description="DM me my hand")
         async def dmme(interaction: discord.Interaction) -> None:
