@@ -145,16 +145,20 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dc:p:" + 
 
 
 class TextModal(discord.ui.Modal):
-    """The text a prompt asks for (a word). Submitting goes through the same checks."""
+    """The text a prompt asks for (a word). Submitting goes through the same checks.
+
+    The field sits in a Label, Discord's current modal layout: a text input in an action row
+    (with its own label) is deprecated. The submitted value still lands in `self.text`.
+    """
 
     def __init__(self, table_id: str, seat: int, stamp: str, index: int, ask: TextAsk) -> None:
         super().__init__(title=ask.label[:45], custom_id=f"dc:m:{table_id}:{seat}:{stamp}:{index}")
         self.ids = (table_id, seat, stamp, index)
-        self.text = discord.ui.TextInput(
-            label=ask.field_label[:45], placeholder=ask.placeholder[:100] or None,
+        self.text: discord.ui.TextInput[TextModal] = discord.ui.TextInput(
+            placeholder=ask.placeholder[:100] or None,
             min_length=ask.min_length, max_length=ask.max_length,
         )
-        self.add_item(self.text)
+        self.add_item(discord.ui.Label(text=ask.field_label[:45], component=self.text))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         table_id, seat, stamp, index = self.ids

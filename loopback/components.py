@@ -107,14 +107,25 @@ def modal_submission(modal: Modal, fields: dict[str, Any]) -> list[dict[str, Any
     by_key = dict(fields)
     out: list[dict[str, Any]] = []
     used: set[str] = set()
+    ids = iter(range(1, 1000))  # Discord numbers every component the bot left without an id
+
+    def numbered(component: dict[str, Any], submitted: dict[str, Any]) -> dict[str, Any]:
+        return {"type": submitted.pop("type"), "id": component.get("id") or next(ids),
+                **submitted}
+
     for item in modal.components:
         if item.get("type") == 1:
+            row_id = item.get("id") or next(ids)
             inner = item["components"][0]
             value = _field_value(inner, inner.get("label"), by_key, used)
-            out.append({"type": 1, "components": [value]})
+            out.append({"type": 1, "id": row_id, "components": [numbered(inner, value)]})
         elif item.get("type") == 18:
-            out.append({"type": 18, "component": _field_value(item["component"], item.get("label"),
-                                                              by_key, used)})
+            label_id = item.get("id") or next(ids)
+            inner = item["component"]
+            value = _field_value(inner, item.get("label"), by_key, used)
+            out.append({"type": 18, "id": label_id, "component": numbered(inner, value)})
+        else:
+            next(ids)  # a text display is numbered too, and not submitted
     unused = set(by_key) - used
     if unused:
         known = [f.custom_id for f in modal.fields()]
