@@ -4,16 +4,17 @@ Games compare poker hands constantly (every showdown, and many thousands of time
 decisions and simulations), so the comparison key, `strength`, is built to be cheap in pure
 Python. The layout of `Card.code` (see engine.cards) makes the *sum* of a hand's codes carry
 its rank histogram, its wild count and its suit counts. The best hand that is not a flush
-depends only on the rank histogram and the wild count, and whether a flush is possible shows
-in the suit counts, so one masked sum keys one dict lookup that answers both. Only when
-some suit (wilds included) reaches five cards does the evaluator look at the cards again,
-to gather that suit's ranks for a second, small lookup.
+depends only on the rank histogram and the wild count, so the masked sum keys one dict
+lookup; whether a flush is possible shows in the suit counts, with one AND. Only when some
+suit (wilds included) reaches five cards does the evaluator look at the cards again, to
+gather that suit's ranks for a second, small lookup.
 
-The tables fill lazily: each entry is worked out from the rules the first time a hand needs
-it, then kept. They hold only keys that hands produced (about 100,000 entries after every
-kind of 7-card hand, with and without jokers). A hand with wilds is worth the best of the
-hands with one wild replaced by each rank, so wild entries are built from those of hands
-with one wild fewer.
+The tables are complete from the start (engine.evaluator_tables, loaded from data/): every
+5-, 6- and 7-card hand of one deck with up to four wilds is a lookup, the first one
+included, so the speed does not depend on which hands came before. Hands beyond them (8 or
+9 cards, repeated cards from two decks) are worked out from the same rules and remembered.
+The rank table keeps no flush flags in its key: that would make it four times larger, and
+a larger table costs more cache misses than the AND saves.
 
 `evaluate` gives the rich answer players see: the five cards, what each wild stands for,
 and a description. It is slower, which does not matter at one call per showdown.
@@ -32,26 +33,46 @@ True
 
 from __future__ import annotations
 
-import enum
 import functools
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import cast
 
 from engine.cards import (
     FLUSH_BIAS,
     FLUSH_BITS,
     RANK_AND_WILD_MASK,
-    RANK_BITS,
     SUIT_BITS,
     SUIT_SHIFT,
-    WILD_SHIFT,
     Card,
     Suit,
     joker,
     rank_word,
     standard_deck,
 )
+from engine.evaluator_tables import (
+    CATEGORY_SHIFT,
+    HIGH_MASK,
+    LOW_BITS,
+    LOW_MASK,
+    MAX_CARDS,
+    MAX_WILDS,
+    MIN_CARDS,
+    NATURAL_ROYAL_BONUS,
+    ROYAL,
+    TIE_SHIFTS,
+    Category,
+    TableFileError,
+    Tables,
+    checked_rank_value,
+    count_error,
+    suited_value,
+    wild_error,
+)
+from engine.evaluator_tables import build as _build_tables
+from engine.evaluator_tables import load as _load_tables
 
 __all__ = [
     "Category",
@@ -62,232 +83,34 @@ __all__ = [
     "strength_of_codes",
 ]
 
-MIN_CARDS = 5
-MAX_CARDS = 9
-MAX_WILDS = 4
 
+def _tables() -> Tables:
+    """The complete tables from data/, or, if that file is stale or damaged, built here.
 
-class Category(enum.IntEnum):
-    """Poker hand categories, low to high (five of a kind needs wild cards)."""
-
-    HIGH_CARD = 0
-    PAIR = 1
-    TWO_PAIR = 2
-    THREE_OF_A_KIND = 3
-    STRAIGHT = 4
-    FLUSH = 5
-    FULL_HOUSE = 6
-    FOUR_OF_A_KIND = 7
-    STRAIGHT_FLUSH = 8
-    FIVE_OF_A_KIND = 9
-
-    @property
-    def label(self) -> str:
-        """The name players use: "straight flush", "three of a kind"."""
-        return self.name.lower().replace("_", " ")
-
-
-# --- strength values ------------------------------------------------------------------
-# category << 20, then up to five tie-break ranks of 4 bits each, most significant first.
-# Under natural_royal a natural royal flush adds 1 (the lowest bits of a straight flush are
-# otherwise zero), which puts it above the wild ace-high straight flush and below nothing.
-_CATEGORY_SHIFT = 20
-_TIE_SHIFTS = (16, 12, 8, 4, 0)
-_ROYAL = (Category.STRAIGHT_FLUSH << _CATEGORY_SHIFT) | (14 << 16)
-_NATURAL_ROYAL_BONUS = 1
-
-_WILD_UNIT = 1 << WILD_SHIFT
-_RANK_UNITS = tuple(1 << (RANK_BITS * (rank - 2)) for rank in range(2, 15))
-_RANK_COUNT_MASK = (1 << RANK_BITS) - 1
-_ROYAL_RANKS = (10, 11, 12, 13, 14)
-
-
-def _pack(category: Category, *ranks: int) -> int:
-    value = category << _CATEGORY_SHIFT
-    for shift, rank in zip(_TIE_SHIFTS, ranks, strict=False):
-        value |= rank << shift
-    return value
-
-
-def _counts(key: int) -> list[int]:
-    """The rank histogram of a key, indexed by rank (indexes 0 and 1 unused)."""
-    return [0, 0] + [(key >> (RANK_BITS * i)) & _RANK_COUNT_MASK for i in range(13)]
-
-
-_WHEEL = (14, 2, 3, 4, 5)
-
-
-def _straight_top(counts: Sequence[int], wilds: int = 0) -> int:
-    """The top rank of the highest straight the ranks held make, with `wilds` filling gaps.
-
-    5 for the wheel (A-2-3-4-5, the ace low), 0 when there is none.
+    Building takes a few seconds where loading takes milliseconds, so a bad file is said
+    out loud rather than silently paid for at every start (the tests insist on a good one).
     """
-    for top in range(14, 4, -1):
-        window = _WHEEL if top == 5 else range(top - 4, top + 1)
-        if sum(1 for rank in window if not counts[rank]) <= wilds:
-            return top
-    return 0
+    try:
+        return _load_tables()
+    except TableFileError as error:
+        warnings.warn(f"{error}. Building the tables in memory instead.", stacklevel=2)
+        return _build_tables()[0]
 
 
-def _plain_value(counts: Sequence[int]) -> int:
-    """The best non-flush five of natural cards given as a rank histogram.
-
-    Five or more of a rank (possible from two decks, or once wilds are substituted) is five
-    of a kind: five cards of one rank read as nothing else.
-    """
-    ranks = [rank for rank in range(14, 1, -1) if counts[rank]]
-    for rank in ranks:
-        if counts[rank] >= 5:
-            return _pack(Category.FIVE_OF_A_KIND, rank)
-    quads = [rank for rank in ranks if counts[rank] == 4]
-    if quads:
-        kicker = next(rank for rank in ranks if rank != quads[0])
-        return _pack(Category.FOUR_OF_A_KIND, quads[0], kicker)
-    trips = [rank for rank in ranks if counts[rank] == 3]
-    pairs = [rank for rank in ranks if counts[rank] >= 2]
-    if trips:
-        others = [rank for rank in pairs if rank != trips[0]]
-        if others:
-            return _pack(Category.FULL_HOUSE, trips[0], others[0])
-    top = _straight_top(counts)
-    if top:
-        return _pack(Category.STRAIGHT, top)
-    if trips:
-        kickers = [rank for rank in ranks if rank != trips[0]][:2]
-        return _pack(Category.THREE_OF_A_KIND, trips[0], *kickers)
-    if len(pairs) >= 2:
-        high, low = pairs[:2]
-        kicker = next(rank for rank in ranks if rank not in (high, low))
-        return _pack(Category.TWO_PAIR, high, low, kicker)
-    if pairs:
-        kickers = [rank for rank in ranks if rank != pairs[0]][:3]
-        return _pack(Category.PAIR, pairs[0], *kickers)
-    return _pack(Category.HIGH_CARD, *ranks[:5])
-
-
-def _suited_value(counts: Sequence[int], wilds: int) -> int:
-    """The best flush or straight flush from one suit's natural cards and the wilds.
-
-    The wilds complete the highest straight flush they can. Failing that, each wild is an
-    ace of the suit, which may duplicate one held: the flush is ranked on its five highest
-    cards, repeats included, so A-A-9-7-4 beats A-K-9-7-4 (repeats also come from two decks).
-    """
-    top = _straight_top(counts, wilds)
-    if top:
-        return _pack(Category.STRAIGHT_FLUSH, top)
-    cards = [14] * wilds + [rank for rank in range(14, 1, -1) for _ in range(counts[rank])]
-    return _pack(Category.FLUSH, *cards[:5])
-
-
-def _count_error(count: int) -> ValueError:
-    return ValueError(
-        f"a poker hand is the best five of {MIN_CARDS} to {MAX_CARDS} cards, not {count}"
-    )
-
-
-def _wild_error(count: int) -> ValueError:
-    return ValueError(f"a poker hand may hold at most {MAX_WILDS} wild cards, not {count}")
-
-
-# Every rank key (histogram + wild count) worked out so far, including the ones that only
-# served the wild recursion. The tables the hot path reads hold only keys hands produced,
-# so they stay small and cache-friendly.
+_TABLES = _tables()
+# Rank keys beyond the tables (8 or 9 cards, repeated cards), worked out from the rules
+# when first met; the memo also keeps the keys that only served the wild recursion.
+_BEYOND_TABLES: dict[int, int] = {}
+_BEYOND_FLUSH_TABLES: tuple[dict[int, int], dict[int, int]] = ({}, {})  # by natural_royal
 _RANK_MEMO: dict[int, int] = {}
 
-
-def _rank_value(key: int) -> int:
-    """The best non-flush strength for a rank histogram + wild count key.
-
-    A hand with wilds is worth the best of the hands with one wild replaced by each rank.
-    A rank already held five times gains nothing from a wild (and its 3-bit count must not
-    overflow): any other rank does at least as well.
-    """
-    value = _RANK_MEMO.get(key)
-    if value is None:
-        counts = _counts(key)
-        if key >> WILD_SHIFT:
-            base = key - _WILD_UNIT
-            value = max(
-                _rank_value(base + _RANK_UNITS[rank - 2])
-                for rank in range(2, 15)
-                if counts[rank] < 5
-            )
-        else:
-            value = _plain_value(counts)
-        _RANK_MEMO[key] = value
-    return value
-
-
-def _flush_bound(key: int) -> int:
-    """More than any flush or straight flush some suit of this hand could make.
-
-    A straight flush needs a straight of distinct ranks held (with the wilds); without one,
-    any flush is below a full house. When the best non-flush hand reaches the bound (four
-    of a kind with no straight in reach, five of a kind), the flush path is skipped.
-    """
-    top = _straight_top(_counts(key), key >> WILD_SHIFT)
-    if top:
-        return _pack(Category.STRAIGHT_FLUSH, top) + 2 * _NATURAL_ROYAL_BONUS
-    return _pack(Category.FULL_HOUSE)
-
-
-class _RankTable(dict[int, int]):
-    """Hand key -> best non-flush strength, filled on demand.
-
-    The key is the rank histogram and wild count, plus the flush flags of (sum +
-    FLUSH_BIAS): folding the flush test into the lookup saves the hot path an operation on
-    every hand. A key with a flag set stores ~value (negative), which tells the caller
-    that some suit holds five cards with the wilds and the flush tables must be asked too.
-    """
-
-    def __missing__(self, key: int) -> int:
-        rank_key = key & RANK_AND_WILD_MASK
-        wilds = rank_key >> WILD_SHIFT
-        cards = sum(_counts(rank_key)) + wilds
-        if not MIN_CARDS <= cards <= MAX_CARDS:
-            raise _count_error(cards)
-        if wilds > MAX_WILDS:
-            raise _wild_error(wilds)
-        value = _rank_value(rank_key)
-        if key & FLUSH_BITS and value < _flush_bound(rank_key):
-            value = ~value
-        self[key] = value
-        return value
-
-
-class _FlushTable(dict[int, int]):
-    """Key (one suit's natural ranks + wild count) -> best flush-category strength.
-
-    With natural_royal, a royal flush of natural cards outranks one made with a wild: if
-    the suit's natural cards hold a royal, that is the best flush-category hand; otherwise
-    any royal needs a wild and stays an ace-high straight flush.
-    """
-
-    def __init__(self, natural_royal: bool) -> None:
-        super().__init__()
-        self._natural_royal = natural_royal
-
-    def __missing__(self, key: int) -> int:
-        counts = _counts(key)
-        value = _suited_value(counts, key >> WILD_SHIFT)
-        if self._natural_royal and value == _ROYAL and all(counts[rank] for rank in _ROYAL_RANKS):
-            value += _NATURAL_ROYAL_BONUS
-        self[key] = value
-        return value
-
-
-_RANK_TABLE = _RankTable()
-_FLUSH_TABLE = _FlushTable(natural_royal=False)
-_NATURAL_ROYAL_FLUSH_TABLE = _FlushTable(natural_royal=True)
-
-
-_FLAG_SHIFT = SUIT_SHIFT + 3  # the lowest flush flag: key >> _FLAG_SHIFT is a small index
+_FLAG_SHIFT = SUIT_SHIFT + 3  # the lowest flush flag: flags >> _FLAG_SHIFT is a small index
 
 _Gather = Callable[[int], int]
 
 
 def _suit_gatherers() -> tuple[list[_Gather | None], list[tuple[_Gather, ...]]]:
-    """Per flush-flag index (key >> _FLAG_SHIFT): a code -> share function for each suit.
+    """Per flush-flag index (flags >> _FLAG_SHIFT): a code -> share function for each suit.
 
     A code's share is its rank and wild bits if the card is of that suit or wild, else 0,
     so summing the shares over a hand gives that suit's flush-table key. Mapping a dict's
@@ -316,13 +139,63 @@ def _suit_gatherers() -> tuple[list[_Gather | None], list[tuple[_Gather, ...]]]:
 
 def _make_strength_of_codes() -> Callable[..., int]:
     # Closure cells are read faster than globals, and the signature stays the public one.
-    rank_table = _RANK_TABLE
-    flush_table = _FLUSH_TABLE
-    natural_royal_table = _NATURAL_ROYAL_FLUSH_TABLE
+    # high[n] serves n-card hands; other sizes get an empty dict, whose KeyError sends the
+    # hand to the rules (8 or 9 cards) or to the error it deserves (too few or too many).
+    high: list[dict[int, int]] = [_TABLES.high.get(size, {}) for size in range(16)]
+    # Typed without the None they hold: a None column fails the addition (TypeError,
+    # caught), and genuine card codes never reach a None value (see Tables).
+    low = cast(list[int], _TABLES.low)
+    rank_table = cast(list[int], _TABLES.rank)
+    flush_table = _TABLES.flush
+    natural_royal_table = _TABLES.natural_royal_flush
     single_suit, every_suit = _suit_gatherers()
-    key_mask = RANK_AND_WILD_MASK | FLUSH_BITS
+    low_bits, low_mask, high_mask = LOW_BITS, LOW_MASK, HIGH_MASK
+    rank_mask = RANK_AND_WILD_MASK
+    flush_bits = FLUSH_BITS
     bias = FLUSH_BIAS
     flag_shift = _FLAG_SHIFT
+    memo = _RANK_MEMO
+    beyond = _BEYOND_TABLES
+
+    def rank_value(total: int) -> int:
+        # Beyond the tables (8 or 9 cards, repeated cards): check the hand, work it out
+        # from the rules, and remember it.
+        key = total & rank_mask
+        value = beyond.get(key)
+        if value is None:
+            value = beyond[key] = checked_rank_value(key, memo)
+        return value
+
+    def suited_value_of(key: int, natural_royal: bool) -> int:
+        # Beyond the tables (repeated cards, or 8 or 9 cards): work it out, remember it.
+        beyond_suited = _BEYOND_FLUSH_TABLES[bool(natural_royal)]
+        value = beyond_suited.get(key)
+        if value is None:
+            value = beyond_suited[key] = suited_value(key, natural_royal)
+        return value
+
+    def with_flush(codes: Sequence[int], flags: int, value: int, natural_royal: bool) -> int:
+        # Some suit reaches five cards with the wilds: a flush or straight flush may win.
+        # Kept out of strength_of_codes, which the other 97% of 7-card hands then run
+        # with fewer closure cells to copy in.
+        table = natural_royal_table if natural_royal else flush_table
+        gather = single_suit[flags >> flag_shift]
+        if gather is not None:
+            key = sum(map(gather, codes))
+            try:
+                suited = table[key]
+            except KeyError:
+                suited = suited_value_of(key, natural_royal)
+            return suited if suited > value else value
+        for gather in every_suit[flags >> flag_shift]:
+            key = sum(map(gather, codes))
+            try:
+                suited = table[key]
+            except KeyError:
+                suited = suited_value_of(key, natural_royal)
+            if suited > value:
+                value = suited
+        return value
 
     def strength_of_codes(codes: Sequence[int], natural_royal: bool = False) -> int:
         """The hand's strength from its cards' `code`s: higher wins, equal ties.
@@ -337,22 +210,17 @@ def _make_strength_of_codes() -> Callable[..., int]:
         >>> category_of(strength_of_codes(codes, natural_royal=True)).label
         'straight flush'
         """
-        key = sum(codes, bias) & key_mask  # the start value adds the bias for free
-        value = rank_table[key]
-        if value >= 0:
-            return value
-        # Some suit reaches five cards with the wilds: a flush or straight flush may beat
-        # the best non-flush hand, whose value is stored complemented.
-        value = ~value
-        table = natural_royal_table if natural_royal else flush_table
-        gather = single_suit[key >> flag_shift]
-        if gather is not None:
-            suited = table[sum(map(gather, codes))]
-            return suited if suited > value else value
-        for gather in every_suit[key >> flag_shift]:
-            suited = table[sum(map(gather, codes))]
-            if suited > value:
-                value = suited
+        # The start value adds the bias for free: a suit field's top bit is then set
+        # exactly when that suit, with the wilds, holds five cards.
+        total = sum(codes, bias)
+        try:  # the best hand that is not a flush (see engine.evaluator_tables)
+            value = rank_table[
+                high[len(codes)][total >> low_bits & high_mask] + low[total & low_mask]
+            ]
+        except (KeyError, TypeError, IndexError):
+            value = rank_value(total)
+        if total & flush_bits:
+            return with_flush(codes, total & flush_bits, value, natural_royal)
         return value
 
     return strength_of_codes
@@ -376,7 +244,7 @@ def strength(cards: Iterable[Card], natural_royal: bool = False) -> int:
     """
     codes = [card.code for card in cards]
     if not MIN_CARDS <= len(codes) <= MAX_CARDS:
-        raise _count_error(len(codes))
+        raise count_error(len(codes))
     return strength_of_codes(codes, natural_royal)
 
 
@@ -387,11 +255,11 @@ def category_of(strength: int) -> Category:
     >>> category_of(strength(parse_cards("7c 7d 7h 2s 2c")))
     <Category.FULL_HOUSE: 6>
     """
-    return Category(strength >> _CATEGORY_SHIFT)
+    return Category(strength >> CATEGORY_SHIFT)
 
 
 def _tiebreaks(strength: int) -> list[int]:
-    return [(strength >> shift) & 15 for shift in _TIE_SHIFTS]
+    return [(strength >> shift) & 15 for shift in TIE_SHIFTS]
 
 
 def _slot_ranks(strength: int) -> list[int]:
@@ -508,11 +376,11 @@ def evaluate(cards: Iterable[Card], natural_royal: bool = False) -> HandValue:
         if not isinstance(card, Card):
             raise TypeError(f"{card!r} is not a Card")
     if not MIN_CARDS <= len(hand) <= MAX_CARDS:
-        raise _count_error(len(hand))
+        raise count_error(len(hand))
     hand.sort(key=_sort_key)
     wild_count = sum(1 for card in hand if card.rank is None)
     if wild_count > MAX_WILDS:
-        raise _wild_error(wild_count)
+        raise wild_error(wild_count)
     codes = [card.code for card in hand]
     target = strength_of_codes(codes, natural_royal)
 
@@ -567,5 +435,5 @@ def _read(target: int, five: list[Card], hand: list[Card], natural_royal: bool) 
         category=category,
         cards=tuple(out),
         stands_for=tuple(stands_for),
-        is_royal=target == _ROYAL + (_NATURAL_ROYAL_BONUS if natural_royal else 0),
+        is_royal=target == ROYAL + (NATURAL_ROYAL_BONUS if natural_royal else 0),
     )

@@ -1,12 +1,16 @@
 """The high-hand evaluator: every category, kickers, the wheel, wild cards, best-of-N,
 the words players read, and the errors a caller can make."""
 
-from itertools import combinations, permutations
+import math
+import random
+from itertools import combinations, combinations_with_replacement, permutations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import evaluator as evaluator_module
+from engine import evaluator_tables as tables_module
 from engine.cards import Card, Suit, joker, parse_card, parse_cards, sppoker_wild, standard_deck
 from engine.evaluator import (
     Category,
@@ -357,3 +361,137 @@ def test_stands_for_prefers_cards_not_held():
     hand = ev("Qs Qd Jk Jk 3c")
     assert hand.description == "four of a kind, queens"
     assert hand.stands_for == (None, None, Card(12, Suit.HEARTS), Card(12, Suit.CLUBS), None)
+
+
+# --- the tables: complete, loaded from data/, and checked against the code -------------
+
+
+def test_the_table_file_is_current():
+    """The committed data/evaluator_tables.bin was built by the code as it is now.
+
+    If this fails after an edit to engine/evaluator_tables.py, rebuild the file with
+    `python -m engine.evaluator_tables` and commit it with the edit.
+    """
+    tables_module.load()  # raises TableFileError when stale or corrupt
+
+
+def test_the_table_file_holds_what_the_rules_give():
+    built, _payload = tables_module.build()
+    loaded = tables_module.load()
+    assert loaded == built
+
+
+def test_the_tables_hold_every_hand_of_five_to_seven_cards():
+    def multisets(n: int) -> int:  # of ranks from one deck: at most four of a rank
+        return sum(
+            1
+            for ranks in combinations_with_replacement(range(13), n)
+            if all(ranks.count(rank) <= 4 for rank in set(ranks))
+        )
+
+    tables = evaluator_module._TABLES
+    every_rank_key = sum(
+        multisets(size - wilds) for size in tables_module.TABLE_SIZES for wilds in range(5)
+    )
+    assert every_rank_key == 111_540
+    assert len(tables.rank) == every_rank_key  # one slot each, packed without a gap
+    assert None not in tables.rank
+    # Every suit that reaches five cards counting the wilds, in 5-7 cards with 0-4 wilds.
+    every_suit_key = sum(
+        math.comb(13, naturals)
+        for wilds in range(5)
+        for naturals in range(max(1, 5 - wilds), 8 - wilds)
+    )
+    assert len(tables.flush) == len(tables.natural_royal_flush) == every_suit_key
+
+
+def test_hands_of_five_to_seven_cards_never_need_the_rules():
+    """The first hand is a lookup like the millionth: nothing is worked out on the way."""
+    rng = random.Random(16)
+    deck = standard_deck()
+    tables = evaluator_module._TABLES
+
+    def worked_out() -> tuple[int, ...]:
+        return (
+            len(evaluator_module._BEYOND_TABLES),
+            len(evaluator_module._RANK_MEMO),
+            *map(len, evaluator_module._BEYOND_FLUSH_TABLES),
+            len(tables.flush),
+            len(tables.natural_royal_flush),
+        )
+
+    before = worked_out()
+    for _ in range(20_000):
+        size = rng.randint(5, 7)
+        wilds = rng.randint(0, 4)
+        cards = rng.sample(deck, size - wilds) + [joker()] * wilds
+        strength_of_codes([card.code for card in cards], natural_royal=rng.random() < 0.5)
+    assert worked_out() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "description"),
+    [
+        ("Ah Ah Ah Ah Ah 2c 3d", "five of a kind, aces"),  # two decks
+        ("Ah Ah Kh Qh Jh 2c 3d", "flush, ace high"),  # a flush with a repeated card
+        ("Ah Kh Qh Jh Th 2c 3d 4s 5s", "royal flush"),  # nine cards
+        ("9c 9d 9h Jk Jk Jk Jk 2c", "five of a kind, nines"),  # eight cards, four wilds
+    ],
+)
+def test_hands_beyond_the_tables_are_worked_out_from_the_rules(text, description):
+    cards = parse_cards(text)
+    assert ev(text).description == description
+    assert strength_of_codes([card.code for card in cards]) == ev(text).strength
+
+
+@pytest.fixture
+def table_file(tmp_path):
+    path = tmp_path / "evaluator_tables.bin"
+    path.write_bytes(tables_module.TABLE_FILE.read_bytes())
+    return path
+
+
+def test_a_table_file_from_other_code_is_refused(table_file):
+    raw = bytearray(table_file.read_bytes())
+    raw[len(tables_module._MAGIC)] ^= 1  # the stored hash of the code that built it
+    table_file.write_bytes(bytes(raw))
+    with pytest.raises(tables_module.TableFileError, match=r"built by other code.*rebuild"):
+        tables_module.load(table_file)
+
+
+def test_a_corrupt_table_file_is_refused(table_file):
+    raw = bytearray(table_file.read_bytes())
+    raw[-10] ^= 0xFF  # inside the compressed tables
+    table_file.write_bytes(bytes(raw))
+    with pytest.raises(tables_module.TableFileError, match=r"corrupt.*rebuild"):
+        tables_module.load(table_file)
+
+
+def test_a_truncated_or_foreign_file_is_refused(table_file):
+    table_file.write_bytes(table_file.read_bytes()[:-100])
+    with pytest.raises(tables_module.TableFileError, match="corrupt"):
+        tables_module.load(table_file)
+    table_file.write_bytes(b"PK\x03\x04 not tables")
+    with pytest.raises(tables_module.TableFileError, match="not an evaluator table file"):
+        tables_module.load(table_file)
+
+
+def test_a_missing_table_file_is_refused(tmp_path):
+    with pytest.raises(tables_module.TableFileError, match=r"cannot read.*rebuild"):
+        tables_module.load(tmp_path / "nowhere.bin")
+
+
+def test_a_written_table_file_loads_back(tmp_path):
+    path = tmp_path / "tables.bin"
+    written = tables_module.write(path)
+    assert tables_module.load(path) == written
+
+
+def test_a_bad_table_file_is_rebuilt_in_memory_with_a_warning(monkeypatch):
+    def refuse(path=None):
+        raise tables_module.TableFileError("stale for the test")
+
+    monkeypatch.setattr(evaluator_module, "_load_tables", refuse)
+    with pytest.warns(UserWarning, match=r"stale for the test.*in memory"):
+        tables = evaluator_module._tables()
+    assert tables == evaluator_module._TABLES
