@@ -36,8 +36,11 @@ import gc
 import json
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import eval7
@@ -46,6 +49,7 @@ from pokerkit import Card as PkCard
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
+from engine import evaluator_tables
 from engine.badugi import badugi_strength
 from engine.cards import Card, deck_with_jokers
 from engine.evaluator import strength_of_codes
@@ -190,7 +194,35 @@ def _timed(run: Runner, count: int) -> float:
         gc.enable()
 
 
+def _import_seconds() -> float:
+    """Wall time of `import engine.evaluator` in a fresh interpreter, best of three."""
+    code = (
+        "import time; start = time.perf_counter(); import engine.evaluator; "
+        "print(time.perf_counter() - start)"
+    )
+    root = Path(__file__).resolve().parent.parent
+    return min(
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], cwd=root, check=True, capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(3)
+    )
+
+
+def start_up() -> dict[str, float]:
+    """What the engine's complete tables cost before the first hand: time and memory."""
+    load_seconds, kept = evaluator_tables.cost()
+    return {
+        "engine_import_ms": _import_seconds() * 1000,
+        "tables_load_ms": load_seconds * 1000,
+        "tables_memory_mib": kept / 2**20,
+    }
+
+
 def measure(repeats: int = 5) -> dict[str, Any]:
+    startup = start_up()
     rng = random.Random(SEED)
     seen: dict[str, set[tuple[int, ...]]] = {case: set() for case in CASES}
     # Every batch is dealt and converted before the first timing, then set aside from
@@ -234,6 +266,7 @@ def measure(repeats: int = 5) -> dict[str, Any]:
         "wild_hands": "7 cards: 1 or 2 jokers (even odds) and 6 or 5 random natural cards",
         "treys_wild_hands": "each joker replaced by a random natural card not in the hand",
         "eval7_wild_hands": "each joker replaced by a random natural card not in the hand",
+        **startup,
     }
     for case in CASES:
         for library in LIBRARIES:
@@ -317,6 +350,9 @@ def report(figures: dict[str, Any]) -> str:
         f"best-of-7 with 1-2 jokers vs eval7 without: {wild:.2f}x (target >= 0.5x) "
         f"{verdict(wild >= 0.5)}",
         f"best-of-7 vs treys: {vs_treys:.1f}x (target >= 15x) {verdict(vs_treys >= 15)}",
+        f"start-up: import engine.evaluator {figures['engine_import_ms']:.0f} ms, of which "
+        f"loading the complete tables {figures['tables_load_ms']:.0f} ms; the tables keep "
+        f"{figures['tables_memory_mib']:.1f} MiB",
     ]
     return "\n".join(lines)
 

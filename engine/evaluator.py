@@ -4,8 +4,9 @@ Games compare poker hands constantly (every showdown, and many thousands of time
 decisions and simulations), so the comparison key, `strength`, is built to be cheap in pure
 Python. The layout of `Card.code` (see engine.cards) makes the *sum* of a hand's codes carry
 its rank histogram, its wild count and its suit counts. The best hand that is not a flush
-depends only on the rank histogram and the wild count, so the masked sum keys one dict
-lookup; whether a flush is possible shows in the suit counts, with one AND. Only when some
+depends only on the rank histogram and the wild count, so two masks of the sum index the
+rank table (two small maps, then one list: see engine.evaluator_tables for why not one
+dict); whether a flush is possible shows in the suit counts, with one AND. Only when some
 suit (wilds included) reaches five cards does the evaluator look at the cards again, to
 gather that suit's ranks for a second, small lookup.
 
@@ -87,7 +88,7 @@ __all__ = [
 def _tables() -> Tables:
     """The complete tables from data/, or, if that file is stale or damaged, built here.
 
-    Building takes a few seconds where loading takes milliseconds, so a bad file is said
+    Building takes over a second where loading takes milliseconds, so a bad file is said
     out loud rather than silently paid for at every start (the tests insist on a good one).
     """
     try:
