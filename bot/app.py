@@ -10,7 +10,10 @@ import discord
 from discord.ext import commands
 
 from bot.components import ChoiceButton, LobbyButton, PickSelect, ShowHandButton
-from bot.manager import TableManager
+from bot.plugins import install_plugins
+from bot.presenter import Presenter
+from bot.sender import Sender
+from bot.service import TableService
 from bot.settings import Settings
 from bot.store import Store
 from bot.wordlists import install as install_word_lists
@@ -18,12 +21,7 @@ from engine.words import get_finder
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = (
-    "cogs.tables",
-    "cogs.leaderboards",
-    "cogs.sppoker",
-    "cogs.trick_games",
-)
+EXTENSIONS = ("cogs.tables", "cogs.leaderboards")  # the games' own come with their plug-ins
 
 
 class DealersChoice(commands.Bot):
@@ -43,7 +41,9 @@ class DealersChoice(commands.Bot):
         )
         self.settings = settings
         self.store: Store
-        self.tables: TableManager
+        self.tables: TableService
+        self.sender: Sender
+        self.presenter: Presenter
         self._resumed = False
 
     async def setup_hook(self) -> None:
@@ -51,11 +51,16 @@ class DealersChoice(commands.Bot):
         # directory; the default language's is made now, so the first deal does not wait.
         install_word_lists(self.settings.data_dir)
         await asyncio.to_thread(get_finder, self.settings.dictionary)
+        self.plugins = install_plugins()
         self.store = await Store.open(self.settings.database)
-        self.tables = TableManager(self, self.store, ai_pause=self.settings.ai_delay)
+        self.tables = TableService(self.store, ai_pause=self.settings.ai_delay,
+                                   wake=lambda table_id: self.sender.wake(table_id))
+        self.sender = Sender(self, self.store, self.tables.dm_closed)
+        self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore()
         self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect)
-        for extension in EXTENSIONS:
+        games = dict.fromkeys(plugin.extension for plugin in self.plugins.values())
+        for extension in (*EXTENSIONS, *games):
             await self.load_extension(extension)
         if self.settings.dev_guild:
             guild = discord.Object(self.settings.dev_guild)
@@ -68,11 +73,18 @@ class DealersChoice(commands.Bot):
         log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
         if not self._resumed:
             self._resumed = True
+            await self.sender.start()  # what was saved but not sent before a crash
             await self.tables.resume()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type == discord.InteractionType.modal_submit:
+            await self.presenter.on_modal_submit(interaction)
 
     async def close(self) -> None:
         if hasattr(self, "tables"):
             await self.tables.close()
+        if hasattr(self, "sender"):
+            await self.sender.close()
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()

@@ -15,7 +15,7 @@ import discord
 from engine.game import CardPick, Choice, Prompt, TextAsk
 
 if TYPE_CHECKING:
-    from bot.manager import TableManager
+    from bot.presenter import Presenter
 
 LOBBY_OPS = {
     "join": ("Join", discord.ButtonStyle.success),
@@ -32,8 +32,8 @@ _STYLES = {
 }
 
 
-def manager_of(interaction: discord.Interaction) -> TableManager:
-    return interaction.client.tables  # type: ignore[attr-defined]
+def presenter_of(interaction: discord.Interaction) -> Presenter:
+    return interaction.client.presenter  # type: ignore[attr-defined,no-any-return]
 
 
 class LobbyButton(
@@ -54,7 +54,7 @@ class LobbyButton(
         return cls(match["table"], op)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await manager_of(interaction).lobby_action(interaction, self.table_id, self.op)
+        await presenter_of(interaction).lobby_action(interaction, self.table_id, self.op)
 
 
 class ShowHandButton(
@@ -76,7 +76,7 @@ class ShowHandButton(
         return cls(match["table"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await manager_of(interaction).show_hand(interaction, self.table_id)
+        await presenter_of(interaction).show_hand(interaction, self.table_id)
 
 
 _ACT = r"(?P<table>[0-9a-f]+):(?P<seat>\d+):(?P<stamp>[0-9a-f-]+):(?P<index>\d+)"
@@ -102,7 +102,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dc:c:" 
         return cls(match["table"], int(match["seat"]), match["stamp"], int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await manager_of(interaction).prompt_answer(
+        await presenter_of(interaction).answer(
             interaction, self.table_id, self.seat, self.stamp, self.index
         )
 
@@ -139,7 +139,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dc:p:" + 
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await manager_of(interaction).prompt_answer(
+        await presenter_of(interaction).answer(
             interaction, self.table_id, self.seat, self.stamp, self.index, values=values
         )
 
@@ -162,7 +162,7 @@ class TextModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         table_id, seat, stamp, index = self.ids
-        await manager_of(interaction).prompt_answer(
+        await presenter_of(interaction).answer(
             interaction, table_id, seat, stamp, index, text=self.text.value
         )
 

@@ -44,15 +44,18 @@ class Delivery:
         self._dm_channels: dict[int, discord.DMChannel] = {}
 
     @staticmethod
-    async def _send(target: discord.abc.Messageable, content: str,
+    async def _send(target: discord.abc.Messageable, content: str, nonce: str | None = None,
                     **extras: object) -> discord.Message:
         """Send a text in as many messages as it needs; view, files and embeds go with the
-        last one, so they stay under the whole text."""
+        last one, so they stay under the whole text. With a nonce, each part carries its own
+        (Discord hands back the message it already made for a nonce instead of a copy)."""
         parts = chunks(content) or [""]
         message = None
         for number, part in enumerate(parts):
             last = number == len(parts) - 1
             kwargs = {key: value for key, value in extras.items() if last and value}
+            if nonce is not None:
+                kwargs["nonce"] = nonce if number == 0 else f"{nonce}.{number}"
             text = part or (None if kwargs.get("embeds") or kwargs.get("files") else "\u200b")
             message = await target.send(text, **kwargs)  # type: ignore[call-overload]
         assert message is not None
@@ -61,11 +64,13 @@ class Delivery:
     async def channel(self, channel_id: int, content: str,
                       view: discord.ui.View | None = None,
                       files: list[discord.File] | None = None,
-                      embeds: list[discord.Embed] | None = None) -> discord.Message | None:
+                      embeds: list[discord.Embed] | None = None,
+                      nonce: str | None = None) -> discord.Message | None:
         """Post to a channel; None when Discord failed (logged)."""
         target = self.bot.get_partial_messageable(channel_id)
         try:
-            return await self._send(target, content, view=view, files=files, embeds=embeds)
+            return await self._send(target, content, nonce, view=view, files=files,
+                                    embeds=embeds)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", channel_id, error)
             return None
@@ -78,11 +83,12 @@ class Delivery:
         return channel
 
     async def dm(self, user_id: int, content: str, view: discord.ui.View | None,
-                 files: list[discord.File] | None = None) -> discord.Message | None:
+                 files: list[discord.File] | None = None,
+                 nonce: str | None = None) -> discord.Message | None:
         """Send a direct message; None when the user's DMs are closed or Discord failed."""
         try:
             channel = await self._dm_channel(user_id)
-            return await self._send(channel, content, view=view, files=files)
+            return await self._send(channel, content, nonce, view=view, files=files)
         except discord.Forbidden:
             return None
         except discord.HTTPException as error:

@@ -66,11 +66,17 @@ class Renderer:
         return any(event.kind in self.image_kinds for event in events)
 
 
-RENDERERS: dict[str, Renderer] = {}
+_renderers: dict[str, Renderer] = {}
+
+
+def use_renderers(renderers: dict[str, Renderer]) -> None:
+    """Set at start-up by `bot.plugins.install_plugins` (and in the drawing process)."""
+    _renderers.clear()
+    _renderers.update(renderers)
 
 
 def renderer_for(kind: str) -> Renderer:
-    return RENDERERS.get(kind, Renderer())
+    return _renderers.get(kind, Renderer())
 
 
 def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
@@ -83,7 +89,7 @@ def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
     return embed
 
 
-def lobby_text(table: Table, idle_deadline: float | None) -> str:
+def lobby_text(table: Table, idle_deadline: float | None, *, started: bool = False) -> str:
     cls = table.game_class
     seats = "\n".join(
         f"{i + 1}. {seat.name}{' (AI)' if seat.is_ai else ''}"
@@ -98,8 +104,13 @@ def lobby_text(table: Table, idle_deadline: float | None) -> str:
     ]
     if options:
         lines.append(f"Options: {options}")
-    lines.append("Press **Join** to sit down; the host presses **Start**.")
-    if idle_deadline:
+    if started:
+        lines.append("**Started.** Follow the game below; your cards come by DM.")
+    elif table.is_full:
+        lines.append("The table is full; the host presses **Start**.")
+    else:
+        lines.append("Press **Join** to sit down; the host presses **Start**.")
+    if idle_deadline and not started:
         lines.append(f"This lobby closes <t:{int(idle_deadline)}:R> if nobody starts it.")
     return clip("\n".join(lines))
 

@@ -35,6 +35,7 @@ from typing import Any, Self, get_args
 import aiosqlite
 
 from bot.store_migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
+from bot.store_outbox import LoggedAction, MessageRef, OutboxRows, PendingMessage
 from bot.store_types import (
     BrokenSnapshot,
     ChipChange,
@@ -73,7 +74,10 @@ __all__ = [
     "LeaderboardOrder",
     "LeaderboardRow",
     "LedgerEntry",
+    "LoggedAction",
+    "MessageRef",
     "MigrationError",
+    "PendingMessage",
     "Player",
     "PlayerResult",
     "SaveResult",
@@ -144,7 +148,7 @@ def _check_page(limit: int, offset: int) -> None:
         raise ValueError("limit must be at least 1 and offset at least 0")
 
 
-class Store:
+class Store(OutboxRows):
     """The bot's persistent state. Open with `await Store.open(path)`; close when done."""
 
     def __init__(
@@ -381,6 +385,8 @@ class Store:
         *,
         chip_changes: Iterable[ChipChange] = (),
         results: GameRecord | None = None,
+        messages: Iterable[Mapping[str, Any]] = (),
+        actions: Iterable[LoggedAction] = (),
         now: datetime | None = None,
     ) -> SaveResult:
         """Save a table's state and what it did to chips and scores, all or nothing.
@@ -401,7 +407,8 @@ class Store:
             _check_record(results)
             if (results.guild_id, results.channel_id, results.kind) != (guild_id, channel_id, kind):
                 raise ValueError(f"the game record does not belong to table {table_id}")
-            return await self.finish_table(table_id, results, chip_changes=chip_changes, now=now)
+            return await self.finish_table(table_id, results, chip_changes=chip_changes,
+                                           messages=messages, actions=actions, now=now)
         changes = list(chip_changes)
         encoded = _json(snapshot, f"table {table_id}'s snapshot")
         stamp = self._now(now)
@@ -412,6 +419,7 @@ class Store:
             balances = await self._apply_changes(
                 conn, guild_id, changes, table_id=table_id, game_id=None, stamp=stamp
             )
+            await self._insert_step_rows(conn, table_id, messages, actions, stamp)
         return SaveResult(version=version, game_id=None, balances=balances)
 
     async def finish_table(
@@ -420,6 +428,8 @@ class Store:
         record: GameRecord,
         *,
         chip_changes: Iterable[ChipChange] = (),
+        messages: Iterable[Mapping[str, Any]] = (),
+        actions: Iterable[LoggedAction] = (),
         now: datetime | None = None,
     ) -> SaveResult:
         """End a table: record the game (finished or aborted), apply the last chip changes
@@ -438,6 +448,7 @@ class Store:
                 conn, record.guild_id, changes, table_id=table_id, game_id=game_id, stamp=stamp
             )
             await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+            await self._insert_step_rows(conn, table_id, messages, actions, stamp)
         return SaveResult(version=None, game_id=game_id, balances=balances)
 
     async def _upsert_snapshot(
@@ -469,12 +480,16 @@ class Store:
             )
         return int(rows[0][0])
 
-    async def delete_snapshot(self, table_id: str) -> bool:
-        """Forget an unfinished table (e.g. a lobby that closed); returns whether it existed."""
+    async def delete_snapshot(
+        self, table_id: str, *, messages: Iterable[Mapping[str, Any]] = ()
+    ) -> bool:
+        """Forget an unfinished table (e.g. a lobby that closed), queuing what must be told of
+        it in the same transaction; returns whether it existed."""
         async with self._write() as conn:
             cursor = await conn.execute(
                 "DELETE FROM table_snapshots WHERE table_id = ?", (table_id,)
             )
+            await self._insert_step_rows(conn, table_id, messages, (), self._now())
             return cursor.rowcount > 0
 
     async def load_snapshots(self) -> list[SnapshotRow]:

@@ -19,7 +19,8 @@ from typing import Any
 from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
+"""2: prompt stamps from the step counter; message ids moved to the store's message refs."""
 
 
 class TableError(Exception):
@@ -43,8 +44,9 @@ class Seat:
         return cls(data["name"], data.get("user_id"))
 
 
-def prompt_stamp(prompt: Prompt | None) -> str:
-    """A short fingerprint of a prompt: a button made for an older prompt is refused."""
+def prompt_digest(prompt: Prompt | None) -> str:
+    """A short fingerprint of a prompt, to notice that a seat's prompt changed (and so needs
+    a new message). Never put in a button: a reworded prompt must not kill its buttons."""
     if prompt is None:
         return "-"
     text = repr(prompt).encode()
@@ -70,14 +72,17 @@ class Table:
     deadlines: dict[str, float] = field(default_factory=dict)
     warned: list[str] = field(default_factory=list)
     created_at: float = 0.0
-    lobby_message_id: int | None = None
-    board_message_id: int | None = None
+    owner_id: int | None = None  # a one-person table (solitaire) belongs to this user
     dm_closed: list[int] = field(default_factory=list)
     notes: dict[int, list[str]] = field(default_factory=dict)  # private notes per seat
-    sent_stamps: dict[int, str] = field(default_factory=dict)  # last prompt DMed per seat
+    prompt_digests: dict[int, str] = field(default_factory=dict)  # last prompt told, per seat
+    prompt_since: dict[int, int] = field(default_factory=dict)  # step that prompt came at
     steps: int = 0
     idle_seconds: float = 600.0  # an unstarted lobby closes after this long
-    prompt_messages: dict[int, list[int]] = field(default_factory=dict)  # seat: [chan, msg]
+    saved_at: float = 0.0  # when the snapshot was taken: clocks resume with what was left
+    # Applied since the last save: (step, seat, action); the service writes them to the
+    # action log with the snapshot. Not part of the snapshot itself.
+    unsaved_actions: list[tuple[int, int, Action]] = field(default_factory=list)
 
     # --- lobby -------------------------------------------------------------------------
     @property
@@ -187,6 +192,7 @@ class Table:
         except IllegalAction as error:
             raise TableError(str(error)) from error
         self.steps += 1
+        self.unsaved_actions.append((self.steps, seat, action))
         self.record(events)
         return events
 
@@ -250,6 +256,36 @@ class Table:
         for seat_notes in self.notes.values():
             del seat_notes[:-10]
 
+    def stamp(self, seat: int) -> tuple[str, bool]:
+        """The stamp of `seat`'s current prompt, and whether that prompt is new since it was
+        last told. The stamp is the step the prompt first appeared at, so a button stays good
+        exactly as long as its prompt, whatever the prompt's words (a deploy may reword them).
+        """
+        game = self.require_game()
+        prompt = None if game.is_over else game.prompt(seat)
+        digest = prompt_digest(prompt)
+        changed = self.prompt_digests.get(seat) != digest
+        if changed:
+            self.prompt_digests[seat] = digest
+            self.prompt_since[seat] = self.steps
+        return (f"{self.prompt_since.get(seat, 0):x}" if prompt is not None else "-"), changed
+
+    def stamp_is_current(self, seat: int, stamp: str) -> bool:
+        legacy = seat not in self.prompt_since and stamp == self.prompt_digests.get(seat)
+        current, _ = self.stamp(seat)
+        return stamp == current or (legacy and stamp != "-")
+
+    def reword_prompts(self) -> None:
+        """After a restore: take today's wording of every prompt as already told, without
+        moving its stamp, so outstanding buttons keep working."""
+        game = self.game
+        if game is None:
+            return
+        for seat in range(len(self.seats)):
+            prompt = None if game.is_over else game.prompt(seat)
+            if seat in self.prompt_since or prompt is None:
+                self.prompt_digests[seat] = prompt_digest(prompt)
+
     # --- snapshot --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -267,22 +303,21 @@ class Table:
             "deadlines": self.deadlines,
             "warned": self.warned,
             "created_at": self.created_at,
-            "lobby_message_id": self.lobby_message_id,
-            "board_message_id": self.board_message_id,
+            "owner_id": self.owner_id,
             "dm_closed": self.dm_closed,
             "notes": {str(seat): notes for seat, notes in self.notes.items()},
-            "sent_stamps": {str(seat): stamp for seat, stamp in self.sent_stamps.items()},
+            "prompt_digests": {str(k): v for k, v in self.prompt_digests.items()},
+            "prompt_since": {str(k): v for k, v in self.prompt_since.items()},
             "steps": self.steps,
             "idle_seconds": self.idle_seconds,
-            "prompt_messages": {str(k): v for k, v in self.prompt_messages.items()},
+            "saved_at": self.saved_at,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
         """Rebuild a table; raises ValueError (with why) for a snapshot that cannot load."""
         try:
-            if data.get("version") != SNAPSHOT_VERSION:
-                raise ValueError(f"unknown snapshot version {data.get('version')!r}")
+            data = upgrade_snapshot(data)
             kind = data["kind"]
             if kind not in GAMES:
                 raise ValueError(f"unknown game {kind!r}")
@@ -301,15 +336,15 @@ class Table:
                 deadlines={str(k): float(v) for k, v in (data.get("deadlines") or {}).items()},
                 warned=list(data.get("warned") or []),
                 created_at=float(data.get("created_at") or 0.0),
-                lobby_message_id=data.get("lobby_message_id"),
-                board_message_id=data.get("board_message_id"),
+                owner_id=data.get("owner_id"),
                 dm_closed=list(data.get("dm_closed") or []),
                 notes={int(k): list(v) for k, v in (data.get("notes") or {}).items()},
-                sent_stamps={int(k): str(v) for k, v in (data.get("sent_stamps") or {}).items()},
+                prompt_digests={int(k): str(v)
+                                for k, v in (data.get("prompt_digests") or {}).items()},
+                prompt_since={int(k): int(v) for k, v in (data.get("prompt_since") or {}).items()},
                 steps=int(data.get("steps") or 0),
                 idle_seconds=float(data.get("idle_seconds") or 600.0),
-                prompt_messages={int(k): [int(x) for x in v]
-                                 for k, v in (data.get("prompt_messages") or {}).items()},
+                saved_at=float(data.get("saved_at") or 0.0),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as error:
             raise ValueError(f"snapshot cannot be loaded: {error!r}") from error
@@ -319,3 +354,39 @@ class Table:
 
     def snapshot_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
+
+
+def legacy_refs(data: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+    """The Discord message ids a version-1 snapshot kept inside the table; the service moves
+    them into the store's message refs when it restores such a table."""
+    if data.get("version") != 1:
+        return {}
+    refs: dict[str, tuple[int, int]] = {}
+    channel = int(data["channel_id"])
+    if data.get("lobby_message_id"):
+        refs["lobby"] = (channel, int(data["lobby_message_id"]))
+    if data.get("board_message_id"):
+        refs["board"] = (channel, int(data["board_message_id"]))
+    for seat, (chan, message) in (data.get("prompt_messages") or {}).items():
+        refs[f"prompt:{int(seat)}"] = (int(chan), int(message))
+    return refs
+
+
+def upgrade_snapshot(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Bring a snapshot saved by an earlier version up to `SNAPSHOT_VERSION`, so tables left
+    unfinished by the previous release still restore."""
+    version = data.get("version")
+    if version == SNAPSHOT_VERSION:
+        return data
+    if version != 1:
+        raise ValueError(f"unknown snapshot version {version!r}")
+    upgraded = dict(data)
+    digests = dict(upgraded.pop("sent_stamps", None) or {})
+    upgraded["prompt_digests"] = digests
+    # A version-1 button carries its prompt's digest as its stamp: `stamp_is_current` keeps
+    # accepting those until the prompt changes.
+    upgraded["prompt_since"] = {}
+    for key in ("lobby_message_id", "board_message_id", "prompt_messages"):
+        upgraded.pop(key, None)
+    upgraded["version"] = SNAPSHOT_VERSION
+    return upgraded

@@ -30,7 +30,7 @@ def rules_pages(kind: str) -> list[str]:
 
 
 async def start_table(interaction: discord.Interaction, kind: str, **options: Any) -> None:
-    await interaction.client.tables.open_table(interaction, kind, options)  # type: ignore[attr-defined]
+    await interaction.client.presenter.open_table(interaction, kind, options)  # type: ignore[attr-defined]
 
 
 EMBED_TOTAL_LIMIT = 6000  # characters in all the embeds of one message

@@ -7,10 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.images import Row, render_cards, render_rows
-from bot.render import RENDERERS, Renderer
+from bot.plugins import GamePlugin
+from bot.render import Renderer
 from cogs.common import send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
+from engine.games.sppoker import Sppoker as SppokerGame
 from engine.games.sppoker import SppokerSeatView, SppokerView
 from engine.words import available_languages
 
@@ -73,9 +75,13 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
     return images
 
 
-RENDERERS[KIND] = Renderer(private=private_lines, public=public_lines, images=event_images,
-                           image_kinds=frozenset({"hand", "reveal"}),
-                           embed_kinds=frozenset({"reveal"}))
+PLUGINS = (GamePlugin(
+    game=SppokerGame,
+    renderer=Renderer(private=private_lines, public=public_lines, images=event_images,
+                      image_kinds=frozenset({"hand", "reveal"}),
+                      embed_kinds=frozenset({"reveal"})),
+    extension=__name__,
+),)
 
 
 def language_choices() -> list[app_commands.Choice[str]]:

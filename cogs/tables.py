@@ -20,13 +20,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="The table
 
     @app_commands.command(name="status", description="Show the table in this channel")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.bot.tables.status(interaction)  # type: ignore[attr-defined]
+        await self.bot.presenter.status(interaction)  # type: ignore[attr-defined]
 
     @app_commands.command(
         name="abort", description="End the table in this channel (host or Manage Server)"
     )
     async def abort(self, interaction: discord.Interaction) -> None:
-        await self.bot.tables.abort(interaction)  # type: ignore[attr-defined]
+        await self.bot.presenter.abort(interaction)  # type: ignore[attr-defined]
 
     @app_commands.command(name="settings", description="This server's table settings")
     @app_commands.describe(

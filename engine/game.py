@@ -135,12 +135,14 @@ class Prompt:
 
 @dataclass(frozen=True)
 class GameResult:
-    """The final standing, per seat in seat order."""
+    """The final standing, per seat in seat order. `chips` is the settlement of a chip game
+    (each seat's net chips won or lost, summing to zero); empty for points games."""
 
     scores: tuple[int, ...]
     places: tuple[int, ...]
     winners: tuple[int, ...]
     summary: str = ""
+    chips: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -148,6 +150,7 @@ class GameResult:
             "places": list(self.places),
             "winners": list(self.winners),
             "summary": self.summary,
+            "chips": list(self.chips),
         }
 
     @classmethod
@@ -157,6 +160,7 @@ class GameResult:
             tuple(data["places"]),
             tuple(data["winners"]),
             data.get("summary", ""),
+            tuple(data.get("chips") or ()),
         )
 
 
@@ -201,10 +205,6 @@ class Game(abc.ABC):
     seats: tuple[str, ...]
     rng: random.Random
 
-    @property
-    @abc.abstractmethod
-    def phase(self) -> str:
-        """A short name of the current step ("declare", "draw", "play", "over")."""
     if TYPE_CHECKING:
         # How every game is built (the table service, replays, tests): stated for the type
         # checker only, since each game has its own constructor (some add keyword-only
@@ -217,6 +217,10 @@ class Game(abc.ABC):
             **extra: Any,
         ) -> None: ...
 
+    @property
+    @abc.abstractmethod
+    def phase(self) -> str:
+        """A short name of the current step ("declare", "draw", "play", "over")."""
 
     @property
     @abc.abstractmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.manager import TableManager
+from bot.service import TableService
 from bot.store import Store
 from bot.table import Table
 
@@ -20,7 +20,7 @@ async def test_good_snapshots_come_back_and_corrupt_ones_are_set_aside(tmp_path:
     await store.save_snapshot("bb22", 1, 101, "sppoker", {"version": 1, "kind": "sppoker"})
     await store.save_snapshot("cc33", 1, 102, "nosuchgame", good.to_dict() | {"kind": "x"})
 
-    manager = TableManager(bot=None, store=store)  # type: ignore[arg-type]
+    manager = TableService(store)
     await manager.restore()
 
     assert list(manager.tables) == ["aa11"]

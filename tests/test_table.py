@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from bot.table import Table, TableError, prompt_stamp
+from bot.table import Table, TableError, prompt_digest
 from engine.game import Action
 from engine.games import GAMES
 from tests.support.guessing import Guessing
@@ -89,7 +89,8 @@ def test_snapshot_round_trip_keeps_everything():
     again = Table.from_dict(data)
     assert again.to_dict() == table.to_dict()
     game = again.require_game()
-    assert prompt_stamp(game.prompt(1)) == prompt_stamp(table.require_game().prompt(1))
+    assert prompt_digest(game.prompt(1)) == prompt_digest(table.require_game().prompt(1))
+    assert again.stamp(1) == table.stamp(1)
 
 
 @pytest.mark.parametrize(

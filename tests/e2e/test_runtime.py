@@ -27,7 +27,7 @@ async def test_kill_9_mid_game_then_the_same_buttons_finish_it(world: World) -> 
     general = discord.channel("general")
     await open_table(discord, alice, general, "sppoker start target:1", [bob])
     await wait_dm_button(discord, alice, "Poker")
-    bob_prompt = await wait_dm_button(discord, bob, "Spelling")
+    await wait_dm_button(discord, bob, "Spelling")
     await alice.click_dm(label="Poker")
     await discord.wait_for(lambda: "Alice has declared" in channel_text(general))
 
@@ -39,7 +39,9 @@ async def test_kill_9_mid_game_then_the_same_buttons_finish_it(world: World) -> 
     await bot.restart()
     await discord.wait_for(lambda: "back exactly where it was" in channel_text(general))
 
-    await bob.click(bob_prompt, label="Spelling")  # the button from before the restart
+    # The button from before the restart (his newest prompt: he was told privately that his
+    # ten seconds started when Alice declared).
+    await bob.click_dm(label="Spelling")
     await bob.submit_modal({"Your word": "zz"})
     await discord.wait_for(lambda: "won" in channel_text(general), timeout=15)
     text = channel_text(general)

@@ -1,0 +1,112 @@
+"""What a step must tell, as plain JSON bodies: the rows of the durable outbox.
+
+The table service decides every message under the table's lock and writes these bodies in
+the same transaction as the step's snapshot; only the sender (`bot.sender`) turns them into
+Discord calls. Keeping them plain JSON is what lets them outlive a crash, and lets the
+service be tested without Discord.
+
+A body is one of:
+- `post`: a new message to a channel or to a user's DMs, optionally remembered as a named
+  `ref` (e.g. "board", "prompt:2"); `previous` says what becomes of the message that ref
+  named before ("delete" it, "strip" its buttons, or "keep" it).
+- `edit`: replace the content (and components) of the message a ref names.
+- `strip`: take the components off the message a ref names, and forget the ref.
+
+Views are named, not built: `{"type": "board" | "lobby" | "prompt", ...}`; the sender builds
+the discord.py view from the name, so a view needs nothing from memory after a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from engine.game import Action, CardPick, Choice, Event, Prompt, TextAsk
+
+Body = dict[str, Any]
+Previous = Literal["delete", "strip", "keep"]
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    return {"text": event.text, "seat": event.seat, "kind": event.kind, "data": dict(event.data)}
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    return Event(str(data["text"]), data.get("seat"), str(data.get("kind", "info")),
+                 dict(data.get("data") or {}))
+
+
+def prompt_to_json(prompt: Prompt) -> dict[str, Any]:
+    choices: list[dict[str, Any]] = []
+    for choice in prompt.choices:
+        if isinstance(choice, Choice):
+            choices.append({"type": "choice", "label": choice.label,
+                            "action": choice.action.to_json(), "style": choice.style,
+                            "disabled_reason": choice.disabled_reason})
+        elif isinstance(choice, CardPick):
+            choices.append({"type": "pick", "label": choice.label,
+                            "action_name": choice.action_name, "cards": list(choice.cards),
+                            "min_cards": choice.min_cards, "max_cards": choice.max_cards,
+                            "labels": list(choice.labels)})
+        else:
+            choices.append({"type": "text", "label": choice.label,
+                            "action_name": choice.action_name, "field_label": choice.field_label,
+                            "placeholder": choice.placeholder, "min_length": choice.min_length,
+                            "max_length": choice.max_length, "args": list(choice.args)})
+    return {"text": prompt.text, "choices": choices}
+
+
+def prompt_from_json(data: Mapping[str, Any]) -> Prompt:
+    choices: list[Choice | CardPick | TextAsk] = []
+    for item in data["choices"]:
+        if item["type"] == "choice":
+            choices.append(Choice(item["label"], Action.from_json(item["action"]),
+                                  item["style"], item.get("disabled_reason")))
+        elif item["type"] == "pick":
+            choices.append(CardPick(item["label"], item["action_name"], tuple(item["cards"]),
+                                    item["min_cards"], item["max_cards"], tuple(item["labels"])))
+        else:
+            choices.append(TextAsk(item["label"], item["action_name"], item["field_label"],
+                                   item["placeholder"], item["min_length"], item["max_length"],
+                                   tuple(item["args"])))
+    return Prompt(str(data["text"]), tuple(choices))
+
+
+def board_view(table_id: str) -> dict[str, Any]:
+    return {"type": "board", "table": table_id}
+
+
+def lobby_view(table_id: str) -> dict[str, Any]:
+    return {"type": "lobby", "table": table_id}
+
+
+def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> dict[str, Any]:
+    return {"type": "prompt", "table": table_id, "seat": seat, "stamp": stamp,
+            "prompt": prompt_to_json(prompt) if prompt is not None else None}
+
+
+def pictures(kind: str, events: Sequence[Event], names: Sequence[str]) -> dict[str, Any]:
+    """Pictures are drawn by the sender, off the lock: the body says what to draw."""
+    return {"kind": kind, "events": [event_to_json(e) for e in events], "names": list(names)}
+
+
+def post(*, channel: int | None = None, user: int | None = None, content: str = "",
+         view: Mapping[str, Any] | None = None, embeds: Sequence[Mapping[str, Any]] = (),
+         picture: Mapping[str, Any] | None = None, ref: str | None = None,
+         previous: Previous = "keep", fallback: str | None = None,
+         table_channel: int | None = None) -> Body:
+    """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed."""
+    if (channel is None) == (user is None):
+        raise ValueError("a post goes to a channel or to a user")
+    return {"op": "post", "channel": channel, "user": user, "content": content,
+            "view": dict(view) if view else None, "embeds": [dict(e) for e in embeds],
+            "picture": dict(picture) if picture else None, "ref": ref, "previous": previous,
+            "fallback": fallback, "table_channel": table_channel}
+
+
+def edit(ref: str, content: str, view: Mapping[str, Any] | None = None) -> Body:
+    return {"op": "edit", "ref": ref, "content": content, "view": dict(view) if view else None}
+
+
+def strip(ref: str) -> Body:
+    return {"op": "strip", "ref": ref}

@@ -1,0 +1,158 @@
+"""What each audience is told about a step, decided under the table's lock as outbox bodies.
+
+Discord-free: it turns a table and the events of a step into `bot.messages` bodies (texts
+from `bot.render`, views by name, pictures as events to draw). The service writes them with
+the step's snapshot, so whatever a step must tell survives a crash with it.
+"""
+
+from __future__ import annotations
+
+from bot import messages
+from bot.messages import Body
+from bot.render import board_text, event_embed, lobby_text, private_text, renderer_for
+from bot.table import Table
+from engine.game import Event
+
+MAX_EMBEDS = 10
+CLOSED_DMS = ("<@{user}>, I can't send you direct messages. Press **Show my hand** on the "
+              "table message to see your cards and choices.")
+
+
+def board(table: Table) -> Body:
+    """The board moves to the bottom of the channel: a new one, the old one deleted."""
+    return messages.post(channel=table.channel_id, content=board_text(table),
+                         view=messages.board_view(table.table_id), ref="board",
+                         previous="delete")
+
+
+def public_events(table: Table, events: list[Event], closing: str = "") -> list[Body]:
+    """A step in the channel, in reading order: what led up to a boxed event (a reveal),
+    the box itself as an embed with its picture inside, then what followed it."""
+    events = [event for event in events if event.seat is None]
+    if not events and not closing:
+        return []
+    renderer = renderer_for(table.kind)
+    first = next((i for i, event in enumerate(events)
+                  if event.kind in renderer.embed_kinds), len(events))
+    boxed = [event for event in events[first:] if event.kind in renderer.embed_kinds]
+    before = "\n".join(event.text for event in events[:first])
+    after = "\n".join(filter(None, [
+        *(event.text for event in events[first:] if event not in boxed), closing,
+    ]))
+    picture = (messages.pictures(table.kind, events, [s.name for s in table.seats])
+               if renderer.draws(events) else None)
+    # Every message of a running table carries Show my hand, so it is never far away.
+    view = None if table.require_game().is_over else messages.board_view(table.table_id)
+    channel = table.channel_id
+    if not boxed:
+        return [messages.post(channel=channel, content="\n".join(filter(None, [before, after])),
+                              view=view, picture=picture)]
+    embeds = [event_embed(event, None) for event in boxed[:MAX_EMBEDS]]
+    bodies = [messages.post(channel=channel, content=before, embeds=embeds, picture=picture,
+                            view=None if after else view)]
+    if after:
+        bodies.append(messages.post(channel=channel, content=after, view=view))
+    return bodies
+
+
+def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
+    """The DMs this step calls for: seats whose prompt changed or who have private news.
+    The actor already sees its updated view where it clicked. A prompt withdrawn without a
+    new one (a seat timed out, or sits out a playoff hand) loses its buttons."""
+    game = table.require_game()
+    private_seats = {event.seat for event in events if event.seat is not None}
+    bodies: list[Body] = []
+    for seat, occupant in enumerate(table.seats):
+        if occupant.user_id is None:
+            continue
+        prompt = None if game.is_over else game.prompt(seat)
+        stamp, changed = table.stamp(seat)
+        if seat == actor:
+            continue
+        news = [event for event in events if event.seat == seat]
+        if occupant.user_id in table.dm_closed:
+            if not any(event.kind == "hand" for event in news):
+                continue  # closed DMs are tried again once a deal, not at every step
+            table.dm_closed.remove(occupant.user_id)
+        if (not changed or prompt is None) and seat not in private_seats and not game.is_over:
+            if prompt is None and changed:
+                bodies.append(messages.strip(f"prompt:{seat}"))
+            continue
+        drawn = renderer_for(table.kind).draws(news)
+        bodies.append(messages.post(
+            user=occupant.user_id, content=private_text(table, seat, prompt),
+            view=messages.prompt_view(table.table_id, seat, stamp, prompt),
+            picture=messages.pictures(table.kind, news, [s.name for s in table.seats])
+            if drawn else None,
+            ref=f"prompt:{seat}", previous="strip",
+            fallback=CLOSED_DMS.format(user=occupant.user_id), table_channel=table.channel_id,
+        ))
+    return bodies
+
+
+def step(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
+    """Everything a step of a running game tells, in the order it must arrive."""
+    if table.require_game().is_over:
+        return finish(table, events)
+    return [*public_events(table, events), board(table), *letters(table, events, actor)]
+
+
+def finish(table: Table, events: list[Event]) -> list[Body]:
+    """The game's end: the last events and who won, the final board, everyone's last letter."""
+    result = table.require_game().result
+    public = "\n".join(event.text for event in events if event.seat is None)
+    closing = ""
+    if result is not None and not result.winners:
+        closing = "🤝 The game ended in a draw."
+    elif result is not None:
+        winners = ", ".join(table.seats[seat].name for seat in result.winners)
+        closing = f"🏆 **{winners}** won the game."
+        if result.summary and result.summary not in public:
+            closing += " " + result.summary
+    return [*public_events(table, events, closing), messages.edit("board", board_text(table)),
+            *letters(table, events, None)]
+
+
+def lobby(table: Table, deadline: float | None, note: str = "") -> str:
+    return lobby_text(table, deadline) + (f"\n{note}" if note else "")
+
+
+def closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
+    """A table that ends unfinished: its lobby or board says so, its prompts lose their
+    buttons, and (unless the person who closed it was answered in place) the channel is told."""
+    bodies: list[Body] = []
+    if tell_channel:
+        bodies.append(messages.post(channel=table.channel_id, content=text))
+    if table.status == "lobby":
+        bodies.append(messages.edit("lobby", text))
+    else:
+        title = table.game_class.title
+        bodies.append(messages.edit("board", f"**{title}** — {text}"))
+        bodies += [messages.strip(f"prompt:{seat}") for seat in range(len(table.seats))]
+    return bodies
+
+
+def warning(table: Table, seats: list[int], deadline: float) -> list[Body]:
+    """An AFK warning, privately; in the channel for whoever's DMs are closed."""
+    title = table.require_game().title
+    bodies = []
+    for seat in seats:
+        user = table.seats[seat].user_id
+        if user is None:
+            continue
+        bodies.append(messages.post(
+            user=user, content=f"⏰ {table.seats[seat].name}, your time at {title} runs out "
+            f"<t:{int(deadline)}:R>.",
+            fallback=f"⏰ <@{user}>, your time runs out <t:{int(deadline)}:R>.",
+            table_channel=table.channel_id,
+        ))
+    return bodies
+
+
+def restarted(table: Table) -> list[Body]:
+    notice = ("♻️ I restarted; this table is back exactly where it was. Every button works as "
+              "before; if a prompt of yours is missing, press **Show my hand**.")
+    if table.status != "playing":
+        return [messages.post(channel=table.channel_id, content=notice)]
+    return [messages.post(channel=table.channel_id, content=notice,
+                          view=messages.board_view(table.table_id)), board(table)]

@@ -1,0 +1,196 @@
+"""The Discord side of the table service: interactions in, service calls, replies out.
+
+It decides nothing: a click becomes a service call; the outcome becomes the interaction's
+answer (an ephemeral error, the seat's updated view where it clicked, a modal). Everything
+else a step tells goes through the outbox (`bot.sender`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import components
+from bot.messages import prompt_from_json
+from bot.service import NeedText, Private, TableService
+from bot.table import TableError
+
+if TYPE_CHECKING:
+    from bot.sender import Sender
+
+log = logging.getLogger(__name__)
+
+MODAL_ID = re.compile(
+    r"dc:m:(?P<table>[0-9a-f]+):(?P<seat>\d+):(?P<stamp>[0-9a-f-]+):(?P<index>\d+)"
+)
+
+
+def build_view(spec: dict[str, Any] | None) -> discord.ui.View | None:
+    """The view an outbox body names; built fresh, so it needs nothing from before a restart."""
+    if not spec:
+        return None
+    if spec["type"] == "board":
+        return components.board_view(spec["table"])
+    if spec["type"] == "lobby":
+        return components.lobby_view(spec["table"])
+    prompt = prompt_from_json(spec["prompt"]) if spec.get("prompt") else None
+    return components.prompt_view(spec["table"], spec["seat"], spec["stamp"], prompt)
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered before."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions is not None and permissions.manage_guild)
+
+
+def submitted_text(data: Any) -> str | None:
+    """The value of a modal's text input, in the Label layout or the older action-row one."""
+    if isinstance(data, dict):
+        if data.get("type") == 4 and "value" in data:
+            return str(data["value"])
+        for key in ("components", "component"):
+            found = submitted_text(data.get(key))
+            if found is not None:
+                return found
+    if isinstance(data, list):
+        for item in data:
+            found = submitted_text(item)
+            if found is not None:
+                return found
+    return None
+
+
+class Presenter:
+    def __init__(self, service: TableService, sender: Sender) -> None:
+        self.service = service
+        self.sender = sender
+        self._pictures: set[asyncio.Task[None]] = set()
+
+    async def open_table(self, interaction: discord.Interaction, kind: str,
+                         options: dict[str, Any]) -> None:
+        channel_id = interaction.channel_id
+        if interaction.guild_id is None or channel_id is None:
+            await reply(interaction, "Games are played in a server channel, not in DMs.")
+            return
+        user = interaction.user
+        try:
+            table_id, outcome = await self.service.open_table(
+                interaction.guild_id, channel_id, user.id, user.display_name, kind, options)
+        except TableError as error:
+            await reply(interaction, str(error))
+            return
+        view = components.lobby_view(table_id) if outcome.open else None
+        await interaction.response.send_message(outcome.content, view=view)
+        if outcome.open:
+            message = await interaction.original_response()
+            await self.service.remember_message(table_id, "lobby", channel_id, message.id)
+
+    async def lobby_action(self, interaction: discord.Interaction, table_id: str,
+                           op: str) -> None:
+        user = interaction.user
+        try:
+            outcome = await self.service.lobby_action(table_id, user.id, user.display_name, op,
+                                                      is_admin=is_admin(interaction))
+        except TableError as error:
+            await reply(interaction, str(error))
+            return
+        view = components.lobby_view(table_id) if outcome.open else None
+        await interaction.response.edit_message(content=outcome.content, view=view)
+
+    async def status(self, interaction: discord.Interaction) -> None:
+        text = self.service.status(interaction.channel_id or 0, interaction.user.id)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def abort(self, interaction: discord.Interaction) -> None:
+        user = interaction.user
+        try:
+            text = await self.service.abort(interaction.channel_id or 0, user.id,
+                                            user.display_name, is_admin=is_admin(interaction))
+        except TableError as error:
+            await reply(interaction, str(error))
+            return
+        await interaction.response.send_message(text)
+
+    async def show_hand(self, interaction: discord.Interaction, table_id: str) -> None:
+        try:
+            private = await self.service.show_hand(table_id, interaction.user.id)
+        except TableError as error:
+            await reply(interaction, str(error))
+            return
+        await interaction.response.send_message(
+            private.content, view=components.prompt_view(table_id, private.seat, private.stamp,
+                                                          private.prompt),
+            ephemeral=True,
+        )
+
+    async def answer(self, interaction: discord.Interaction, table_id: str, seat: int,
+                     stamp: str, index: int, *, values: list[str] | None = None,
+                     text: str | None = None) -> None:
+        try:
+            outcome = await self.service.act(table_id, interaction.user.id, seat, stamp, index,
+                                             values=values, text=text)
+        except TableError as error:
+            await reply(interaction, str(error))
+            return
+        if isinstance(outcome, NeedText):
+            modal = components.TextModal(table_id, seat, stamp, index, outcome.ask)
+            await interaction.response.send_modal(modal)
+            # Answered by `on_modal_submit` from its custom_id, never from memory, so a modal
+            # opened before a restart is still answered after it.
+            modal.stop()
+            return
+        await self._acknowledge(interaction, outcome)
+
+    async def on_modal_submit(self, interaction: discord.Interaction) -> bool:
+        """Every word modal's answer; False when the interaction is not one of ours."""
+        data = interaction.data or {}
+        match = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return False
+        text = submitted_text(data.get("components")) or ""
+        await self.answer(interaction, match["table"], int(match["seat"]), match["stamp"],
+                          int(match["index"]), text=text)
+        return True
+
+    async def _acknowledge(self, interaction: discord.Interaction, private: Private) -> None:
+        """Show the seat its updated view where it clicked; the picture of a new hand follows
+        once drawn (drawing never delays the answer)."""
+        view = components.prompt_view(private.table_id, private.seat, private.stamp,
+                                      private.prompt)
+        clicked = interaction.type in (
+            discord.InteractionType.component, discord.InteractionType.modal_submit
+        )
+        if interaction.message is not None and clicked:
+            if private.pictures:  # the old hand's picture goes now, the new one right after
+                await interaction.response.edit_message(content=private.content, view=view,
+                                                        attachments=[])
+            else:
+                await interaction.response.edit_message(content=private.content, view=view)
+        else:
+            await interaction.response.send_message(private.content, view=view, ephemeral=True)
+        if private.pictures:
+            task = asyncio.create_task(self._attach_pictures(interaction, private.pictures))
+            self._pictures.add(task)
+            task.add_done_callback(self._pictures.discard)
+
+    async def _attach_pictures(self, interaction: discord.Interaction,
+                               picture: dict[str, Any]) -> None:
+        files = await self.sender.files_for(picture)
+        if not files:
+            return
+        try:
+            await interaction.edit_original_response(attachments=files)
+        except discord.HTTPException as error:
+            log.info("could not attach pictures: %s", error)
+

@@ -1,0 +1,199 @@
+"""The outbox's sender: delivers each table's saved messages in order, exactly once.
+
+Rows are written by the table service with the step that caused them; this is the only
+place they leave. A table's rows go out one after another (so a reveal never overtakes
+what led to it) while different tables send side by side. A row is deleted, with the
+message ids it created, only once Discord has it; after a crash the rows still saved are
+sent again, and every new message carries a nonce made from its row, which Discord
+(`enforce_nonce`) uses to hand back the message it already made rather than post a copy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import io
+import logging
+import multiprocessing
+import signal
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot.delivery import Delivery
+from bot.messages import Body, event_from_json
+from bot.presenter import build_view
+from bot.render import renderer_for
+from bot.store import MessageRef, PendingMessage, Store
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 5
+RETRY_PAUSE = 2.0
+
+DmClosed = Callable[[str, int], Awaitable[bool]]
+
+
+def _painter_started() -> None:
+    """The drawing process ends with the bot, even when the bot is killed (Linux), and
+    draws with the same plug-ins."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    from bot.plugins import install_plugins
+
+    install_plugins()
+
+
+def draw(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
+    """In the painter process: the pictures a body asks for."""
+    events = [event_from_json(event) for event in picture["events"]]
+    return renderer_for(picture["kind"]).images(events, picture["names"])
+
+
+class Sender:
+    def __init__(self, bot: commands.Bot, store: Store, dm_closed: DmClosed) -> None:
+        self.store = store
+        self.delivery = Delivery(bot)
+        self.dm_closed = dm_closed
+        # Drawing is pure CPU and holds the GIL: a process of its own keeps clicks answered.
+        self.painter = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_painter_started,
+        )
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+
+    def wake(self, table_id: str) -> None:
+        """Rows are waiting for this table: send them (now, or right after the current run)."""
+        if table_id in self._workers:
+            self._again.add(table_id)
+            return
+        self._workers[table_id] = asyncio.create_task(self._work(table_id))
+
+    async def start(self) -> None:
+        """After a restart: whatever was saved but not yet sent goes out."""
+        for table_id in await self.store.tables_with_pending_messages():
+            self.wake(table_id)
+
+    async def drain(self) -> None:
+        """Wait until everything woken so far has been delivered (tests, shutdown)."""
+        while self._workers:
+            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+
+    async def _work(self, table_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(table_id)
+                refs = await self.store.message_refs(table_id)
+                for row in await self.store.pending_messages(table_id):
+                    await self._deliver_row(row, refs)
+                if table_id not in self._again:
+                    return
+        except Exception:
+            log.exception("sending failed for table %s", table_id)
+        finally:
+            self._workers.pop(table_id, None)
+            if table_id in self._again:
+                self._again.discard(table_id)
+                self.wake(table_id)
+
+    async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef]) -> None:
+        if row.attempts >= MAX_ATTEMPTS:
+            log.error("giving up on message %s of table %s", row.id, row.table_id)
+            await self.store.message_delivered(row.id, row.table_id)
+            return
+        await self.store.message_attempted(row.id)
+        while True:
+            try:
+                changed = await self._deliver(row.table_id, row.id, row.body, refs)
+                break
+            except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
+                log.warning("Discord unreachable (%s); retrying message %s", error, row.id)
+                await asyncio.sleep(RETRY_PAUSE)
+        await self.store.message_delivered(row.id, row.table_id, changed)
+        for ref, value in changed.items():
+            if value is None:
+                refs.pop(ref, None)
+            else:
+                refs[ref] = value
+
+    async def _deliver(self, table_id: str, row_id: int, body: Body,
+                       refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
+        op = body["op"]
+        ref = body.get("ref")
+        if op == "edit":
+            where = refs.get(ref or "")
+            if where is not None:
+                await self.delivery.edit(where.channel_id, where.message_id, body["content"],
+                                         build_view(body.get("view")))
+            return {}
+        if op == "strip":
+            where = refs.get(ref or "")
+            if where is not None:
+                await self.delivery.strip_components(where.channel_id, where.message_id)
+            return {ref: None} if ref else {}
+        return await self._post(table_id, row_id, body, refs)
+
+    async def _post(self, table_id: str, row_id: int, body: Body,
+                    refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
+        files = await self._files(body.get("picture"))
+        embeds = [discord.Embed.from_dict(embed) for embed in body.get("embeds") or []]
+        if files:
+            for embed in embeds:
+                embed.set_image(url=f"attachment://{files[0].filename}")
+        view = build_view(body.get("view"))
+        nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
+        if body.get("user") is not None:
+            sent = await self.delivery.dm(body["user"], body["content"], view, files,
+                                          nonce=nonce)
+            if sent is None and body.get("fallback") and \
+                    await self.dm_closed(table_id, body["user"]):
+                await self.delivery.channel(body["table_channel"], body["fallback"],
+                                                nonce=f"{nonce}f")
+        else:
+            sent = await self.delivery.channel(body["channel"], body["content"], view, files,
+                                               embeds, nonce=nonce)
+        if sent is None or not ref_of(body):
+            return {}
+        ref = ref_of(body)
+        old = refs.get(ref)
+        if old is not None and old.message_id != sent.id:
+            if body.get("previous") == "delete":
+                await self.delivery.delete(old.channel_id, old.message_id)
+            elif body.get("previous") == "strip":
+                await self.delivery.strip_components(old.channel_id, old.message_id)
+        return {ref: MessageRef(sent.channel.id, sent.id)}
+
+    async def _files(self, picture: dict[str, Any] | None) -> list[discord.File]:
+        """Pictures are drawn off the event loop, and drawing failing never stops a message."""
+        if not picture:
+            return []
+        try:
+            images = await asyncio.get_running_loop().run_in_executor(self.painter, draw,
+                                                                      picture)
+        except Exception:
+            log.exception("drawing pictures failed")
+            return []
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in images]
+
+    async def files_for(self, picture: dict[str, Any] | None) -> list[discord.File]:
+        return await self._files(picture)
+
+    async def close(self) -> None:
+        for task in list(self._workers.values()):
+            task.cancel()
+        for task in list(self._workers.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.painter.shutdown(wait=False, cancel_futures=True)
+
+
+def ref_of(body: Body) -> str:
+    return str(body.get("ref") or "")

@@ -1,0 +1,431 @@
+"""The table service: every table's lobby, seats, steps, AI turns, aborts and restores.
+
+It imports no Discord. Each call is `check → apply → save → outcome` under the table's lock:
+the snapshot, the action log, any settlement and every message the step must send (outbox
+bodies) are written in one transaction before the caller is answered, so a player who saw
+their action succeed never loses any message of it. The Discord side (cogs, `bot.presenter`)
+turns interactions into these calls and outcomes into replies; `bot.sender` delivers the
+outbox. Clocks and AI seats are the service's own tasks (`bot.clocks`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bot import messages, narrator
+from bot.clocks import Clocks
+from bot.messages import Body
+from bot.render import board_text, lobby_text, private_text, renderer_for
+from bot.settings import DEFAULT_AI_DELAY
+from bot.store import ChipChange, GameRecord, LoggedAction, MessageRef, PlayerResult, Store
+from bot.table import Table, TableError, legacy_refs, new_table_id
+from engine.cards import CardError, parse_cards
+from engine.game import Action, CardPick, Choice, Event, Prompt, TextAsk
+
+log = logging.getLogger(__name__)
+
+LOBBY_IDLE_SECONDS = 600.0
+LOBBY_KEY = "lobby-idle"
+LOBBY_OPS = frozenset({"join", "leave", "ai", "start", "cancel"})
+
+
+@dataclass(frozen=True)
+class Private:
+    """What one seat sees now, for the person who asked (an ack, or Show my hand)."""
+
+    table_id: str
+    seat: int
+    content: str
+    stamp: str
+    prompt: Prompt | None
+    pictures: dict[str, Any] | None = None  # events to draw for this seat (a new hand)
+
+
+@dataclass(frozen=True)
+class NeedText:
+    """The choice asks for text: the presenter opens a modal, whose answer comes back."""
+
+    table_id: str
+    seat: int
+    stamp: str
+    index: int
+    ask: TextAsk
+
+
+@dataclass(frozen=True)
+class LobbyOutcome:
+    """The lobby message's new content; `open` False when it no longer takes buttons."""
+
+    content: str
+    open: bool
+
+
+def iso(moment: float) -> str:
+    return datetime.fromtimestamp(moment, UTC).isoformat()
+
+
+class TableService:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 ai_pause: float = DEFAULT_AI_DELAY,
+                 wake: Callable[[str], None] = lambda table_id: None) -> None:
+        self.store = store
+        self.clock = clock
+        self.wake = wake  # the sender: rows are waiting for this table
+        self.tables: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.clocks = Clocks(self, ai_pause)
+        self.restored: list[str] = []
+
+    # --- bookkeeping -----------------------------------------------------------------------
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def table_in(self, channel_id: int, user_id: int | None = None) -> Table | None:
+        """The table a command in this channel is about: the user's own one-person table if
+        they have one here, else the channel's table."""
+        return self._table(channel_id, user_id) or self._table(channel_id, None)
+
+    def _table(self, channel_id: int, owner_id: int | None) -> Table | None:
+        """The channel's shared table (owner None), or that user's one-person table there."""
+        for table in self.tables.values():
+            if table.channel_id == channel_id and table.owner_id == owner_id:
+                return table
+        return None
+
+    def _add(self, table: Table) -> None:
+        self.tables[table.table_id] = table
+
+    def _drop(self, table: Table) -> None:
+        self.tables.pop(table.table_id, None)
+        self._locks.pop(table.table_id, None)  # whoever holds it finishes with it
+        self.clocks.forget(table.table_id)
+
+    def _get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("This table is closed.")
+        return table
+
+    async def _commit(self, table: Table, bodies: list[Body]) -> None:
+        """Write the step: snapshot (or, for a finished game, its results and settlement),
+        action log and outbox rows, in one transaction; then wake the sender."""
+        now = self.clock()
+        table.saved_at = now
+        actions = [LoggedAction(step, seat, action.to_json(), iso(now))
+                   for step, seat, action in table.unsaved_actions]
+        game = table.game
+        if game is not None and game.is_over and table.status != "finished":
+            await self._register_players(table)
+            await self.store.finish_table(
+                table.table_id, self._record(table, "finished"),
+                chip_changes=self._settlement(table), messages=bodies, actions=actions,
+            )
+            table.status = "finished"
+            self._drop(table)
+        else:
+            await self.store.save_snapshot(
+                table.table_id, table.guild_id, table.channel_id, table.kind, table.to_dict(),
+                messages=bodies, actions=actions,
+            )
+        table.unsaved_actions.clear()
+        self.wake(table.table_id)
+
+    # --- lobby -----------------------------------------------------------------------------
+    async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
+                         kind: str, options: dict[str, Any]) -> tuple[str, LobbyOutcome]:
+        """A new lobby (or, for a one-person game, a game started at once)."""
+        table = Table(
+            table_id=new_table_id(), guild_id=guild_id, channel_id=channel_id, kind=kind,
+            host_id=user_id, options={k: v for k, v in options.items() if v is not None},
+            created_at=self.clock(),
+        )
+        solo = table.game_class.max_seats == 1
+        existing = self._table(channel_id, user_id if solo else None)
+        if existing is not None:
+            title = existing.game_class.title
+            yours = "Your own" if existing.owner_id else "A"
+            raise TableError(f"{yours} table of {title} is already open in this channel. Use "
+                             "`/table status` to see it, or play in another channel.")
+        if solo:
+            table.owner_id = user_id
+        minutes = await self.store.get_guild_setting(guild_id, "lobby_minutes",
+                                                     LOBBY_IDLE_SECONDS / 60)
+        table.idle_seconds = float(minutes) * 60
+        table.join(user_id, name)
+        self._add(table)
+        async with self.lock(table.table_id):
+            if solo:
+                events = table.start(user_id)
+                return table.table_id, await self._started(table, events)
+            table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
+            await self._commit(table, [])
+        self.clocks.schedule(table)
+        return table.table_id, LobbyOutcome(lobby_text(table, table.deadlines[LOBBY_KEY]), True)
+
+    async def remember_message(self, table_id: str, ref: str, channel_id: int,
+                               message_id: int) -> None:
+        """A message the presenter posted itself (a lobby: the answer to its command)."""
+        async with self.lock(table_id):
+            await self.store.remember_message(table_id, ref, MessageRef(channel_id, message_id))
+
+    async def lobby_action(self, table_id: str, user_id: int, name: str, op: str,
+                           *, is_admin: bool = False) -> LobbyOutcome:
+        table = self.tables.get(table_id)
+        if table is None or table.status != "lobby":
+            raise TableError("This lobby is closed.")
+        if op not in LOBBY_OPS:
+            raise TableError("That button is not part of this lobby.")
+        async with self.lock(table_id):
+            if op == "join":
+                table.join(user_id, name)
+            elif op == "leave":
+                table.leave(user_id)
+            elif op == "ai":
+                table.add_ai(user_id)
+            elif op == "cancel":
+                require_host_or_admin(table, user_id, is_admin, "cancel this table")
+                text = f"The table was cancelled by {name}."
+                await self._discard(table, narrator.closed(table, text, tell_channel=False))
+                return LobbyOutcome(text, False)
+            elif op == "start":
+                events = table.start(user_id)
+                return await self._started(table, events)
+            if not table.seats:
+                text = "Everyone left; the table is closed."
+                await self._discard(table, [])
+                return LobbyOutcome(text, False)
+            table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
+            await self._commit(table, [])
+        self.clocks.schedule(table)
+        return LobbyOutcome(lobby_text(table, table.deadlines[LOBBY_KEY]), True)
+
+    async def _started(self, table: Table, events: list[Event]) -> LobbyOutcome:
+        table.deadlines.pop(LOBBY_KEY, None)
+        table.sync_deadlines(self.clock())
+        await self._commit(table, narrator.step(table, events))
+        self.clocks.after_step(table)
+        return LobbyOutcome(lobby_text(table, None, started=True), False)
+
+    async def _discard(self, table: Table, bodies: list[Body], *, aborted: bool = True) -> None:
+        """Forget a table that did not finish: recorded as aborted when a game was running,
+        so it never counts in leaderboards; its closing messages go in the same write."""
+        if table.status == "playing" and table.game is not None:
+            await self._register_players(table)
+            await self.store.finish_table(table.table_id, self._record(table, "aborted"),
+                                          chip_changes=self._refunds(table), messages=bodies)
+        else:
+            await self.store.delete_snapshot(table.table_id, messages=bodies)
+        self._drop(table)
+        self.wake(table.table_id)
+
+    # --- status and abort ------------------------------------------------------------------
+    def status(self, channel_id: int, user_id: int) -> str:
+        table = self.table_in(channel_id, user_id)
+        if table is None:
+            return ("No table is open in this channel. Start one with a game's `start` "
+                    "command, e.g. `/sppoker start`.")
+        if table.status == "lobby":
+            return lobby_text(table, table.deadlines.get(LOBBY_KEY))
+        return board_text(table)
+
+    async def abort(self, channel_id: int, user_id: int, name: str, *, is_admin: bool) -> str:
+        table = self.table_in(channel_id, user_id)
+        if table is None:
+            raise TableError("No table is open in this channel.")
+        async with self.lock(table.table_id):
+            if self.tables.get(table.table_id) is not table:
+                raise TableError("No table is open in this channel.")
+            if table.owner_id is None or table.owner_id != user_id:
+                require_host_or_admin(table, user_id, is_admin, "abort this table")
+            text = "This lobby was aborted." if table.status == "lobby" else \
+                "this table was aborted."
+            await self._discard(table, narrator.closed(table, text, tell_channel=False))
+        return f"The table was aborted by {name}; nothing of it is counted."
+
+    # --- play ------------------------------------------------------------------------------
+    def _seat_of(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not playing at this table, so there is no hand to show "
+                             "you.")
+        return seat
+
+    async def show_hand(self, table_id: str, user_id: int) -> Private:
+        table = self.tables.get(table_id)
+        if table is None or table.game is None:
+            raise TableError("This game is over.")
+        async with self.lock(table_id):
+            seat = self._seat_of(table, user_id)
+            return self._private(table, seat, [])
+
+    def _private(self, table: Table, seat: int, events: list[Event]) -> Private:
+        game = table.require_game()
+        prompt = None if game.is_over else game.prompt(seat)
+        stamp, _ = table.stamp(seat)
+        own = [event for event in events if event.seat == seat]
+        drawn = renderer_for(table.kind).draws(own)
+        picture = messages.pictures(table.kind, own, [s.name for s in table.seats]) \
+            if drawn else None
+        return Private(table.table_id, seat, private_text(table, seat, prompt), stamp, prompt,
+                       picture)
+
+    async def act(self, table_id: str, user_id: int, seat: int, stamp: str, index: int, *,
+                  values: list[str] | None = None, text: str | None = None
+                  ) -> Private | NeedText:
+        """A seat answers its prompt (a button, a menu, a modal's text)."""
+        table = self.tables.get(table_id)
+        if table is None or table.game is None:
+            raise TableError("This game is over.")
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not table:
+                raise TableError("This game is over.")
+            game = table.check_turn(user_id, seat)
+            prompt = game.prompt(seat)
+            if prompt is None or not table.stamp_is_current(seat, stamp) \
+                    or index >= len(prompt.choices):
+                raise TableError("That choice is out of date; press **Show my hand** for your "
+                                 "current one.")
+            choice = prompt.choices[index]
+            if isinstance(choice, TextAsk) and text is None:
+                return NeedText(table_id, seat, stamp, index, choice)
+            events = table.act(user_id, seat, action_for(choice, values, text))
+            table.sync_deadlines(self.clock())
+            bodies = narrator.step(table, events, actor=seat)
+            await self._commit(table, bodies)  # saved before the player sees it succeed
+            answer = self._private(table, seat, events)
+        self.clocks.after_step(table)
+        return answer
+
+    async def step_by_clock(self, table: Table, events: list[Event]) -> None:
+        """A timeout or an AI move, applied by `bot.clocks` under the lock: save and tell."""
+        table.sync_deadlines(self.clock())
+        await self._commit(table, narrator.step(table, events))
+
+    async def warn(self, table: Table, seats: list[int], deadline: float) -> None:
+        """Saved with the table's note that it warned, so a restart does not warn twice."""
+        await self._commit(table, narrator.warning(table, seats, deadline))
+
+    async def close_idle_lobby(self, table: Table) -> None:
+        await self._discard(table, narrator.closed(
+            table, "Nobody started the table, so it closed.", tell_channel=True))
+
+    async def dm_closed(self, table_id: str, user_id: int) -> bool:
+        """The sender found this person's DMs closed; True the first time (say so once)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return False
+        async with self.lock(table_id):
+            if user_id in table.dm_closed:
+                return False
+            table.dm_closed.append(user_id)
+            await self._commit(table, [])
+            return True
+
+    # --- results ---------------------------------------------------------------------------
+    def _record(self, table: Table, status: str) -> GameRecord:
+        result = table.require_game().result
+        players = [
+            PlayerResult(
+                seat=seat, user_id=occupant.user_id, name=occupant.name,
+                score=result.scores[seat] if result else 0,
+                place=result.places[seat] if result else None,
+                win=bool(result and seat in result.winners),
+            )
+            for seat, occupant in enumerate(table.seats)
+        ]
+        return GameRecord(
+            guild_id=table.guild_id, channel_id=table.channel_id, kind=table.kind,
+            started_at=table.created_at, finished_at=self.clock(), status=status,
+            options=table.options, seed=table.seed, players=players,
+        )
+
+    def _settlement(self, table: Table) -> list[ChipChange]:
+        """A chip game's result, as ledger rows: credits first, so no balance passes zero."""
+        result = table.require_game().result
+        if result is None or not result.chips:
+            return []
+        changes = [ChipChange(occupant.user_id, delta, "game")
+                   for occupant, delta in zip(table.seats, result.chips, strict=True)
+                   if occupant.user_id is not None and delta]
+        return sorted(changes, key=lambda change: -change.delta)
+
+    def _refunds(self, table: Table) -> list[ChipChange]:
+        """An aborted hand returns every chip committed to it: nothing is taken until a
+        game settles, so an abort settles nothing."""
+        return []
+
+    async def _register_players(self, table: Table) -> None:
+        """Players are written when a game is recorded, under their names at the table."""
+        for occupant in table.seats:
+            if occupant.user_id is not None:
+                await self.store.upsert_player(occupant.user_id, occupant.name)
+
+    # --- restart ---------------------------------------------------------------------------
+    async def restore(self) -> None:
+        """Load every unfinished table; a snapshot that cannot load is set aside, not fatal."""
+        for row in await self.store.load_snapshots():
+            try:
+                table = Table.from_dict(row.snapshot)
+            except ValueError as error:
+                log.error("table %s set aside: %s", row.table_id, error)
+                await self.store.set_aside_snapshot(row.table_id, str(error))
+                continue
+            if self._table(table.channel_id, table.owner_id) is not None:
+                await self.store.set_aside_snapshot(row.table_id, "a second table in its channel")
+                continue
+            for ref, (channel, message) in legacy_refs(row.snapshot).items():
+                await self.store.remember_message(table.table_id, ref,
+                                                  MessageRef(channel, message))
+            table.reword_prompts()
+            self._add(table)
+            self.restored.append(table.table_id)
+        log.info("restored %d table(s)", len(self.restored))
+
+    async def resume(self) -> None:
+        """After the gateway is ready: each clock resumes with the time it had left (at least
+        30 s), each channel is told its table is back, AI seats carry on."""
+        restored, self.restored = self.restored, []
+        now = self.clock()
+        for table_id in restored:
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
+            async with self.lock(table_id):
+                saved = table.saved_at or now
+                for key, deadline in table.deadlines.items():
+                    table.deadlines[key] = now + max(30.0, deadline - saved)
+                await self._commit(table, narrator.restarted(table))
+            self.clocks.after_step(table)
+
+    async def close(self) -> None:
+        await self.clocks.close()
+
+
+def require_host_or_admin(table: Table, user_id: int, is_admin: bool, what: str) -> None:
+    if user_id != table.host_id and not is_admin:
+        raise TableError(f"Only the host or a member with Manage Server can {what}.")
+
+
+def action_for(choice: Choice | CardPick | TextAsk, values: list[str] | None,
+               text: str | None) -> Action:
+    """The action a prompt's component stands for, from what the person picked or typed."""
+    if isinstance(choice, Choice):
+        if choice.disabled_reason:
+            raise TableError(choice.disabled_reason)
+        return choice.action
+    if isinstance(choice, CardPick):
+        picked = [v for v in values or [] if v != "-"]
+        if not set(picked) <= set(choice.cards):
+            raise TableError("Pick from the cards offered.")
+        try:
+            parse_cards(picked)
+        except CardError as error:
+            raise TableError(str(error)) from error
+        return Action(choice.action_name, tuple(picked))
+    return Action(choice.action_name, (*choice.args, text or ""))

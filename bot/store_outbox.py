@@ -1,0 +1,155 @@
+"""The store's half of the table service's durability: the outbox, message refs, action log.
+
+Kept apart from `bot.store` (a mixin over its connection and lock) because these rows belong
+to the delivery of tables, not to scores and chips; `Store` writes them in the same
+transaction as a step's snapshot (`save_snapshot(..., messages=, actions=)`), so a step and
+everything it must tell are saved together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One applied action of a table, as the action log keeps it."""
+
+    step: int
+    seat: int
+    action: list[Any]  # `engine.game.Action.to_json()`
+    at: str  # ISO-8601 UTC, as the store writes times
+
+
+@dataclass(frozen=True)
+class PendingMessage:
+    """An outbox row not yet delivered."""
+
+    id: int
+    table_id: str
+    body: dict[str, Any]
+    attempts: int
+
+
+@dataclass(frozen=True)
+class MessageRef:
+    channel_id: int
+    message_id: int
+
+
+class OutboxRows:
+    """Mixin for `Store`: it provides `_read`, `_write` and `_now`."""
+
+    def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        raise NotImplementedError
+
+    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        raise NotImplementedError
+
+    def _now(self, moment: Any = None) -> str:
+        raise NotImplementedError
+
+    @staticmethod
+    async def _insert_step_rows(
+        conn: aiosqlite.Connection,
+        table_id: str,
+        messages: Iterable[Mapping[str, Any]],
+        actions: Iterable[LoggedAction],
+        stamp: str,
+    ) -> None:
+        await conn.executemany(
+            "INSERT INTO outbox (table_id, body, created_at) VALUES (?, ?, ?)",
+            [(table_id, json.dumps(body, separators=(",", ":")), stamp) for body in messages],
+        )
+        await conn.executemany(
+            "INSERT INTO table_actions (table_id, step, seat, action, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, step) DO NOTHING",
+            [(table_id, a.step, a.seat, json.dumps(a.action, separators=(",", ":")), a.at)
+             for a in actions],
+        )
+
+    async def enqueue(self, table_id: str, messages: Iterable[Mapping[str, Any]]) -> None:
+        """Messages that no state change goes with (a clock warning, a restart notice)."""
+        bodies = list(messages)
+        if not bodies:
+            return
+        async with self._write() as conn:
+            await self._insert_step_rows(conn, table_id, bodies, (), self._now())
+
+    async def pending_messages(self, table_id: str | None = None) -> list[PendingMessage]:
+        """Undelivered rows in the order they must go out (all tables, or one)."""
+        where, params = ("WHERE table_id = ?", (table_id,)) if table_id else ("", ())
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT id, table_id, body, attempts FROM outbox {where} ORDER BY id", params
+            )
+        return [PendingMessage(r["id"], r["table_id"], json.loads(r["body"]), r["attempts"])
+                for r in rows]
+
+    async def tables_with_pending_messages(self) -> list[str]:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT table_id, min(id) AS first FROM outbox GROUP BY table_id ORDER BY first"
+            )
+        return [row["table_id"] for row in rows]
+
+    async def message_attempted(self, row_id: int) -> None:
+        """Counted before a send: a row tried too often is given up rather than block a table."""
+        async with self._write() as conn:
+            await conn.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (row_id,))
+
+    async def message_delivered(
+        self, row_id: int, table_id: str, refs: Mapping[str, MessageRef | None] | None = None
+    ) -> None:
+        """The row is done; the messages it created or removed are remembered by name, in the
+        same transaction, so a crash never leaves a sent row whose message id is lost."""
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+            for ref, value in (refs or {}).items():
+                if value is None:
+                    await conn.execute(
+                        "DELETE FROM message_refs WHERE table_id = ? AND ref = ?", (table_id, ref)
+                    )
+                else:
+                    await conn.execute(
+                        "INSERT INTO message_refs (table_id, ref, channel_id, message_id)"
+                        " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, ref) DO UPDATE SET"
+                        " channel_id = excluded.channel_id, message_id = excluded.message_id",
+                        (table_id, ref, value.channel_id, value.message_id),
+                    )
+
+    async def remember_message(self, table_id: str, ref: str, where: MessageRef) -> None:
+        """A message posted outside the outbox (a lobby is the answer to its command)."""
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO message_refs (table_id, ref, channel_id, message_id)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, ref) DO UPDATE SET"
+                " channel_id = excluded.channel_id, message_id = excluded.message_id",
+                (table_id, ref, where.channel_id, where.message_id),
+            )
+
+    async def message_refs(self, table_id: str) -> dict[str, MessageRef]:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT ref, channel_id, message_id FROM message_refs WHERE table_id = ?",
+                (table_id,),
+            )
+        return {r["ref"]: MessageRef(r["channel_id"], r["message_id"]) for r in rows}
+
+    async def table_actions(self, table_id: str) -> list[LoggedAction]:
+        """The action log of a table, finished or not, in the order the actions applied."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT step, seat, action, at FROM table_actions WHERE table_id = ?"
+                " ORDER BY step", (table_id,),
+            )
+        return [LoggedAction(r["step"], r["seat"], json.loads(r["action"]), r["at"])
+                for r in rows]
+
+
