@@ -21,7 +21,10 @@ Method, and why:
   passes take turns (every library once on a batch, in a rotating order, then the next
   batch), so a burst of load elsewhere slows every library alike. The engine reads big
   tables and so feels other processes' cache traffic more than eval7 does; the median
-  pass is in the --json output too.
+  pass is in the --json output too. The garbage collector is off while a pass is timed.
+- Start-up counted apart. The engine's complete tables load when engine.evaluator is
+  imported: the import (in a fresh interpreter), the load and the memory the tables keep
+  are printed too, since a fast first hand must not hide a slow start.
 - No wilds elsewhere. eval7 and treys have no wild cards: their "wild" figure is on the
   same hands with each joker replaced by a random natural card not already in the hand,
   so they do the same 7-card work.
