@@ -1,17 +1,37 @@
-"""Fixtures: a loopback Discord and the real bot (`python -m bot`) connected to it."""
+"""Fixtures: a loopback Discord and the real bot (`python -m bot`) connected to it.
+
+The loopback is as strict as Discord: it refuses bodies Discord would refuse (and the test
+fails at teardown if the bot sent any, even when the bot shrugged the 400 off), and it keeps
+Discord's rate limits so the tests play at Discord's pace.
+
+    DC_E2E_RATE_LIMITS=0   run without rate limits (to measure what they cost)
+    DC_E2E_RATE_LIMITS=all run every test with them, WITHOUT_RATE_LIMITS included
+    DC_E2E_STATS=path      append each test's request counts, as a JSON line, to `path`
+    @pytest.mark.loopback(rate_limits=False)   one test without them
+"""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from loopback import LoopbackDiscord
+from loopback.driver import describe_rejection
 from loopback.process import BotProcess
 
 pytestmark = pytest.mark.e2e
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "loopback(**options): LoopbackDiscord options for the world fixture, "
+                   "e.g. rate_limits=False")
 
 
 @dataclass
@@ -21,10 +41,35 @@ class World:
     database: Path
 
 
+# Whole games played through, which today send hundreds of channel messages (Poke's rubber
+# 434, Poängpoker and Chicago at two tables 1,370): at Discord's 5 per 5 s per channel the
+# two take 17 minutes instead of 25 s. They run without rate limits until the bot edits one
+# board in place instead of posting each move (issue 10, "Message economy").
+WITHOUT_RATE_LIMITS = frozenset({
+    "test_poke_two_users_play_a_whole_rubber",
+    "test_poangpoker_and_chicago_at_two_tables_across_a_kill_9",
+})
+
+
+def loopback_options(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """Rate limits on unless the environment, the list above or the test's marker says not."""
+    setting = os.environ.get("DC_E2E_RATE_LIMITS", "1").lower()
+    exempt = request.node.originalname in WITHOUT_RATE_LIMITS and setting != "all"
+    options: dict[str, Any] = {
+        "rate_limits": setting not in ("0", "false", "no") and not exempt,
+        "validate": True,
+    }
+    marker = request.node.get_closest_marker("loopback")
+    if marker is not None:
+        options |= marker.kwargs
+    return options
+
+
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
     async with LoopbackDiscord(
-        users=["alice", "bob", "carol", "dave"], channels=["general", "games"]
+        users=["alice", "bob", "carol", "dave"], channels=["general", "games"],
+        **loopback_options(request),
     ) as discord:
         database = tmp_path / "bot.sqlite3"
         bot = BotProcess(discord, database, extra_env={"AI_DELAY": "0.05"})
@@ -33,6 +78,20 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
             yield World(discord, bot, database)
         except BaseException:
             print(bot.log_tail(120))
+            for rejected in discord.rejected():  # often why the test timed out waiting
+                print(describe_rejection(rejected))
             raise
         finally:
             await bot.stop()
+            _save_stats(request, discord)
+        # A request Discord would refuse fails the test even if the bot carried on after it.
+        discord.assert_no_rejected()
+
+
+def _save_stats(request: pytest.FixtureRequest, discord: LoopbackDiscord) -> None:
+    path = os.environ.get("DC_E2E_STATS")
+    if path:
+        line = {"test": request.node.nodeid, "rate_limits": discord.rate_limits.enabled,
+                **discord.stats.snapshot()}
+        with open(path, "a") as out:
+            out.write(json.dumps(line) + "\n")
