@@ -56,7 +56,6 @@ from engine.cards import (
 from engine.evaluator_tables import (
     CATEGORY_SHIFT,
     HIGH_MASK,
-    LOW_BITS,
     LOW_MASK,
     MAX_CARDS,
     MAX_WILDS,
@@ -150,7 +149,7 @@ def _make_strength_of_codes() -> Callable[..., int]:
     flush_table = _TABLES.flush
     natural_royal_table = _TABLES.natural_royal_flush
     single_suit, every_suit = _suit_gatherers()
-    low_bits, low_mask, high_mask = LOW_BITS, LOW_MASK, HIGH_MASK
+    low_mask, high_mask = LOW_MASK, HIGH_MASK
     rank_mask = RANK_AND_WILD_MASK
     flush_bits = FLUSH_BITS
     bias = FLUSH_BIAS
@@ -216,7 +215,7 @@ def _make_strength_of_codes() -> Callable[..., int]:
         total = sum(codes, bias)
         try:  # the best hand that is not a flush (see engine.evaluator_tables)
             value = rank_table[
-                high[len(codes)][total >> low_bits & high_mask] + low[total & low_mask]
+                high[len(codes)][total & high_mask] + low[total & low_mask]
             ]
         except (KeyError, TypeError, IndexError):
             value = rank_value(total)

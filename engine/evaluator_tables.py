@@ -286,9 +286,11 @@ def _flush_keys() -> list[int]:
 # value. On unseen 7-card hands this measured 15-25% faster than one dict.
 # The hand size makes the lookup exact: for genuine card codes, a known row of n-card
 # hands and a known column always name a key the table holds, so the slot is its own.
+# Both parts are masked in place, not shifted: one operation fewer per hand. The high
+# part keys a dict, which takes a large int as readily as a small one.
 LOW_BITS = RANK_BITS * 6
 LOW_MASK = (1 << LOW_BITS) - 1
-HIGH_MASK = (1 << (WILD_SHIFT + RANK_BITS - LOW_BITS)) - 1
+HIGH_MASK = ((1 << (WILD_SHIFT + RANK_BITS)) - 1) & ~LOW_MASK
 _NONE = 0xFFFF  # no value, no column: the file's 16-bit indexes reserve it
 
 
@@ -297,7 +299,7 @@ class Tables:
     """The evaluator's lookups.
 
     The best non-flush strength of an n-card hand (n = 5, 6, 7) with rank key k is
-    `rank[high[n][k >> LOW_BITS & HIGH_MASK] + low[k & LOW_MASK]]` (see `lookup`); a
+    `rank[high[n][k & HIGH_MASK] + low[k & LOW_MASK]]` (see `lookup`); a
     KeyError, a TypeError (no column: None) or an IndexError means the tables do not hold
     the key. `flush` maps a suit key to the best flush strength, and `natural_royal_flush`
     the same under natural_royal.
@@ -313,7 +315,7 @@ class Tables:
         """The best non-flush strength of a `cards`-card hand's rank key (KeyError if the
         tables do not hold it)."""
         try:
-            row = self.high[cards][key >> LOW_BITS & HIGH_MASK]
+            row = self.high[cards][key & HIGH_MASK]
             value = self.rank[row + self.low[key & LOW_MASK]]  # type: ignore[operator]
         except (KeyError, TypeError, IndexError):
             value = None
@@ -367,8 +369,8 @@ def _layout(
     end = 0
     for size, _index, key in hot_first:
         row = offsets[size]
-        if key >> LOW_BITS not in row:
-            row[key >> LOW_BITS] = end
+        if key & HIGH_MASK not in row:
+            row[key & HIGH_MASK] = end
             end += len(groups[sum(counts_of(key & LOW_MASK))])
     return columns, offsets, end
 
@@ -393,7 +395,7 @@ def build() -> tuple[Tables, bytes]:
     slots = array("H", [_NONE]) * end
     for size, keys in rank_keys.items():
         for key, value in zip(keys, rank_values[size], strict=True):
-            slots[offsets[size][key >> LOW_BITS] + columns[key & LOW_MASK]] = position[value]
+            slots[offsets[size][key & HIGH_MASK] + columns[key & LOW_MASK]] = position[value]
     if _NONE in slots:  # pragma: no cover - every row is full
         raise AssertionError("the rank table has a gap")
     low = array("H", [_NONE]) * (LOW_MASK + 1)
