@@ -339,13 +339,15 @@ builds them from the table's dictionary and caches them, tests pass a small list
 _word_source: WordSource | None = None
 
 
-def set_word_source(source: WordSource | None) -> None:
-    """Choose where `candidate_words` gets its lists; forgets the lists and finders made from
-    the previous source, so no finder keeps claiming words of another list."""
+def set_word_source(source: WordSource | None) -> WordSource | None:
+    """Choose where `candidate_words` gets its lists, and return the previous source (to put
+    back); forgets the lists and finders made from the previous source, so no finder keeps
+    claiming words of another list."""
     global _word_source
-    _word_source = source
+    previous, _word_source = _word_source, source
     candidate_words.cache_clear()
     get_finder.cache_clear()
+    return previous
 
 
 def _deck_letters() -> Counter[str]:

@@ -113,8 +113,8 @@ def test_candidate_words_come_from_the_chosen_source_and_a_new_source_forgets_th
         asked.append(lang)
         return ["zebra"] if lang == "xx_XX" else ["bear"]
 
+    previous = set_word_source(source)
     try:
-        set_word_source(source)
         assert candidate_words("xx_XX") == ("zebra",)
         assert candidate_words("xx_XX") == ("zebra",) and asked == ["xx_XX"]  # cached
         set_word_source(lambda lang: ["era"])
@@ -123,7 +123,7 @@ def test_candidate_words_come_from_the_chosen_source_and_a_new_source_forgets_th
         with pytest.raises(LookupError, match="no word list for xx_XX"):
             candidate_words("xx_XX")
     finally:
-        set_word_source(None)
+        set_word_source(previous)
 
 
 def test_word_lists_are_cached_per_language_in_the_data_dir(tmp_path, monkeypatch):
@@ -179,6 +179,7 @@ def test_the_finder_list_is_the_installed_dictionarys_and_ai_seats_use_it(tmp_pa
     words = wordlists.load("en_US", tmp_path)
     real = EnchantDictionary("en_US")
     assert len(words) > 30_000 and all(real.check(word) for word in words[::37])
+    previous = set_word_source(None)
     try:
         wordlists.install(tmp_path)
         finder = get_finder("en_US")
@@ -188,7 +189,7 @@ def test_the_finder_list_is_the_installed_dictionarys_and_ai_seats_use_it(tmp_pa
         game = Sppoker(["Ann", "AI 1"], {"ai_seats": [1]}, random.Random(3))
         assert game.finder is finder  # the AI seats choose their words with it
     finally:
-        set_word_source(None)
+        set_word_source(previous)
 
 
 def test_real_enchant_dictionary_rejects_names_and_abbreviations():
