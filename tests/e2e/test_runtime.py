@@ -42,8 +42,10 @@ async def test_kill_9_mid_game_then_the_same_buttons_finish_it(world: World) -> 
     # The button from before the restart (his newest prompt: he was told privately that his
     # ten seconds started when Alice declared).
     await bob.click_dm(label="Spelling")
-    await bob.submit_modal({"Your word": "zz"})
-    await discord.wait_for(lambda: "won" in channel_text(general), timeout=15)
+    told = await bob.submit_modal({"Your word": "zz"})
+    assert "⚠️" in told.message.text  # ZZ is no word: not declared, asked again
+    # His ten seconds run out with ZZ standing: the hand is revealed with it, and it loses.
+    await discord.wait_for(lambda: "won" in channel_text(general), timeout=40)
     text = channel_text(general)
     assert "Alice — poker" in text  # her declaration survived the kill
     board = await alice.slash(general, "leaderboard game:sppoker")
