@@ -619,9 +619,14 @@ class Poke(Game):
 
     def _play_prompt(self, seat: int, hand: list[Card]) -> Prompt:
         choices: list[Choice | CardPick] = []
-        for card in hand:
-            reason = why_illegal(hand, self.trick, POKE, (card,))
-            choices.append(Choice(card.label, Action("play", (str(card),)), "secondary", reason))
+        if not self.trick or len(self.trick[0][1]) == 1:
+            # Against a led set a single card is never playable: only sets of its size are
+            # offered then (below), never buttons that would each be refused.
+            for card in hand:
+                reason = why_illegal(hand, self.trick, POKE, (card,))
+                choices.append(
+                    Choice(card.label, Action("play", (str(card),)), "secondary", reason)
+                )
         by_rank = Counter(card.rank for card in hand)
         if not self.trick:
             has_set = max(by_rank.values()) > 1
