@@ -10,6 +10,7 @@ A body is one of:
   `ref` (e.g. "board", "prompt:2"); `previous` says what becomes of the message that ref
   named before ("delete" it, "strip" its buttons, or "keep" it).
 - `edit`: replace the content (and components) of the message a ref names.
+- `upsert`: edit the message a ref names, or post it when there is none yet.
 - `strip`: take the components off the message a ref names, and forget the ref.
 
 Views are named, not built: `{"type": "board" | "lobby" | "prompt", ...}`; the sender builds
@@ -106,6 +107,14 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
 
 def edit(ref: str, content: str, view: Mapping[str, Any] | None = None) -> Body:
     return {"op": "edit", "ref": ref, "content": content, "view": dict(view) if view else None}
+
+
+def upsert(ref: str, *, channel: int, content: str,
+           view: Mapping[str, Any] | None = None) -> Body:
+    """Edit the message `ref` names in place, or post it if there is none yet (a live board:
+    one message per table, not one per move). A later write to the same ref supersedes it."""
+    return {"op": "upsert", "ref": ref, "channel": channel, "content": content,
+            "view": dict(view) if view else None}
 
 
 def strip(ref: str) -> Body:

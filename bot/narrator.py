@@ -18,11 +18,36 @@ CLOSED_DMS = ("<@{user}>, I can't send you direct messages. Press **Show my hand
               "table message to see your cards and choices.")
 
 
+RECENT_MOVES = 6
+
+
 def board(table: Table) -> Body:
     """The board moves to the bottom of the channel: a new one, the old one deleted."""
     return messages.post(channel=table.channel_id, content=board_text(table),
                          view=messages.board_view(table.table_id), ref="board",
                          previous="delete")
+
+
+def live_board(table: Table) -> Body:
+    """The board edited in place: Discord allows about 5 messages per 5 s in a channel, so
+    an ordinary move is one edit, not a new message."""
+    return messages.upsert("board", channel=table.channel_id, content=board_text(table),
+                           view=messages.board_view(table.table_id))
+
+
+def notable(table: Table, events: list[Event]) -> bool:
+    """Whether a step deserves new messages in the channel (a reveal, a deal's end with its
+    picture): those notify people; the rest is told on the live board."""
+    renderer = renderer_for(table.kind)
+    public = [event for event in events if event.seat is None]
+    return renderer.draws(public) or any(e.kind in renderer.embed_kinds for e in public)
+
+
+def remember(table: Table, events: list[Event]) -> None:
+    for event in events:
+        if event.seat is None:
+            table.recent.extend(line for line in event.text.split("\n") if line)
+    del table.recent[:-RECENT_MOVES]
 
 
 def public_events(table: Table, events: list[Event], closing: str = "") -> list[Body]:
@@ -94,7 +119,11 @@ def step(table: Table, events: list[Event], actor: int | None = None) -> list[Bo
     """Everything a step of a running game tells, in the order it must arrive."""
     if table.require_game().is_over:
         return finish(table, events)
-    return [*public_events(table, events), board(table), *letters(table, events, actor)]
+    if notable(table, events):
+        table.recent.clear()
+        return [*public_events(table, events), board(table), *letters(table, events, actor)]
+    remember(table, events)
+    return [live_board(table), *letters(table, events, actor)]
 
 
 def finish(table: Table, events: list[Event]) -> list[Body]:

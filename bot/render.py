@@ -138,6 +138,10 @@ def board_text(table: Table) -> str:
     game = table.require_game()
     lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)]
     lines += renderer_for(table.kind).public(game.public_view())
+    if table.recent and not game.is_over:
+        lines.append("")
+        lines += [f"› {line}" for line in table.recent]
+        lines.append("")
     lines.append(waiting_line(table))
     if not game.is_over:
         lines.append("Your cards come by DM; **Show my hand** shows them here, to you alone.")

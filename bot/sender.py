@@ -92,8 +92,12 @@ class Sender:
             while True:
                 self._again.discard(table_id)
                 refs = await self.store.message_refs(table_id)
-                for row in await self.store.pending_messages(table_id):
-                    await self._deliver_row(row, refs)
+                rows = await self.store.pending_messages(table_id)
+                for index, row in enumerate(rows):
+                    if superseded(row.body, rows[index + 1:]):
+                        await self.store.message_delivered(row.id, row.table_id)
+                    else:
+                        await self._deliver_row(row, refs)
                 if table_id not in self._again:
                     return
         except Exception:
@@ -133,6 +137,13 @@ class Sender:
             if where is not None:
                 await self.delivery.edit(where.channel_id, where.message_id, body["content"],
                                          build_view(body.get("view")))
+            return {}
+        if op == "upsert":
+            where = refs.get(ref or "")
+            if where is None:
+                return await self._post(table_id, row_id, body, refs)
+            await self.delivery.edit(where.channel_id, where.message_id, body["content"],
+                                     build_view(body.get("view")))
             return {}
         if op == "strip":
             where = refs.get(ref or "")
@@ -193,6 +204,15 @@ class Sender:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.painter.shutdown(wait=False, cancel_futures=True)
+
+
+def superseded(body: Body, later: list[PendingMessage]) -> bool:
+    """An edit whose message a later row rewrites anyway need not be sent: a burst of moves
+    (AI seats) costs one edit of the board, not one per move."""
+    if body["op"] not in ("edit", "upsert") or not body.get("ref"):
+        return False
+    return any(row.body.get("ref") == body["ref"] and row.body["op"] in ("edit", "upsert", "post")
+               for row in later)
 
 
 def ref_of(body: Body) -> str:

@@ -80,6 +80,7 @@ class Table:
     steps: int = 0
     idle_seconds: float = 600.0  # an unstarted lobby closes after this long
     saved_at: float = 0.0  # when the snapshot was taken: clocks resume with what was left
+    recent: list[str] = field(default_factory=list)  # the last public moves, for the board
     # Applied since the last save: (step, seat, action); the service writes them to the
     # action log with the snapshot. Not part of the snapshot itself.
     unsaved_actions: list[tuple[int, int, Action]] = field(default_factory=list)
@@ -311,6 +312,7 @@ class Table:
             "steps": self.steps,
             "idle_seconds": self.idle_seconds,
             "saved_at": self.saved_at,
+            "recent": self.recent,
         }
 
     @classmethod
@@ -345,6 +347,7 @@ class Table:
                 steps=int(data.get("steps") or 0),
                 idle_seconds=float(data.get("idle_seconds") or 600.0),
                 saved_at=float(data.get("saved_at") or 0.0),
+                recent=[str(line) for line in data.get("recent") or []],
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as error:
             raise ValueError(f"snapshot cannot be loaded: {error!r}") from error

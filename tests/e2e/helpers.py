@@ -106,7 +106,8 @@ class Move:
 class AutoSeat:
     user: UserHandle
     answered: set[tuple[int, int]] = field(default_factory=set)
-    looked_at_board: set[int] = field(default_factory=set)
+    # (message id, content): the board is edited in place, so a new version asks again
+    looked_at_board: set[tuple[int, str]] = field(default_factory=set)
     refusals: list[str] = field(default_factory=list)
 
 
@@ -198,7 +199,7 @@ class AutoPlayer:
         if seat.user.user.dms_open:
             return None
         board = self.board()
-        if board is None or board.id in seat.looked_at_board:
+        if board is None or (board.id, board.content) in seat.looked_at_board:
             return None
         found = WAITING.search(board.content)
         if found is None:
@@ -227,7 +228,7 @@ class AutoPlayer:
             for seat in self.seats:
                 board = self._board_asks(seat)
                 if board is not None:
-                    seat.looked_at_board.add(board.id)
+                    seat.looked_at_board.add((board.id, board.content))
                     await seat.user.click(board, label="Show my hand")
                 prompt = self._prompt(seat)
                 if prompt is not None:
