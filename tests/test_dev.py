@@ -86,9 +86,10 @@ def test_a_bad_setting_is_told_before_anything_starts(tmp_path):
 
 
 def test_run_installs_the_runtime_only_and_test_adds_the_test_extras(tmp_path):
+    # The bot and its sandbox (what ./dev run starts without a token), not the test tools.
     _, calls = dev(tmp_path / "a", "run", "--help", stamp=None)
     [install] = [line for line in calls.splitlines() if line.startswith("-m pip")]
-    assert install.endswith("install -q --disable-pip-version-check -e .")
+    assert install.endswith("install -q --disable-pip-version-check -e .[sandbox]")
     # A runtime install does not serve `test`: it installs the test extras.
     _, calls = dev(tmp_path / "b", "test", "-q", stamp="runtime")
     [install] = [line for line in calls.splitlines() if line.startswith("-m pip")]
