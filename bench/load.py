@@ -2,7 +2,7 @@
 
 The bot runs unmodified (`python -m bot`, via BotProcess) against the loopback Discord on
 127.0.0.1, so what is measured is the whole path a click takes in production: gateway
-dispatch, discord.py, the table manager, SQLite, and the REST answer. Figures, each beside
+dispatch, discord.py, the table service, SQLite, and the REST answer. Figures, each beside
 its target:
 
 * interactions per second and p50/p99 latency from INTERACTION_CREATE to its callback, as
@@ -13,7 +13,7 @@ its target:
   ceiling, and since 200 tables with no pause saturate it, its latency is mostly queueing;
 * memory per table: the bot's VmRSS before and after opening N tables, divided by N;
 * restore: 1,000 realistic mid-game snapshots (Sppoker and Poke, built in-process with the
-  real engine and saved with `Store.save_snapshot`), restored by `TableManager.restore()` in a
+  real engine and saved with `Store.save_snapshot`), restored by `TableService.restore()` in a
   fresh interpreter, and by the whole bot from process start to its "restored" log line and
   to ready.
 
@@ -551,7 +551,7 @@ def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids:
                     seed: int) -> list[Any]:
     """Tables as the bot would hold them mid-game: started with the engine's own rules, a
     few hands or tricks played, one seat perhaps declared, logs and notes filled in."""
-    from bot.table import Table, new_table_id, prompt_stamp
+    from bot.table import Table, new_table_id
     from engine.game import Action
     from engine.words import hand_letters
 
@@ -571,8 +571,6 @@ def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids:
         for number, user in enumerate(users):
             table.join(user, f"Player {user % 10_000}-{number}")
         events = table.start(users[0])
-        table.lobby_message_id = rng.getrandbits(60)
-        table.board_message_id = rng.getrandbits(60)
         steps = rng.randrange(3, 25)
         for _ in range(steps):
             game = table.require_game()
@@ -581,7 +579,7 @@ def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids:
             table.record(events)
             table.sync_deadlines(now)
             for seat in range(len(table.seats)):
-                table.sent_stamps[seat] = prompt_stamp(game.prompt(seat))
+                table.stamp(seat)
             if kind == "sppoker" and game.phase == "reveal":
                 action = Action("next_hand")
                 seat = 0
@@ -603,7 +601,7 @@ def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids:
 
 
 async def write_snapshots(path: Path, tables: list[Any]) -> float:
-    """One `save_snapshot` per table, as the manager saves them; returns the seconds taken."""
+    """One `save_snapshot` per table, as the service saves them; returns the seconds taken."""
     from bot.store import Store
 
     started = time.perf_counter()
@@ -615,16 +613,16 @@ async def write_snapshots(path: Path, tables: list[Any]) -> float:
 
 
 async def restore_probe(path: Path, profile: bool) -> dict[str, Any]:
-    """`TableManager.restore()` in this (fresh) interpreter: cold caches, as at start-up."""
+    """`TableService.restore()` in this (fresh) interpreter: cold caches, as at start-up."""
     started = time.perf_counter()
-    from bot.manager import TableManager
+    from bot.service import TableService
     from bot.store import Store
     from bot.table import Table
 
     imported = time.perf_counter()
     store = await Store.open(path)
     opened = time.perf_counter()
-    manager = TableManager(None, store)  # type: ignore[arg-type]  # restore() needs no bot
+    manager = TableService(store)  # restore() needs no Discord
     profiler = cProfile.Profile() if profile else None
     if profiler is not None:
         profiler.enable()
@@ -770,7 +768,7 @@ def report(figures: dict[str, Any]) -> str:
     if restore:
         scale = RESTORE_REFERENCE / restore["snapshots"]
         rows += [
-            (f"TableManager.restore() of {restore['snapshots']} snapshots (fresh interpreter)",
+            (f"TableService.restore() of {restore['snapshots']} snapshots (fresh interpreter)",
              f"{restore['in_process']['restore_s']:.2f} s",
              f"< {TARGET_RESTORE_S / scale:.2f} s",
              verdict(restore["in_process"]["restore_s"] * scale, TARGET_RESTORE_S)),
@@ -860,7 +858,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "scales the time linearly to 1,000")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true",
-                        help="print a cProfile of TableManager.restore()")
+                        help="print a cProfile of TableService.restore()")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--restore-probe", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -880,7 +878,7 @@ def main(argv: list[str] | None = None) -> int:
         print(report(figures))
         profile = ((figures.get("restore") or {}).get("in_process") or {}).get("profile")
         if profile:
-            print("\ncProfile of TableManager.restore():\n" + profile)
+            print("\ncProfile of TableService.restore():\n" + profile)
     return 0
 
 
