@@ -173,3 +173,23 @@ async def test_an_aborted_game_leaves_no_live_buttons_and_counts_nothing(world: 
     await discord.wait_for(lambda: "aborted" in channel_text(general))
     board = await alice.slash(general, "leaderboard game:sppoker")
     assert "No finished games yet" in board.message.text
+
+
+async def test_a_word_modal_opened_before_a_restart_is_answered_after_it(world: World) -> None:
+    discord, bot = world.discord, world.bot
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "sppoker start target:1", [bob])
+    await wait_dm_button(discord, alice, "Poker")
+    await wait_dm_button(discord, bob, "Spelling")
+    await bob.click_dm(label="Spelling")
+    assert bob.modal is not None
+
+    await bot.restart()
+    await discord.wait_for(lambda: "back exactly where it was" in channel_text(general))
+
+    submitted = await bob.submit_modal({"Your word": "qq"})
+    assert submitted.acked, "the modal from before the restart was not answered"
+    told = submitted.message
+    assert told is not None and "QQ" in told.text  # his word, judged and shown to him
+    assert "QQ" not in channel_text(general)  # and nobody else
