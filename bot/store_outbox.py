@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
+
+from bot.store_core import StoreCore
 
 
 @dataclass(frozen=True)
@@ -43,17 +44,8 @@ class MessageRef:
     message_id: int
 
 
-class OutboxRows:
-    """Mixin for `Store`: it provides `_read`, `_write` and `_now`."""
-
-    def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        raise NotImplementedError
-
-    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        raise NotImplementedError
-
-    def _now(self, moment: Any = None) -> str:
-        raise NotImplementedError
+class OutboxRows(StoreCore):
+    """The outbox, message refs and action log, over the store's connection."""
 
     @staticmethod
     async def _insert_step_rows(

@@ -1,0 +1,258 @@
+"""Snapshots of unfinished tables, and those set aside."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.store_core import (
+    _MAX_ERROR_CHARS,
+    _check_id,
+    _check_record,
+    _check_text,
+    _from_ts,
+    _json,
+    log,
+)
+from bot.store_games import GameRecords
+from bot.store_outbox import LoggedAction, OutboxRows
+from bot.store_types import (
+    BrokenSnapshot,
+    ChipChange,
+    GameRecord,
+    SaveResult,
+    SnapshotConflictError,
+    SnapshotRow,
+)
+
+
+class TableRows(GameRecords, OutboxRows):
+    """Unfinished tables: a snapshot per table, written with what its step did to chips,
+    scores and the outbox; snapshots that cannot load are set aside, never fatal."""
+
+    async def save_snapshot(
+        self,
+        table_id: str,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        snapshot: Mapping[str, Any],
+        *,
+        chip_changes: Iterable[ChipChange] = (),
+        results: GameRecord | None = None,
+        messages: Iterable[Mapping[str, Any]] = (),
+        actions: Iterable[LoggedAction] = (),
+        now: datetime | None = None,
+    ) -> SaveResult:
+        """Save a table's state and what it did to chips and scores, all or nothing.
+
+        With `results` the game has ended: the game and its results are recorded, the chip
+        changes are linked to it, and the snapshot is deleted (`snapshot` is then not stored).
+        A chip change that would go negative raises `InsufficientChipsError` and nothing,
+        not even the snapshot, is written: the table must not advance past a move that the
+        chips could not pay for.
+        """
+        _check_text(table_id, "table_id")
+        _check_id(guild_id, "guild_id")
+        _check_id(channel_id, "channel_id")
+        _check_text(kind, "kind")
+        if not isinstance(snapshot, Mapping):
+            raise TypeError("a snapshot must be a dict")
+        if results is not None:
+            _check_record(results)
+            if (results.guild_id, results.channel_id, results.kind) != (guild_id, channel_id, kind):
+                raise ValueError(f"the game record does not belong to table {table_id}")
+            return await self.finish_table(table_id, results, chip_changes=chip_changes,
+                                           messages=messages, actions=actions, now=now)
+        changes = list(chip_changes)
+        encoded = _json(snapshot, f"table {table_id}'s snapshot")
+        stamp = self._now(now)
+        async with self._write() as conn:
+            version = await self._upsert_snapshot(
+                conn, table_id, guild_id, channel_id, kind, encoded, stamp
+            )
+            balances = await self._apply_changes(
+                conn, guild_id, changes, table_id=table_id, game_id=None, stamp=stamp
+            )
+            await self._insert_step_rows(conn, table_id, messages, actions, stamp)
+        return SaveResult(version=version, game_id=None, balances=balances)
+
+    async def finish_table(
+        self,
+        table_id: str,
+        record: GameRecord,
+        *,
+        chip_changes: Iterable[ChipChange] = (),
+        messages: Iterable[Mapping[str, Any]] = (),
+        actions: Iterable[LoggedAction] = (),
+        now: datetime | None = None,
+    ) -> SaveResult:
+        """End a table: record the game (finished or aborted), apply the last chip changes
+        (linked to the game) and delete the snapshot, in one transaction.
+
+        An aborted table with refunds goes through here too, so that the refunds and the
+        disappearance of the table cannot be separated by a crash.
+        """
+        _check_text(table_id, "table_id")
+        _check_record(record)
+        changes = list(chip_changes)
+        stamp = self._now(now)
+        async with self._write() as conn:
+            game_id = await self._insert_game(conn, record, table_id, stamp)
+            balances = await self._apply_changes(
+                conn, record.guild_id, changes, table_id=table_id, game_id=game_id, stamp=stamp
+            )
+            await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+            await self._insert_step_rows(conn, table_id, messages, actions, stamp)
+        return SaveResult(version=None, game_id=game_id, balances=balances)
+
+    async def _upsert_snapshot(
+        self,
+        conn: aiosqlite.Connection,
+        table_id: str,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        encoded: str,
+        stamp: str,
+    ) -> int:
+        rows = await conn.execute_fetchall(
+            "INSERT INTO table_snapshots"
+            " (table_id, guild_id, channel_id, kind, version, snapshot, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, 1, ?, ?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET version = table_snapshots.version + 1,"
+            " snapshot = excluded.snapshot, updated_at = excluded.updated_at"
+            " WHERE table_snapshots.guild_id = excluded.guild_id"
+            " AND table_snapshots.channel_id = excluded.channel_id"
+            " AND table_snapshots.kind = excluded.kind"
+            " RETURNING version",
+            (table_id, guild_id, channel_id, kind, encoded, stamp, stamp),
+        )
+        if not rows:
+            raise SnapshotConflictError(
+                f"Table {table_id} is already saved for another channel or game; table ids "
+                "must be unique."
+            )
+        return int(rows[0][0])
+
+    async def delete_snapshot(
+        self, table_id: str, *, messages: Iterable[Mapping[str, Any]] = ()
+    ) -> bool:
+        """Forget an unfinished table (e.g. a lobby that closed), queuing what must be told of
+        it in the same transaction; returns whether it existed."""
+        async with self._write() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM table_snapshots WHERE table_id = ?", (table_id,)
+            )
+            await self._insert_step_rows(conn, table_id, messages, (), self._now())
+            return cursor.rowcount > 0
+
+    async def load_snapshots(self) -> list[SnapshotRow]:
+        """Every unfinished table, for restoring after a restart.
+
+        A row that is not a readable JSON object is set aside (see `set_aside_snapshot`)
+        rather than returned or raised, so one bad table can never stop the bot starting.
+        Rows that read fine but that the engine rejects are the caller's to set aside.
+        """
+        good: list[SnapshotRow] = []
+        bad: list[tuple[str, str]] = []
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT table_id, guild_id, channel_id, kind, version, snapshot, created_at,"
+                " updated_at FROM table_snapshots ORDER BY guild_id, channel_id, table_id"
+            )
+            for row in rows:
+                try:
+                    good.append(_snapshot_row(row))
+                except Exception as exc:
+                    bad.append((row["table_id"], f"unreadable snapshot: {exc!r}"))
+            for table_id, error in bad:
+                log.warning("setting aside snapshot of table %s: %s", table_id, error)
+                try:
+                    async with self._transaction(conn):
+                        await self._set_aside(conn, table_id, error)
+                except Exception:
+                    log.exception("could not set aside snapshot of table %s", table_id)
+        return good
+
+    async def set_aside_snapshot(
+        self, table_id: str, error: str, *, now: datetime | None = None
+    ) -> bool:
+        """Move a snapshot that cannot be restored to broken_snapshots, with the reason.
+
+        Never raises (it runs while the bot is recovering from something else already);
+        returns whether a snapshot was moved.
+        """
+        try:
+            async with self._write() as conn:
+                return await self._set_aside(conn, table_id, error, now=now)
+        except Exception:
+            log.exception("could not set aside snapshot of table %s", table_id)
+            return False
+
+    async def _set_aside(
+        self,
+        conn: aiosqlite.Connection,
+        table_id: str,
+        error: str,
+        *,
+        now: datetime | None = None,
+    ) -> bool:
+        message = str(error)[:_MAX_ERROR_CHARS] or "unknown error"
+        cursor = await conn.execute(
+            "INSERT INTO broken_snapshots (table_id, guild_id, channel_id, kind, version,"
+            " snapshot, original_updated_at, error, set_aside_at)"
+            " SELECT table_id, guild_id, channel_id, kind, version, snapshot, updated_at, ?, ?"
+            " FROM table_snapshots WHERE table_id = ?",
+            (message, self._now(now), str(table_id)),
+        )
+        if cursor.rowcount == 0:
+            return False
+        await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (str(table_id),))
+        return True
+
+    async def broken_snapshots(self) -> list[BrokenSnapshot]:
+        """Set-aside snapshots, newest first, for an admin to inspect."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id, table_id, guild_id, channel_id, kind, version, snapshot, error,"
+                " set_aside_at FROM broken_snapshots ORDER BY id DESC"
+            )
+        return [
+            BrokenSnapshot(
+                id=row["id"],
+                table_id=row["table_id"],
+                guild_id=row["guild_id"],
+                channel_id=row["channel_id"],
+                kind=row["kind"],
+                version=row["version"],
+                snapshot=row["snapshot"],
+                error=row["error"],
+                set_aside_at=_from_ts(row["set_aside_at"]),
+            )
+            for row in rows
+        ]
+
+
+def _snapshot_row(row: sqlite3.Row) -> SnapshotRow:
+    raw = row["snapshot"]
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8")
+    snapshot = json.loads(raw)
+    if not isinstance(snapshot, dict):
+        raise ValueError(f"expected a JSON object, found {type(snapshot).__name__}")
+    return SnapshotRow(
+        table_id=row["table_id"],
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        kind=str(row["kind"]),
+        version=int(row["version"]),
+        snapshot=snapshot,
+        created_at=_from_ts(row["created_at"]),
+        updated_at=_from_ts(row["updated_at"]),
+    )
