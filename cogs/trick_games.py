@@ -12,10 +12,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.images import Row, render_cards, render_rows
-from bot.render import RENDERERS, Renderer, cards_text
+from bot.plugins import GamePlugin
+from bot.render import Renderer, cards_text
 from cogs.common import send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
+from engine.games import GAMES
 from engine.games.poangpoker import PointsView
 from engine.games.poke import PokeView, Scoresheet
 from engine.games.trickgame import TrickSeatView, TrickView
@@ -108,11 +110,13 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
 
 
 PICTURED = frozenset({"hand", "deal_end", "reveal"})
-RENDERERS["poke"] = Renderer(private_lines(poke_public), poke_public, event_images, PICTURED)
-RENDERERS["poangpoker"] = Renderer(private_lines(points_public), points_public, event_images,
-                                   PICTURED)
-RENDERERS["chicago"] = Renderer(private_lines(points_public), points_public, event_images,
-                                PICTURED)
+POKE = Renderer(private_lines(poke_public), poke_public, event_images, PICTURED)
+POINTS = Renderer(private_lines(points_public), points_public, event_images, PICTURED)
+PLUGINS = (
+    GamePlugin(game=GAMES["poke"], renderer=POKE, extension=__name__),
+    GamePlugin(game=GAMES["poangpoker"], renderer=POINTS, extension=__name__),
+    GamePlugin(game=GAMES["chicago"], renderer=POINTS, extension=__name__),
+)
 
 TURN_SECONDS = "Seconds each player has to act (default 120)"
 

@@ -71,6 +71,9 @@ class LoopbackState:
     ) -> None:
         self.clock = clock
         self.ids = Snowflakes(clock)
+        # (channel, author, nonce) -> message: `enforce_nonce` makes a second create with the
+        # same nonce hand back the first message instead of posting a copy.
+        self.nonces: dict[tuple[int, int, str], int] = {}
         self.token = token
         self.base_url = ""
         self.bot = User(self.ids.next(), bot_name, bot=True)
@@ -189,6 +192,11 @@ class LoopbackState:
         """Validate and record a new message; a public one also reaches the gateway."""
         author = author or self.bot
         check_payload(payload)
+        nonce = payload.get("nonce") if payload.get("enforce_nonce") else None
+        seen = self.nonces
+        if nonce is not None and (channel.id, author.id, str(nonce)) in seen:
+            # Discord hands back the message it already made for this nonce, and posts none.
+            return self.messages[seen[(channel.id, author.id, str(nonce))]]
         attachments = self._attachments(payload, files, [])
         if flags is None:
             flags = (payload.get("flags") or 0) & SETTABLE_FLAGS
@@ -223,6 +231,8 @@ class LoopbackState:
             message.reply_to = int(reference["message_id"])
             message.type = 19
         self.messages[message.id] = message
+        if nonce is not None:
+            seen[(channel.id, author.id, str(nonce))] = message.id
         self._announce("MESSAGE_CREATE", message)
         self.feed.append(("created", message.id))
         self.notify()
