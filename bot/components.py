@@ -17,6 +17,9 @@ from engine.game import CardPick, Choice, Prompt, TextAsk
 if TYPE_CHECKING:
     from bot.presenter import Presenter
 
+Button = discord.ui.Button[discord.ui.View]
+Select = discord.ui.Select[discord.ui.View]
+
 LOBBY_OPS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
@@ -37,7 +40,7 @@ def presenter_of(interaction: discord.Interaction) -> Presenter:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"dc:l:(?P<table>[0-9a-f]+):(?P<op>[a-z]+)"
+    discord.ui.DynamicItem[Button], template=r"dc:l:(?P<table>[0-9a-f]+):(?P<op>[a-z]+)"
 ):
     def __init__(self, table_id: str, op: str) -> None:
         label, style = LOBBY_OPS[op]
@@ -48,7 +51,7 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
         op = match["op"] if match["op"] in LOBBY_OPS else "join"
         return cls(match["table"], op)
@@ -58,7 +61,7 @@ class LobbyButton(
 
 
 class ShowHandButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"dc:h:(?P<table>[0-9a-f]+)"
+    discord.ui.DynamicItem[Button], template=r"dc:h:(?P<table>[0-9a-f]+)"
 ):
     def __init__(self, table_id: str) -> None:
         super().__init__(
@@ -71,7 +74,7 @@ class ShowHandButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ShowHandButton:
         return cls(match["table"])
 
@@ -82,7 +85,7 @@ class ShowHandButton(
 _ACT = r"(?P<table>[0-9a-f]+):(?P<seat>\d+):(?P<stamp>[0-9a-f-]+):(?P<index>\d+)"
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dc:c:" + _ACT):
+class ChoiceButton(discord.ui.DynamicItem[Button], template=r"dc:c:" + _ACT):
     """A button of a seat's prompt: a plain choice, or one that opens a text modal."""
 
     def __init__(self, table_id: str, seat: int, stamp: str, index: int, label: str = "…",
@@ -97,7 +100,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dc:c:" 
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChoiceButton:
         return cls(match["table"], int(match["seat"]), match["stamp"], int(match["index"]))
 
@@ -107,7 +110,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dc:c:" 
         )
 
 
-class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dc:p:" + _ACT):
+class PickSelect(discord.ui.DynamicItem[Select], template=r"dc:p:" + _ACT):
     """A menu of cards of a seat's prompt (what to throw, what to play)."""
 
     def __init__(self, table_id: str, seat: int, stamp: str, index: int,
@@ -133,12 +136,13 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dc:p:" + 
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
         return cls(match["table"], int(match["seat"]), match["stamp"], int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(value) for value in data.get("values") or []]
         await presenter_of(interaction).answer(
             interaction, self.table_id, self.seat, self.stamp, self.index, values=values
         )

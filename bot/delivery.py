@@ -50,7 +50,7 @@ class Delivery:
         last one, so they stay under the whole text. With a nonce, each part carries its own
         (Discord hands back the message it already made for a nonce instead of a copy)."""
         parts = chunks(content) or [""]
-        message = None
+        message: discord.Message | None = None
         for number, part in enumerate(parts):
             last = number == len(parts) - 1
             kwargs = {key: value for key, value in extras.items() if last and value}

@@ -118,7 +118,7 @@ def _glyph(
     font = _font(size, bold)
     left, top, right, bottom = font.getbbox(text)
     margin = size // 2 + stroke
-    mask = Image.new("L", (right - left + 2 * margin, bottom - top + 2 * margin), 0)
+    mask = Image.new("L", (int(right - left) + 2 * margin, int(bottom - top) + 2 * margin), 0)
     ImageDraw.Draw(mask).text(
         (margin - left, margin - top), text, font=font, fill=255, stroke_width=stroke,
         stroke_fill=255,

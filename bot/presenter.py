@@ -90,8 +90,11 @@ class Presenter:
         except TableError as error:
             await reply(interaction, str(error))
             return
-        view = components.lobby_view(table_id) if outcome.open else None
-        await interaction.response.send_message(outcome.content, view=view)
+        if not outcome.open:  # a one-person game starts at once
+            await interaction.response.send_message(outcome.content)
+            return
+        await interaction.response.send_message(outcome.content,
+                                                view=components.lobby_view(table_id))
         if outcome.open:
             message = await interaction.original_response()
             await self.service.remember_message(table_id, "lobby", channel_id, message.id)
@@ -154,7 +157,7 @@ class Presenter:
 
     async def on_modal_submit(self, interaction: discord.Interaction) -> bool:
         """Every word modal's answer; False when the interaction is not one of ours."""
-        data = interaction.data or {}
+        data: dict[str, Any] = dict(interaction.data or {})
         match = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
         if match is None:
             return False

@@ -23,7 +23,15 @@ from bot.clocks import Clocks
 from bot.messages import Body
 from bot.render import board_text, lobby_text, private_text, renderer_for
 from bot.settings import DEFAULT_AI_DELAY
-from bot.store import ChipChange, GameRecord, LoggedAction, MessageRef, PlayerResult, Store
+from bot.store import (
+    ChipChange,
+    GameRecord,
+    GameStatus,
+    LoggedAction,
+    MessageRef,
+    PlayerResult,
+    Store,
+)
 from bot.table import Table, TableError, legacy_refs, new_table_id
 from engine.cards import CardError, parse_cards
 from engine.game import Action, CardPick, Choice, Event, Prompt, TextAsk
@@ -341,7 +349,8 @@ class TableService:
         ]
         return GameRecord(
             guild_id=table.guild_id, channel_id=table.channel_id, kind=table.kind,
-            started_at=table.created_at, finished_at=self.clock(), status=status,
+            started_at=datetime.fromtimestamp(table.created_at, UTC),
+            finished_at=datetime.fromtimestamp(self.clock(), UTC), status=GameStatus(status),
             options=table.options, seed=table.seed, players=players,
         )
 

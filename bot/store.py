@@ -101,20 +101,20 @@ class Store(TableRows):
         """A server's setting, or `default` if the server never changed it."""
         _check_id(guild_id, "guild_id")
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?",
                 (guild_id, key),
-            )
+            ))
         return json.loads(rows[0]["value"]) if rows else default
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """Every setting the server changed (defaults are the caller's business)."""
         _check_id(guild_id, "guild_id")
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key",
                 (guild_id,),
-            )
+            ))
         return {row["key"]: json.loads(row["value"]) for row in rows}
 
     async def set_guild_setting(
@@ -161,11 +161,11 @@ class Store(TableRows):
 
     async def player(self, user_id: int) -> Player | None:
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT user_id, display_name, first_seen, last_seen FROM players"
                 " WHERE user_id = ?",
                 (user_id,),
-            )
+            ))
         if not rows:
             return None
         row = rows[0]

@@ -162,10 +162,10 @@ class ChipAccounts(StoreCore):
         next_claim = datetime.combine(today + timedelta(days=1), time(), tzinfo=UTC)
         async with self._write() as conn:
             current = await self._account(conn, guild_id, user_id, stamp)
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT last_daily FROM chip_balances WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
-            )
+            ))
             last = rows[0]["last_daily"]
             if last is not None and date.fromisoformat(last) >= today:
                 return DailyClaim(False, 0, current, next_claim)
@@ -188,12 +188,12 @@ class ChipAccounts(StoreCore):
         """A player's chip history in a server, newest first."""
         _check_page(limit, offset)
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT id, guild_id, user_id, delta, balance_after, reason, table_id, game_id,"
                 " created_at FROM chip_ledger WHERE guild_id = ? AND user_id = ?"
                 " ORDER BY id DESC LIMIT ? OFFSET ?",
                 (guild_id, user_id, limit, offset),
-            )
+            ))
         return [
             LedgerEntry(
                 id=row["id"],
@@ -215,12 +215,12 @@ class ChipAccounts(StoreCore):
         """The richest players of a server (ties by user id, so pages never overlap)."""
         _check_page(limit, offset)
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT b.user_id, p.display_name, b.balance FROM chip_balances b"
                 " LEFT JOIN players p ON p.user_id = b.user_id WHERE b.guild_id = ?"
                 " ORDER BY b.balance DESC, b.user_id ASC LIMIT ? OFFSET ?",
                 (guild_id, limit, offset),
-            )
+            ))
         return [
             ChipRow(offset + i + 1, row["user_id"], row["display_name"], row["balance"])
             for i, row in enumerate(rows)
@@ -228,9 +228,9 @@ class ChipAccounts(StoreCore):
 
 
 async def _current_balance(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int | None:
-    rows = await conn.execute_fetchall(
+    rows = list(await conn.execute_fetchall(
         "SELECT balance FROM chip_balances WHERE guild_id = ? AND user_id = ?",
         (guild_id, user_id),
-    )
+    ))
     return int(rows[0]["balance"]) if rows else None
 

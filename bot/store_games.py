@@ -127,7 +127,7 @@ class GameRecords(ChipAccounts):
         where, params = _stats_filter(guild_id, kind)
         points = "NULL" if kind is None else "coalesce(sum(r.score), 0)"
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT r.user_id AS user_id, p.display_name AS display_name,"
                 f" count(*) AS games, sum(r.win) AS wins, {points} AS points,"
                 " CAST(sum(r.win) AS REAL) / count(*) AS win_rate"
@@ -136,7 +136,7 @@ class GameRecords(ChipAccounts):
                 f" WHERE {where} GROUP BY r.user_id HAVING count(*) >= ?"
                 f" ORDER BY {_LEADERBOARD_ORDER[order_by]} LIMIT ? OFFSET ?",
                 (*params, min_games, limit, offset),
-            )
+            ))
         return [
             LeaderboardRow(
                 rank=offset + i + 1,
@@ -156,25 +156,25 @@ class GameRecords(ChipAccounts):
         """How many players `leaderboard` can list, so a paginator knows its page count."""
         where, params = _stats_filter(guild_id, kind)
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT count(*) FROM (SELECT r.user_id FROM games g"
                 " JOIN game_results r ON r.game_id = g.id"
                 f" WHERE {where} GROUP BY r.user_id HAVING count(*) >= ?)",
                 (*params, min_games),
-            )
+            ))
         return int(rows[0][0])
 
     async def player_stats(self, guild_id: int, user_id: int) -> dict[str, KindStats]:
         """A player's record in a server per kind of game (finished games only), by kind."""
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT g.kind AS kind, count(*) AS played, sum(r.win) AS won,"
                 " max(r.score) AS best_score, max(g.finished_at) AS last_played"
                 " FROM game_results r JOIN games g ON g.id = r.game_id"
                 " WHERE r.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
                 " GROUP BY g.kind ORDER BY g.kind",
                 (user_id, guild_id),
-            )
+            ))
         return {
             row["kind"]: KindStats(
                 kind=row["kind"],

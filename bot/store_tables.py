@@ -121,7 +121,7 @@ class TableRows(GameRecords, OutboxRows):
         encoded: str,
         stamp: str,
     ) -> int:
-        rows = await conn.execute_fetchall(
+        rows = list(await conn.execute_fetchall(
             "INSERT INTO table_snapshots"
             " (table_id, guild_id, channel_id, kind, version, snapshot, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, 1, ?, ?, ?)"
@@ -132,7 +132,7 @@ class TableRows(GameRecords, OutboxRows):
             " AND table_snapshots.kind = excluded.kind"
             " RETURNING version",
             (table_id, guild_id, channel_id, kind, encoded, stamp, stamp),
-        )
+        ))
         if not rows:
             raise SnapshotConflictError(
                 f"Table {table_id} is already saved for another channel or game; table ids "
@@ -162,10 +162,10 @@ class TableRows(GameRecords, OutboxRows):
         good: list[SnapshotRow] = []
         bad: list[tuple[str, str]] = []
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT table_id, guild_id, channel_id, kind, version, snapshot, created_at,"
                 " updated_at FROM table_snapshots ORDER BY guild_id, channel_id, table_id"
-            )
+            ))
             for row in rows:
                 try:
                     good.append(_snapshot_row(row))
@@ -219,10 +219,10 @@ class TableRows(GameRecords, OutboxRows):
     async def broken_snapshots(self) -> list[BrokenSnapshot]:
         """Set-aside snapshots, newest first, for an admin to inspect."""
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT id, table_id, guild_id, channel_id, kind, version, snapshot, error,"
                 " set_aside_at FROM broken_snapshots ORDER BY id DESC"
-            )
+            ))
         return [
             BrokenSnapshot(
                 id=row["id"],

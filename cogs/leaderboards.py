@@ -7,12 +7,13 @@ restart and need nothing kept in memory.
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.store import Store
+from bot.store import LeaderboardOrder, Store
 from engine.games import GAMES
 
 PAGE_SIZE = 10
@@ -20,7 +21,8 @@ ORDERS = {"wins": "Wins", "games": "Games", "points": "Points", "win_rate": "Win
 
 
 def store_of(interaction: discord.Interaction) -> Store:
-    return interaction.client.store  # type: ignore[attr-defined]
+    store: Store = interaction.client.store  # type: ignore[attr-defined]
+    return store
 
 
 def game_title(kind: str) -> str:
@@ -36,10 +38,11 @@ async def leaderboard_page(
     game_kind = None if kind == "all" else kind
     orders = {key: label for key, label in ORDERS.items() if game_kind or key != "points"}
     order = order if order in orders else "wins"
+    ranked: LeaderboardOrder = cast(LeaderboardOrder, order)
     size = await store.leaderboard_size(guild_id, game_kind)
     pages = max(1, -(-size // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
-    rows = await store.leaderboard(guild_id, game_kind, order, PAGE_SIZE, page * PAGE_SIZE)
+    rows = await store.leaderboard(guild_id, game_kind, ranked, PAGE_SIZE, page * PAGE_SIZE)
     embed = discord.Embed(
         title=f"🏆 {game_title(kind)} — by {ORDERS[order].lower()}",
         colour=discord.Colour.gold(),
@@ -66,7 +69,7 @@ async def leaderboard_page(
 
 
 class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"dc:lb:(?P<kind>[a-z0-9_]+):(?P<order>[a-z_]+):(?P<page>\d+)(?::(?P<tag>[a-z]))?",
 ):
     def __init__(self, kind: str, order: str, page: int, label: str = "…",
@@ -83,7 +86,7 @@ class PageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
         order = match["order"] if match["order"] in ORDERS else "wins"
         return cls(match["kind"], order, int(match["page"]))
