@@ -94,7 +94,7 @@ def test_run_installs_the_runtime_only_and_test_adds_the_test_extras(tmp_path):
     _, calls = dev(tmp_path / "b", "test", "-q", stamp="runtime")
     [install] = [line for line in calls.splitlines() if line.startswith("-m pip")]
     assert install.endswith("-e .[test]")
-    assert "-m pytest -q" in calls and "ruff check ." in calls and "mypy engine" in calls
+    assert "-m pytest -q" in calls and "ruff check ." in calls and "mypy engine bot cogs" in calls
 
 
 def test_a_test_install_serves_run_without_installing_again(tmp_path):
