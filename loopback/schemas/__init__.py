@@ -15,8 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
 
 from loopback.errors import FormErrors
 
@@ -38,7 +38,8 @@ _UNIONS = ("oneOf", "anyOf")
 
 @cache
 def _document() -> dict[str, Any]:
-    return json.loads(SCHEMA_FILE.read_text())
+    document: dict[str, Any] = json.loads(SCHEMA_FILE.read_text())
+    return document
 
 
 @cache

@@ -72,7 +72,8 @@ def _refs(node: Any) -> set[str]:
 
 def _body_schema(spec: dict[str, Any], method: str, path: str) -> dict[str, Any]:
     content = spec["paths"][path][method]["requestBody"]["content"]
-    return content["application/json"]["schema"]
+    schema: dict[str, Any] = content["application/json"]["schema"]
+    return schema
 
 
 def _spec_commit(spec_path: Path) -> str | None:
