@@ -55,7 +55,8 @@ class DealersChoice(commands.Bot):
         self.store = await Store.open(self.settings.database)
         self.tables = TableService(self.store, ai_pause=self.settings.ai_delay,
                                    wake=lambda table_id: self.sender.wake(table_id))
-        self.sender = Sender(self, self.store, self.tables.dm_closed)
+        self.sender = Sender(self, self.store, self.tables.dm_closed,
+                             self.tables.prompt_delivered)
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore()
         self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect)

@@ -95,14 +95,15 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
          view: Mapping[str, Any] | None = None, embeds: Sequence[Mapping[str, Any]] = (),
          picture: Mapping[str, Any] | None = None, ref: str | None = None,
          previous: Previous = "keep", fallback: str | None = None,
-         table_channel: int | None = None) -> Body:
-    """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed."""
+         table_channel: int | None = None, clocks: Sequence[str] = ()) -> Body:
+    """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed;
+    `clocks` are the table's clocks this prompt starts, restarted when it is delivered."""
     if (channel is None) == (user is None):
         raise ValueError("a post goes to a channel or to a user")
     return {"op": "post", "channel": channel, "user": user, "content": content,
             "view": dict(view) if view else None, "embeds": [dict(e) for e in embeds],
             "picture": dict(picture) if picture else None, "ref": ref, "previous": previous,
-            "fallback": fallback, "table_channel": table_channel}
+            "fallback": fallback, "table_channel": table_channel, "clocks": list(clocks)}
 
 
 def edit(ref: str, content: str, view: Mapping[str, Any] | None = None) -> Body:
@@ -115,6 +116,17 @@ def upsert(ref: str, *, channel: int, content: str,
     one message per table, not one per move). A later write to the same ref supersedes it."""
     return {"op": "upsert", "ref": ref, "channel": channel, "content": content,
             "view": dict(view) if view else None}
+
+
+def destination(body: Body) -> str:
+    """Which queue a body waits in: a seat's prompt and a person's DMs never wait behind the
+    channel's narration (or each other); within one destination order is kept."""
+    ref = str(body.get("ref") or "")
+    if ref.startswith("prompt:"):
+        return ref
+    if body["op"] == "post" and body.get("user") is not None:
+        return f"user:{body['user']}"
+    return "channel"
 
 
 def strip(ref: str) -> Body:

@@ -111,6 +111,7 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
             if drawn else None,
             ref=f"prompt:{seat}", previous="strip",
             fallback=CLOSED_DMS.format(user=occupant.user_id), table_channel=table.channel_id,
+            clocks=[key for key, seats in table.fresh_clocks.items() if seat in seats],
         ))
     return bodies
 
@@ -118,7 +119,7 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
 def step(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
     """Everything a step of a running game tells, in the order it must arrive."""
     if table.require_game().is_over:
-        return finish(table, events)
+        return finish(table, events, actor)
     if notable(table, events):
         table.recent.clear()
         return [*public_events(table, events), board(table), *letters(table, events, actor)]
@@ -126,8 +127,9 @@ def step(table: Table, events: list[Event], actor: int | None = None) -> list[Bo
     return [live_board(table), *letters(table, events, actor)]
 
 
-def finish(table: Table, events: list[Event]) -> list[Body]:
-    """The game's end: the last events and who won, the final board, everyone's last letter."""
+def finish(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
+    """The game's end: the last events and who won, the final board, and a last letter to
+    everyone but the actor (who sees the end where they clicked)."""
     result = table.require_game().result
     public = "\n".join(event.text for event in events if event.seat is None)
     closing = ""
@@ -139,7 +141,7 @@ def finish(table: Table, events: list[Event]) -> list[Body]:
         if result.summary and result.summary not in public:
             closing += " " + result.summary
     return [*public_events(table, events, closing), messages.edit("board", board_text(table)),
-            *letters(table, events, None)]
+            *letters(table, events, actor)]
 
 
 def lobby(table: Table, deadline: float | None, note: str = "") -> str:

@@ -17,6 +17,7 @@ import io
 import logging
 import multiprocessing
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ import aiohttp
 import discord
 
 from bot.delivery import Delivery
-from bot.messages import Body, event_from_json
+from bot.messages import Body, destination, event_from_json
 from bot.presenter import build_view
 from bot.render import renderer_for
 from bot.store import MessageRef, PendingMessage, Store
@@ -39,6 +40,7 @@ MAX_ATTEMPTS = 5
 RETRY_PAUSE = 2.0
 
 DmClosed = Callable[[str, int], Awaitable[bool]]
+Delivered = Callable[[str, list[str], float], Awaitable[None]]
 
 
 def _painter_started() -> None:
@@ -58,24 +60,27 @@ def draw(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
 
 
 class Sender:
-    def __init__(self, bot: commands.Bot, store: Store, dm_closed: DmClosed) -> None:
+    def __init__(self, bot: commands.Bot, store: Store, dm_closed: DmClosed,
+                 delivered: Delivered | None = None) -> None:
         self.store = store
         self.delivery = Delivery(bot)
         self.dm_closed = dm_closed
+        self.delivered = delivered  # a prompt that starts a clock reached its player
         # Drawing is pure CPU and holds the GIL: a process of its own keeps clicks answered.
         self.painter = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
             initializer=_painter_started,
         )
-        self._workers: dict[str, asyncio.Task[None]] = {}
-        self._again: set[str] = set()
+        self._dispatchers: dict[str, asyncio.Task[None]] = {}
+        self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._again: set[str | tuple[str, str]] = set()
 
     def wake(self, table_id: str) -> None:
-        """Rows are waiting for this table: send them (now, or right after the current run)."""
-        if table_id in self._workers:
+        """Rows are waiting for this table: each destination's worker sends them."""
+        if table_id in self._dispatchers:
             self._again.add(table_id)
             return
-        self._workers[table_id] = asyncio.create_task(self._work(table_id))
+        self._dispatchers[table_id] = asyncio.create_task(self._dispatch(table_id))
 
     async def start(self) -> None:
         """After a restart: whatever was saved but not yet sent goes out."""
@@ -84,29 +89,57 @@ class Sender:
 
     async def drain(self) -> None:
         """Wait until everything woken so far has been delivered (tests, shutdown)."""
-        while self._workers:
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        while self._workers or self._dispatchers:
+            tasks = [*self._workers.values(), *self._dispatchers.values()]
+            await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _work(self, table_id: str) -> None:
+    async def _dispatch(self, table_id: str) -> None:
         try:
             while True:
                 self._again.discard(table_id)
-                refs = await self.store.message_refs(table_id)
                 rows = await self.store.pending_messages(table_id)
-                for index, row in enumerate(rows):
-                    if superseded(row.body, rows[index + 1:]):
-                        await self.store.message_delivered(row.id, row.table_id)
-                    else:
-                        await self._deliver_row(row, refs)
+                for where in dict.fromkeys(destination(row.body) for row in rows):
+                    self._start_worker(table_id, where)
                 if table_id not in self._again:
                     return
         except Exception:
             log.exception("sending failed for table %s", table_id)
         finally:
-            self._workers.pop(table_id, None)
+            self._dispatchers.pop(table_id, None)
             if table_id in self._again:
                 self._again.discard(table_id)
                 self.wake(table_id)
+
+    def _start_worker(self, table_id: str, where: str) -> None:
+        key = (table_id, where)
+        if key in self._workers:
+            self._again.add(key)
+        else:
+            self._workers[key] = asyncio.create_task(self._work(table_id, where))
+
+    async def _work(self, table_id: str, where: str) -> None:
+        """One destination of one table: its rows in order, one at a time."""
+        key = (table_id, where)
+        try:
+            while True:
+                self._again.discard(key)
+                refs = await self.store.message_refs(table_id)
+                rows = [row for row in await self.store.pending_messages(table_id)
+                        if destination(row.body) == where]
+                for index, row in enumerate(rows):
+                    if superseded(row.body, rows[index + 1:]):
+                        await self.store.message_delivered(row.id, row.table_id)
+                    else:
+                        await self._deliver_row(row, refs)
+                if key not in self._again:
+                    return
+        except Exception:
+            log.exception("sending failed for table %s (%s)", table_id, where)
+        finally:
+            self._workers.pop(key, None)
+            if key in self._again:
+                self._again.discard(key)
+                self._start_worker(table_id, where)
 
     async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef]) -> None:
         if row.attempts >= MAX_ATTEMPTS:
@@ -171,6 +204,8 @@ class Sender:
         else:
             sent = await self.delivery.channel(body["channel"], body["content"], view, files,
                                                embeds, nonce=nonce)
+        if sent is not None and body.get("clocks") and self.delivered is not None:
+            await self.delivered(table_id, body["clocks"], time.time())
         if sent is None or not ref_of(body):
             return {}
         ref = ref_of(body)
@@ -198,9 +233,10 @@ class Sender:
         return await self._files(picture)
 
     async def close(self) -> None:
-        for task in list(self._workers.values()):
+        tasks = [*self._dispatchers.values(), *self._workers.values()]
+        for task in tasks:
             task.cancel()
-        for task in list(self._workers.values()):
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.painter.shutdown(wait=False, cancel_futures=True)

@@ -323,6 +323,18 @@ class TableService:
         await self._discard(table, narrator.closed(
             table, "Nobody started the table, so it closed.", tell_channel=True))
 
+    async def prompt_delivered(self, table_id: str, clocks: list[str], at: float) -> None:
+        """A prompt reached its player: the clocks it started run from now (the clock must
+        not run while Discord is still delivering the question)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not table or not table.clock_delivered(clocks, at):
+                return
+            await self._commit(table, [])
+        self.clocks.schedule(table)
+
     async def dm_closed(self, table_id: str, user_id: int) -> bool:
         """The sender found this person's DMs closed; True the first time (say so once)."""
         table = self.tables.get(table_id)

@@ -84,6 +84,9 @@ class Table:
     # Applied since the last save: (step, seat, action); the service writes them to the
     # action log with the snapshot. Not part of the snapshot itself.
     unsaved_actions: list[tuple[int, int, Action]] = field(default_factory=list)
+    # The clocks the last `sync_deadlines` started, with the seats they run for: their
+    # prompts say so, and the clock restarts when they are delivered. Not saved.
+    fresh_clocks: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     # --- lobby -------------------------------------------------------------------------
     @property
@@ -155,6 +158,8 @@ class Table:
                 f"({len(self.seats)} seated). Invite someone or add an AI seat."
             )
         self.seed = self.seed or random.SystemRandom().randrange(2**63)
+        if "ai_seats" in cls.table_options:  # kept in the options, so replays rebuild it
+            self.options["ai_seats"] = [i for i, seat in enumerate(self.seats) if seat.is_ai]
         try:
             self.game = cls([seat.name for seat in self.seats], dict(self.options),
                             random.Random(self.seed))
@@ -242,8 +247,27 @@ class Table:
                 del self.deadlines[key]
                 if key in self.warned:
                     self.warned.remove(key)
+        self.fresh_clocks = {}
         for key, spec in wanted.items():
-            self.deadlines.setdefault(key, now + spec.seconds)
+            if key not in self.deadlines:
+                self.deadlines[key] = now + spec.seconds
+                self.fresh_clocks[key] = spec.seats
+
+    def clock_delivered(self, keys: list[str], at: float) -> bool:
+        """A prompt that a clock is running for reached its player at `at`: that clock runs
+        its whole length from then, so nobody loses time to a slow Discord. True if a deadline
+        moved."""
+        game = self.game
+        if game is None or game.is_over:
+            return False
+        seconds = {spec.key: spec.seconds for spec in game.timers()}
+        moved = False
+        for key in keys:
+            if key in self.deadlines and key in seconds and \
+                    self.deadlines[key] < at + seconds[key]:
+                self.deadlines[key] = at + seconds[key]
+                moved = True
+        return moved
 
     def record(self, events: list[Event]) -> None:
         """Keep each seat's private notes of the current hand (the channel keeps the rest)."""

@@ -201,6 +201,9 @@ class Game(abc.ABC):
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # Options the table fills in itself rather than the players: "ai_seats" (the seats an
+    # AI plays), for games whose rules treat AI seats differently.
+    table_options: ClassVar[frozenset[str]] = frozenset()
 
     seats: tuple[str, ...]
     rng: random.Random

@@ -118,3 +118,15 @@ def test_ai_seats_play_themselves_deterministically():
         return list(table.require_game().public_view().scores)
 
     assert play() == play()
+
+
+def test_the_table_tells_sppoker_which_seats_are_ai():
+    """The 10-second rule counts AI seats as declared, so the game must know them; they are
+    kept in the table's options, so a replay builds the same game."""
+    table = Table("ab12", 1, 2, "sppoker", HOST)
+    table.join(HOST, "Host")
+    table.join(HOST + 1, "Guest")
+    table.add_ai(HOST)
+    table.start(HOST)
+    assert table.options["ai_seats"] == [2]
+    assert table.require_game().options.ai_seats == [2]  # type: ignore[attr-defined]

@@ -398,6 +398,7 @@ class Sppoker(Game):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
     options_type: ClassVar[type] = SppokerOptions
+    table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
 
     def __init__(
         self,
