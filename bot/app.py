@@ -9,7 +9,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.components import ChoiceButton, LobbyButton, PickSelect, ShowHandButton
+from bot.components import CashButton, ChoiceButton, LobbyButton, PickSelect, ShowHandButton
 from bot.plugins import install_plugins
 from bot.presenter import Presenter
 from bot.sender import Sender
@@ -59,7 +59,7 @@ class DealersChoice(commands.Bot):
                              self.tables.prompt_delivered)
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore()
-        self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect)
+        self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect, CashButton)
         games = dict.fromkeys(plugin.extension for plugin in self.plugins.values())
         for extension in (*EXTENSIONS, *games):
             await self.load_extension(extension)

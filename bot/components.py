@@ -60,6 +60,38 @@ class LobbyButton(
         await presenter_of(interaction).lobby_action(interaction, self.table_id, self.op)
 
 
+CASH_OPS = {
+    "deal": ("Next deal", discord.ButtonStyle.primary),
+    "join": ("Join", discord.ButtonStyle.success),
+    "rebuy": ("Rebuy", discord.ButtonStyle.secondary),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "end": ("End", discord.ButtonStyle.danger),
+}
+
+
+class CashButton(
+    discord.ui.DynamicItem[Button], template=r"dc:k:(?P<table>[0-9a-f]+):(?P<op>[a-z]+)"
+):
+    """A chip table's buttons between deals."""
+
+    def __init__(self, table_id: str, op: str) -> None:
+        label, style = CASH_OPS[op]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"dc:k:{table_id}:{op}")
+        )
+        self.table_id, self.op = table_id, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CashButton:
+        op = match["op"] if match["op"] in CASH_OPS else "deal"
+        return cls(match["table"], op)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await presenter_of(interaction).cash_action(interaction, self.table_id, self.op)
+
+
 class ShowHandButton(
     discord.ui.DynamicItem[Button], template=r"dc:h:(?P<table>[0-9a-f]+)"
 ):
@@ -181,6 +213,13 @@ def lobby_view(table_id: str) -> discord.ui.View:
 def board_view(table_id: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ShowHandButton(table_id))
+    return view
+
+
+def cash_view(table_id: str) -> discord.ui.View:
+    view = board_view(table_id)
+    for op in CASH_OPS:
+        view.add_item(CashButton(table_id, op))
     return view
 
 

@@ -13,8 +13,9 @@ A body is one of:
 - `upsert`: edit the message a ref names, or post it when there is none yet.
 - `strip`: take the components off the message a ref names, and forget the ref.
 
-Views are named, not built: `{"type": "board" | "lobby" | "prompt", ...}`; the sender builds
-the discord.py view from the name, so a view needs nothing from memory after a restart.
+Views are named, not built: `{"type": "board" | "cash" | "lobby" | "prompt", ...}`; the
+sender builds the discord.py view from the name, so a view needs nothing from memory after a
+restart.
 """
 
 from __future__ import annotations
@@ -75,6 +76,10 @@ def prompt_from_json(data: Mapping[str, Any]) -> Prompt:
 
 def board_view(table_id: str) -> dict[str, Any]:
     return {"type": "board", "table": table_id}
+
+
+def cash_view(table_id: str) -> dict[str, Any]:
+    return {"type": "cash", "table": table_id}
 
 
 def lobby_view(table_id: str) -> dict[str, Any]:

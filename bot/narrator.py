@@ -7,7 +7,7 @@ the step's snapshot, so whatever a step must tell survives a crash with it.
 
 from __future__ import annotations
 
-from bot import messages
+from bot import cash, messages
 from bot.messages import Body
 from bot.render import board_text, event_embed, lobby_text, private_text, renderer_for
 from bot.table import Table
@@ -21,18 +21,25 @@ CLOSED_DMS = ("<@{user}>, I can't send you direct messages. Press **Show my hand
 RECENT_MOVES = 6
 
 
+def board_view(table: Table) -> dict[str, object]:
+    """Show my hand, and between the deals of a chip table its Join / Leave / Rebuy / Next
+    deal / End buttons."""
+    if cash.between_deals(table):
+        return messages.cash_view(table.table_id)
+    return messages.board_view(table.table_id)
+
+
 def board(table: Table) -> Body:
     """The board moves to the bottom of the channel: a new one, the old one deleted."""
     return messages.post(channel=table.channel_id, content=board_text(table),
-                         view=messages.board_view(table.table_id), ref="board",
-                         previous="delete")
+                         view=board_view(table), ref="board", previous="delete")
 
 
 def live_board(table: Table) -> Body:
     """The board edited in place: Discord allows about 5 messages per 5 s in a channel, so
     an ordinary move is one edit, not a new message."""
     return messages.upsert("board", channel=table.channel_id, content=board_text(table),
-                           view=messages.board_view(table.table_id))
+                           view=board_view(table))
 
 
 def notable(table: Table, events: list[Event]) -> bool:
@@ -118,8 +125,11 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
 
 def step(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
     """Everything a step of a running game tells, in the order it must arrive."""
-    if table.require_game().is_over:
+    if table.require_game().is_over and not table.game_class.chip_game:
         return finish(table, events, actor)
+    if table.require_game().is_over:  # a chip table's deal: the table plays on
+        table.recent.clear()
+        return [*public_events(table, events), board(table), *letters(table, events, actor)]
     if notable(table, events):
         table.recent.clear()
         return [*public_events(table, events), board(table), *letters(table, events, actor)]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import components
+from bot.cash_desk import CashDesk
 from bot.messages import prompt_from_json
 from bot.service import NeedText, Private, TableService
 from bot.table import TableError
@@ -35,6 +36,8 @@ def build_view(spec: dict[str, Any] | None) -> discord.ui.View | None:
         return None
     if spec["type"] == "board":
         return components.board_view(spec["table"])
+    if spec["type"] == "cash":
+        return components.cash_view(spec["table"])
     if spec["type"] == "lobby":
         return components.lobby_view(spec["table"])
     prompt = prompt_from_json(spec["prompt"]) if spec.get("prompt") else None
@@ -75,6 +78,7 @@ class Presenter:
     def __init__(self, service: TableService, sender: Sender) -> None:
         self.service = service
         self.sender = sender
+        self.cash = CashDesk(service)
         self._pictures: set[asyncio.Task[None]] = set()
 
     async def open_table(self, interaction: discord.Interaction, kind: str,
@@ -110,6 +114,17 @@ class Presenter:
             return
         view = components.lobby_view(table_id) if outcome.open else None
         await interaction.response.edit_message(content=outcome.content, view=view)
+
+    async def cash_action(self, interaction: discord.Interaction, table_id: str,
+                          op: str) -> None:
+        user = interaction.user
+        try:
+            text = await self.cash.act(table_id, user.id, user.display_name, op,
+                                       is_admin=is_admin(interaction))
+        except TableError as error:
+            await reply(interaction, str(error))
+            return
+        await reply(interaction, text)
 
     async def status(self, interaction: discord.Interaction) -> None:
         text = self.service.status(interaction.channel_id or 0, interaction.user.id)

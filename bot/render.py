@@ -137,6 +137,15 @@ def waiting_line(table: Table) -> str:
 def board_text(table: Table) -> str:
     game = table.require_game()
     lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)]
+    if table.game_class.chip_game:
+        lines.append("Stacks: " + ", ".join(
+            f"{seat.name} {stack}" for seat, stack in zip(table.seats, table.stacks,
+                                                          strict=True)))
+        if game.is_over:  # between deals: the table changes, the old deal's view does not
+            lines.append(f"Deal {table.deals} is over. **Next deal** deals again; **Join**, "
+                         "**Leave** (with your chips) or **Rebuy** now; the host can **End** "
+                         "the table.")
+            return clip("\n".join(lines))
     lines += renderer_for(table.kind).public(game.public_view())
     if table.recent and not game.is_over:
         lines.append("")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot import messages, narrator
+from bot import cash, messages, narrator
 from bot.clocks import Clocks
 from bot.messages import Body
 from bot.render import board_text, lobby_text, private_text, renderer_for
@@ -34,7 +34,16 @@ from bot.store import (
 )
 from bot.table import Table, TableError, legacy_refs, new_table_id
 from engine.cards import CardError, parse_cards
-from engine.game import Action, CardPick, Choice, Event, Prompt, TextAsk
+from engine.game import (
+    Action,
+    CardPick,
+    Choice,
+    Event,
+    GameResult,
+    Prompt,
+    TextAsk,
+    places_from_scores,
+)
 
 log = logging.getLogger(__name__)
 
@@ -120,15 +129,18 @@ class TableService:
             raise TableError("This table is closed.")
         return table
 
-    async def _commit(self, table: Table, bodies: list[Body]) -> None:
+    async def commit(self, table: Table, bodies: list[Body],
+                     chip_changes: list[ChipChange] | None = None) -> None:
         """Write the step: snapshot (or, for a finished game, its results and settlement),
-        action log and outbox rows, in one transaction; then wake the sender."""
+        action log, chip moves and outbox rows, in one transaction; then wake the sender.
+        A chip table goes on after a deal ends: it ends only when its players end it."""
         now = self.clock()
         table.saved_at = now
         actions = [LoggedAction(step, seat, action.to_json(), iso(now))
                    for step, seat, action in table.unsaved_actions]
         game = table.game
-        if game is not None and game.is_over and table.status != "finished":
+        if game is not None and game.is_over and table.status != "finished" \
+                and not table.game_class.chip_game:
             await self._register_players(table)
             await self.store.finish_table(
                 table.table_id, self._record(table, "finished"),
@@ -139,7 +151,7 @@ class TableService:
         else:
             await self.store.save_snapshot(
                 table.table_id, table.guild_id, table.channel_id, table.kind, table.to_dict(),
-                messages=bodies, actions=actions,
+                messages=bodies, actions=actions, chip_changes=chip_changes or (),
             )
         table.unsaved_actions.clear()
         self.wake(table.table_id)
@@ -165,14 +177,14 @@ class TableService:
         minutes = await self.store.get_guild_setting(guild_id, "lobby_minutes",
                                                      LOBBY_IDLE_SECONDS / 60)
         table.idle_seconds = float(minutes) * 60
-        table.join(user_id, name)
+        buy_in = await self.sit(table, user_id, name)
         self._add(table)
         async with self.lock(table.table_id):
             if solo:
                 events = table.start(user_id)
                 return table.table_id, await self._started(table, events)
             table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
-            await self._commit(table, [])
+            await self.commit(table, [], buy_in)
         self.clocks.schedule(table)
         return table.table_id, LobbyOutcome(lobby_text(table, table.deadlines[LOBBY_KEY]), True)
 
@@ -190,12 +202,18 @@ class TableService:
         if op not in LOBBY_OPS:
             raise TableError("That button is not part of this lobby.")
         async with self.lock(table_id):
+            moved: list[ChipChange] = []
             if op == "join":
-                table.join(user_id, name)
+                moved = await self.sit(table, user_id, name)
+            elif op == "leave" and table.game_class.chip_game:
+                moved = cash.stand_up(table, user_id)
             elif op == "leave":
                 table.leave(user_id)
             elif op == "ai":
-                table.add_ai(user_id)
+                name = table.add_ai(user_id)
+                if table.game_class.chip_game:
+                    table.seats.pop()
+                    cash.sit(table, None, name, None)
             elif op == "cancel":
                 require_host_or_admin(table, user_id, is_admin, "cancel this table")
                 text = f"The table was cancelled by {name}."
@@ -209,16 +227,39 @@ class TableService:
                 await self._discard(table, [])
                 return LobbyOutcome(text, False)
             table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
-            await self._commit(table, [])
+            await self.commit(table, [], moved)
         self.clocks.schedule(table)
         return LobbyOutcome(lobby_text(table, table.deadlines[LOBBY_KEY]), True)
+
+    async def sit(self, table: Table, user_id: int, name: str) -> list[ChipChange]:
+        """Seat a person; at a chip table they buy in from their balance."""
+        if not table.game_class.chip_game:
+            table.join(user_id, name)
+            return []
+        if table.seat_of(user_id) is not None:
+            raise TableError("You are already seated at this table.")
+        balance = await self.store.balance(table.guild_id, user_id)
+        return cash.sit(table, user_id, name, balance)
 
     async def _started(self, table: Table, events: list[Event]) -> LobbyOutcome:
         table.deadlines.pop(LOBBY_KEY, None)
         table.sync_deadlines(self.clock())
-        await self._commit(table, narrator.step(table, events))
+        await self.commit(table, narrator.step(table, events))
         self.clocks.after_step(table)
         return LobbyOutcome(lobby_text(table, None, started=True), False)
+
+    async def end_cash_table(self, table: Table, text: str,
+                             already: list[ChipChange] | None = None) -> None:
+        """A chip table ends by its players' choice: everyone cashes out, each seat's net
+        result is recorded (a finished game: it counts), and the channel is told."""
+        await self._register_players(table)
+        await self.store.finish_table(
+            table.table_id, self._record(table, "finished"),
+            chip_changes=[*(already or []), *self._refunds(table)],
+            messages=narrator.closed(table, text, tell_channel=True),
+        )
+        self._drop(table)
+        self.wake(table.table_id)
 
     async def _discard(self, table: Table, bodies: list[Body], *, aborted: bool = True) -> None:
         """Forget a table that did not finish: recorded as aborted when a game was running,
@@ -227,6 +268,10 @@ class TableService:
             await self._register_players(table)
             await self.store.finish_table(table.table_id, self._record(table, "aborted"),
                                           chip_changes=self._refunds(table), messages=bodies)
+        elif table.game_class.chip_game and any(table.stacks):
+            await self.store.apply_chip_changes(table.guild_id, self._refunds(table),
+                                                table_id=table.table_id)
+            await self.store.delete_snapshot(table.table_id, messages=bodies)
         else:
             await self.store.delete_snapshot(table.table_id, messages=bodies)
         self._drop(table)
@@ -303,21 +348,23 @@ class TableService:
             if isinstance(choice, TextAsk) and text is None:
                 return NeedText(table_id, seat, stamp, index, choice)
             events = table.act(user_id, seat, action_for(choice, values, text))
+            events += self._deal_end(table)
             table.sync_deadlines(self.clock())
             bodies = narrator.step(table, events, actor=seat)
-            await self._commit(table, bodies)  # saved before the player sees it succeed
+            await self.commit(table, bodies)  # saved before the player sees it succeed
             answer = self._private(table, seat, events)
         self.clocks.after_step(table)
         return answer
 
     async def step_by_clock(self, table: Table, events: list[Event]) -> None:
         """A timeout or an AI move, applied by `bot.clocks` under the lock: save and tell."""
+        events = events + self._deal_end(table)
         table.sync_deadlines(self.clock())
-        await self._commit(table, narrator.step(table, events))
+        await self.commit(table, narrator.step(table, events))
 
     async def warn(self, table: Table, seats: list[int], deadline: float) -> None:
         """Saved with the table's note that it warned, so a restart does not warn twice."""
-        await self._commit(table, narrator.warning(table, seats, deadline))
+        await self.commit(table, narrator.warning(table, seats, deadline))
 
     async def close_idle_lobby(self, table: Table) -> None:
         await self._discard(table, narrator.closed(
@@ -332,7 +379,7 @@ class TableService:
         async with self.lock(table_id):
             if self.tables.get(table_id) is not table or not table.clock_delivered(clocks, at):
                 return
-            await self._commit(table, [])
+            await self.commit(table, [])
         self.clocks.schedule(table)
 
     async def dm_closed(self, table_id: str, user_id: int) -> bool:
@@ -344,12 +391,16 @@ class TableService:
             if user_id in table.dm_closed:
                 return False
             table.dm_closed.append(user_id)
-            await self._commit(table, [])
+            await self.commit(table, [])
             return True
 
     # --- results ---------------------------------------------------------------------------
     def _record(self, table: Table, status: str) -> GameRecord:
         result = table.require_game().result
+        if table.game_class.chip_game:  # a cash table is scored by each seat's net chips
+            nets = cash.net(table)
+            result = GameResult(tuple(nets), places_from_scores(nets),
+                                tuple(seat for seat, won in enumerate(nets) if won > 0))
         players = [
             PlayerResult(
                 seat=seat, user_id=occupant.user_id, name=occupant.name,
@@ -366,6 +417,14 @@ class TableService:
             options=table.options, seed=table.seed, players=players,
         )
 
+    @staticmethod
+    def _deal_end(table: Table) -> list[Event]:
+        """A chip game's deal just ended: its result moves the stacks at the table."""
+        game = table.game
+        if game is None or not game.is_over or not table.game_class.chip_game:
+            return []
+        return cash.settle_deal(table)
+
     def _settlement(self, table: Table) -> list[ChipChange]:
         """A chip game's result, as ledger rows: credits first, so no balance passes zero."""
         result = table.require_game().result
@@ -376,10 +435,11 @@ class TableService:
                    if occupant.user_id is not None and delta]
         return sorted(changes, key=lambda change: -change.delta)
 
-    def _refunds(self, table: Table) -> list[ChipChange]:
-        """An aborted hand returns every chip committed to it: nothing is taken until a
-        game settles, so an abort settles nothing."""
-        return []
+    @staticmethod
+    def _refunds(table: Table) -> list[ChipChange]:
+        """A table that ends unfinished gives everyone their chips back: a deal cut short
+        counts as never dealt."""
+        return cash.cash_out_all(table) if table.game_class.chip_game else []
 
     async def _register_players(self, table: Table) -> None:
         """Players are written when a game is recorded, under their names at the table."""
@@ -421,7 +481,7 @@ class TableService:
                 saved = table.saved_at or now
                 for key, deadline in table.deadlines.items():
                     table.deadlines[key] = now + max(30.0, deadline - saved)
-                await self._commit(table, narrator.restarted(table))
+                await self.commit(table, narrator.restarted(table))
             self.clocks.after_step(table)
 
     async def close(self) -> None:

@@ -81,6 +81,12 @@ class Table:
     idle_seconds: float = 600.0  # an unstarted lobby closes after this long
     saved_at: float = 0.0  # when the snapshot was taken: clocks resume with what was left
     recent: list[str] = field(default_factory=list)  # the last public moves, for the board
+    # A cash table (a chip game): each seat's chips at the table, what it bought in all, the
+    # stacks the current deal began with (an abort returns to them), and the deals so far.
+    stacks: list[int] = field(default_factory=list)
+    bought: list[int] = field(default_factory=list)
+    deal_stacks: list[int] = field(default_factory=list)
+    deals: int = 0
     # Applied since the last save: (step, seat, action); the service writes them to the
     # action log with the snapshot. Not part of the snapshot itself.
     unsaved_actions: list[tuple[int, int, Action]] = field(default_factory=list)
@@ -160,14 +166,28 @@ class Table:
         self.seed = self.seed or random.SystemRandom().randrange(2**63)
         if "ai_seats" in cls.table_options:  # kept in the options, so replays rebuild it
             self.options["ai_seats"] = [i for i, seat in enumerate(self.seats) if seat.is_ai]
-        try:
-            self.game = cls([seat.name for seat in self.seats], dict(self.options),
-                            random.Random(self.seed))
-        except (TypeError, ValueError) as error:
-            raise TableError(f"These options don't work: {error}") from error
+        dealt = self.deal()  # refused options leave the lobby as it was
         self.status = "playing"
         opening = Event(f"{cls.title} begins: " + ", ".join(s.name for s in self.seats) + ".")
-        events = [opening, *self.game.opening_events()]
+        return [opening, *dealt]
+
+    def deal(self) -> list[Event]:
+        """Build the game: the whole game, or for a chip game the next deal, on the stacks
+        at the table, its seed drawn from the table's so that each deal replays exactly."""
+        cls = self.game_class
+        options = dict(self.options)
+        seed: int | str = self.seed
+        if cls.chip_game:
+            options |= {"stacks": list(self.stacks), "button": self.deals % len(self.seats)}
+            seed = f"{self.seed}:{self.deals + 1}"
+        try:
+            self.game = cls([seat.name for seat in self.seats], options, random.Random(seed))
+        except (TypeError, ValueError) as error:
+            raise TableError(f"These options don't work: {error}") from error
+        if cls.chip_game:
+            self.deals += 1
+            self.deal_stacks = list(self.stacks)
+        events = self.game.opening_events()
         self.record(events)
         return events
 
@@ -337,6 +357,10 @@ class Table:
             "idle_seconds": self.idle_seconds,
             "saved_at": self.saved_at,
             "recent": self.recent,
+            "stacks": self.stacks,
+            "bought": self.bought,
+            "deal_stacks": self.deal_stacks,
+            "deals": self.deals,
         }
 
     @classmethod
@@ -372,6 +396,10 @@ class Table:
                 idle_seconds=float(data.get("idle_seconds") or 600.0),
                 saved_at=float(data.get("saved_at") or 0.0),
                 recent=[str(line) for line in data.get("recent") or []],
+                stacks=[int(x) for x in data.get("stacks") or []],
+                bought=[int(x) for x in data.get("bought") or []],
+                deal_stacks=[int(x) for x in data.get("deal_stacks") or []],
+                deals=int(data.get("deals") or 0),
             )
         except (KeyError, TypeError, ValueError, IllegalAction) as error:
             raise ValueError(f"snapshot cannot be loaded: {error!r}") from error

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.cash_desk import CashDesk
 from bot.service import LobbyOutcome, NeedText, Private, TableService
-from bot.store import Store
+from bot.store import ChipChange, Store
 from bot.table import Table, TableError
 from engine.game import Action
 from engine.games import GAMES
@@ -203,3 +204,109 @@ async def test_a_text_choice_asks_for_text_first(service: TableService) -> None:
     assert isinstance(game, Guessing)
     outcome = await service.act(table.table_id, ALICE, 0, table.stamp(0)[0], 0)
     assert not isinstance(outcome, NeedText)  # Guessing has no text choices
+
+
+# --- cash tables: a chip game's table, from deal to deal ---------------------------------
+
+
+@pytest.fixture
+def chip_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.support.highcard import HighCard
+
+    monkeypatch.setitem(GAMES, "highcard", HighCard)
+
+
+async def chips_everywhere(store: Store, service: TableService, people: list[int]) -> int:
+    """What the people hold in all: their balances plus their stacks at open tables."""
+    total = sum([await store.balance(GUILD, user) for user in people])
+    for table in service.tables.values():
+        total += sum(stack for seat, stack in zip(table.seats, table.stacks, strict=True)
+                     if seat.user_id is not None)
+    return total
+
+
+async def ledger_matches_balances(store: Store, people: list[int]) -> None:
+    for user in people:
+        rows = await store.ledger(GUILD, user, limit=1000)
+        assert sum(row.delta for row in rows) == await store.balance(GUILD, user)
+
+
+async def play_deal(service: TableService, table: Table) -> None:
+    while not table.require_game().is_over:
+        (seat,) = table.require_game().to_act
+        user = table.seats[seat].user_id
+        assert user is not None
+        await service.act(table.table_id, user, seat, table.stamp(seat)[0], 0)
+
+
+async def test_a_cash_table_buys_in_plays_deals_and_cashes_out(
+        service: TableService, store: Store, chip_games: None) -> None:
+    people = [ALICE, BOB, CAROL]
+    for user in people:
+        await store.balance(GUILD, user)  # accounts open with the starting grant
+    total = await chips_everywhere(store, service, people)
+    table_id, _ = await service.open_table(GUILD, CHANNEL, ALICE, "Alice", "highcard",
+                                           {"buy_in": 100})
+    await service.lobby_action(table_id, BOB, "Bob", "join")
+    assert await store.balance(GUILD, BOB) == 1000 - 100
+    await service.lobby_action(table_id, ALICE, "Alice", "start")
+    table = service.tables[table_id]
+    with pytest.raises(TableError, match="between deals"):
+        await CashDesk(service).act(table_id, CAROL, "Carol", "join")
+    await play_deal(service, table)
+    assert table_id in service.tables  # a chip table plays on after a deal
+    assert sum(table.stacks) == 200  # the pot went to a stack, nothing made or lost
+    assert await chips_everywhere(store, service, people) == total
+
+    desk = CashDesk(service)
+    assert "sat down" in await desk.act(table_id, CAROL, "Carol", "join")
+    assert [seat.name for seat in table.seats] == ["Alice", "Bob", "Carol"]
+    assert "Deal 2" in await desk.act(table_id, BOB, "Bob", "deal")
+    assert table.require_game().seats == ("Alice", "Bob", "Carol")
+    await play_deal(service, table)
+    assert await chips_everywhere(store, service, people) == total
+    stack = table.stacks[table.seat_of(BOB) or 0]
+    before = await store.balance(GUILD, BOB)
+    await desk.act(table_id, BOB, "Bob", "leave")
+    assert await store.balance(GUILD, BOB) == before + stack
+    with pytest.raises(TableError, match="Only the host"):
+        await desk.act(table_id, CAROL, "Carol", "end")
+    await desk.act(table_id, ALICE, "Alice", "end")
+    assert table_id not in service.tables
+    assert await chips_everywhere(store, service, people) == total
+    await ledger_matches_balances(store, people)
+
+
+async def test_an_aborted_deal_returns_every_chip_put_into_it(
+        service: TableService, store: Store, chip_games: None) -> None:
+    people = [ALICE, BOB]
+    for user in people:
+        await store.balance(GUILD, user)
+    total = await chips_everywhere(store, service, people)
+    table_id, _ = await service.open_table(GUILD, CHANNEL, ALICE, "Alice", "highcard",
+                                           {"buy_in": 100, "ante": 10})
+    await service.lobby_action(table_id, BOB, "Bob", "join")
+    await service.lobby_action(table_id, ALICE, "Alice", "start")
+    table = service.tables[table_id]
+    (seat,) = table.require_game().to_act
+    user = table.seats[seat].user_id
+    assert user is not None
+    await service.act(table_id, user, seat, table.stamp(seat)[0], 0)  # antes are in the pot
+    await service.abort(CHANNEL, ALICE, "Alice", is_admin=False)
+    assert await store.balance(GUILD, ALICE) == 1000
+    assert await store.balance(GUILD, BOB) == 1000
+    assert await chips_everywhere(store, service, people) == total
+    await ledger_matches_balances(store, people)
+
+
+async def test_a_buy_in_nobody_can_afford_is_refused_and_changes_nothing(
+        service: TableService, store: Store, chip_games: None) -> None:
+    table_id, _ = await service.open_table(GUILD, CHANNEL, ALICE, "Alice", "highcard",
+                                           {"buy_in": 500})
+    await store.apply_chip_changes(GUILD, [ChipChange(BOB, -800, "test")])
+    with pytest.raises(TableError, match="/chips daily"):
+        await service.lobby_action(table_id, BOB, "Bob", "join")
+    assert await store.balance(GUILD, BOB) == 200
+    assert [seat.name for seat in service.tables[table_id].seats] == ["Alice"]
+    await service.lobby_action(table_id, ALICE, "Alice", "cancel")
+    assert await store.balance(GUILD, ALICE) == 1000  # the lobby's buy-in came back

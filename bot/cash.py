@@ -1,0 +1,168 @@
+"""Cash tables: the chips a seat brings to a chip game's table, and what happens to them
+between deals (join, leave, rebuy, the next deal) and when the table ends.
+
+A chip game plays one deal per `Game`; the table carries the stacks from deal to deal. Chips
+move between a player's balance and the table only here, each move a `ChipChange` that the
+service writes in the same transaction as the table's snapshot, so the ledger always adds up
+to the balances and a crash neither loses nor creates a chip. AI seats bring the house's
+chips, which are in nobody's balance.
+"""
+
+from __future__ import annotations
+
+from bot.store import ChipChange
+from bot.table import Seat, Table, TableError
+from engine.game import Event
+
+REASON_BUY_IN = "buy-in"
+REASON_CASH_OUT = "cash-out"
+DEFAULT_BUY_IN = 200
+
+
+def buy_in_amount(table: Table) -> int:
+    return int(table.options.get("buy_in") or DEFAULT_BUY_IN)
+
+
+def between_deals(table: Table) -> bool:
+    game = table.game
+    return table.status == "playing" and game is not None and game.is_over
+
+
+def _require_cash_table(table: Table) -> None:
+    if not table.game_class.chip_game:
+        raise TableError("This is not a chip table.")
+
+
+def _require_between_deals(table: Table, what: str) -> None:
+    if table.status == "playing" and not between_deals(table):
+        raise TableError(f"You can {what} between deals: wait for this deal to end.")
+
+
+def sit(table: Table, user_id: int | None, name: str, balance: int | None) -> list[ChipChange]:
+    """A seat joins with the buy-in: from the person's balance (`balance` is what they have),
+    or from the house for an AI seat."""
+    _require_cash_table(table)
+    _require_between_deals(table, "sit down")
+    amount = buy_in_amount(table)
+    if user_id is not None:
+        if table.seat_of(user_id) is not None:
+            raise TableError("You are already seated at this table.")
+        if balance is not None and balance < amount:
+            raise TableError(f"The buy-in is {amount} chips and you have {balance}. "
+                             "Claim your daily chips with `/chips daily`, or ask for a grant.")
+    if len(table.seats) >= table.game_class.max_seats:
+        raise TableError(f"The table is full ({table.game_class.max_seats} seats).")
+    table.seats.append(Seat(name, user_id))
+    table.stacks.append(amount)
+    table.bought.append(amount)
+    _seats_changed(table)
+    return [] if user_id is None else [ChipChange(user_id, -amount, REASON_BUY_IN)]
+
+
+def rebuy(table: Table, user_id: int, balance: int) -> list[ChipChange]:
+    """Top a stack back up to the buy-in, between deals."""
+    _require_cash_table(table)
+    _require_between_deals(table, "rebuy")
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise TableError("You are not seated at this table.")
+    amount = buy_in_amount(table) - table.stacks[seat]
+    if amount <= 0:
+        raise TableError(f"Your stack is already {table.stacks[seat]} chips, the buy-in or "
+                         "more.")
+    if balance < amount:
+        raise TableError(f"A rebuy costs {amount} chips and you have {balance}. "
+                         "Claim your daily chips with `/chips daily`.")
+    table.stacks[seat] += amount
+    table.bought[seat] += amount
+    return [ChipChange(user_id, -amount, REASON_BUY_IN)]
+
+
+def stand_up(table: Table, user_id: int) -> list[ChipChange]:
+    """A person leaves between deals with their stack."""
+    _require_cash_table(table)
+    _require_between_deals(table, "leave")
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise TableError("You are not seated at this table.")
+    change = _cash_out(table, seat, table.stacks[seat])
+    del table.seats[seat], table.stacks[seat], table.bought[seat]
+    _seats_changed(table)
+    if user_id == table.host_id:
+        humans = [s.user_id for s in table.seats if s.user_id is not None]
+        if humans:
+            table.host_id = humans[0]
+    return change
+
+
+def settle_deal(table: Table) -> list[Event]:
+    """A deal ended: its result moves chips between the stacks at the table."""
+    game = table.require_game()
+    result = game.result
+    if result is None or not result.chips:
+        return []
+    if sum(result.chips) != 0:
+        raise AssertionError(f"a deal created chips: {result.chips}")
+    table.stacks = [stack + delta for stack, delta in zip(table.stacks, result.chips,
+                                                          strict=True)]
+    table.deal_stacks = list(table.stacks)
+    broke = [seat.name for seat, stack in zip(table.seats, table.stacks, strict=True)
+             if stack <= 0]
+    if broke:
+        return [Event(", ".join(broke) + " cannot play on without chips: rebuy or leave.")]
+    return []
+
+
+def next_deal(table: Table, user_id: int) -> list[Event]:
+    """Deal again with whoever is seated; AI seats out of chips leave the table."""
+    _require_cash_table(table)
+    if not between_deals(table):
+        raise TableError("This deal is still being played.")
+    if table.seat_of(user_id) is None:
+        raise TableError("Only a player at the table can deal the next hand.")
+    for seat in reversed(range(len(table.seats))):
+        if table.seats[seat].is_ai and table.stacks[seat] <= 0:
+            del table.seats[seat], table.stacks[seat], table.bought[seat]
+            _seats_changed(table)
+    broke = [seat.name for seat, stack in zip(table.seats, table.stacks, strict=True)
+             if stack <= 0]
+    if broke:
+        raise TableError(f"{', '.join(broke)} must rebuy or leave before the next deal.")
+    if len(table.seats) < table.game_class.min_seats:
+        raise TableError(f"{table.game_class.title} needs at least "
+                         f"{table.game_class.min_seats} players with chips.")
+    return [Event(f"Deal {table.deals + 1}."), *table.deal()]
+
+
+def cash_out_all(table: Table) -> list[ChipChange]:
+    """The table ends: everyone leaves with their stack; a deal cut short counts as never
+    dealt, so every chip put into it goes back to whoever put it in."""
+    stacks = table.stacks if between_deals(table) or not table.deal_stacks \
+        else table.deal_stacks
+    changes: list[ChipChange] = []
+    for seat, stack in enumerate(stacks):
+        changes += _cash_out(table, seat, stack)
+    return sorted(changes, key=lambda change: -change.delta)
+
+
+def net(table: Table) -> list[int]:
+    """Each seat's result at the table: what it holds (or held before an unfinished deal)
+    less what it bought in."""
+    stacks = table.stacks if between_deals(table) or not table.deal_stacks \
+        else table.deal_stacks
+    return [stack - bought for stack, bought in zip(stacks, table.bought, strict=True)]
+
+
+def _cash_out(table: Table, seat: int, stack: int) -> list[ChipChange]:
+    user = table.seats[seat].user_id
+    if user is None or stack <= 0:
+        return []
+    return [ChipChange(user, stack, REASON_CASH_OUT)]
+
+
+def _seats_changed(table: Table) -> None:
+    """Seat numbers moved: per-seat prompt bookkeeping starts afresh (the next deal tells
+    everyone anyway)."""
+    table.prompt_digests.clear()
+    table.prompt_since.clear()
+    table.notes.clear()

@@ -1,0 +1,65 @@
+"""The buttons of a chip table between deals: Join, Leave, Rebuy, Next deal, End.
+
+Each is a service call like any other: check → change the table → save (with the chips it
+moves, in the same transaction) → tell. Kept out of `bot.service` so that module stays about
+what every table does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot import cash, narrator
+from bot.service import require_host_or_admin
+from bot.table import TableError
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+CASH_OPS = frozenset({"join", "leave", "rebuy", "deal", "end"})
+
+
+class CashDesk:
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    async def act(self, table_id: str, user_id: int, name: str, op: str, *,
+                  is_admin: bool = False) -> str:
+        """One button between deals; returns what to tell the person who pressed it."""
+        service = self.service
+        table = service.tables.get(table_id)
+        if table is None or not table.game_class.chip_game or table.status != "playing":
+            raise TableError("This table is closed.")
+        if op not in CASH_OPS:
+            raise TableError("That button is not part of this table.")
+        async with service.lock(table_id):
+            if service.tables.get(table_id) is not table:
+                raise TableError("This table is closed.")
+            if op == "end":
+                require_host_or_admin(table, user_id, is_admin, "end this table")
+                await service.end_cash_table(table, f"{name} ended the table.")
+                return "The table is closed; everyone's chips went back to their balance."
+            if op == "deal":
+                events = cash.next_deal(table, user_id)
+                table.sync_deadlines(service.clock())
+                await service.commit(table, narrator.step(table, events))
+                reply = f"Deal {table.deals} is dealt."
+            elif op == "join":
+                moved = await service.sit(table, user_id, name)
+                await service.commit(table, [narrator.live_board(table)], moved)
+                reply = f"You sat down with {cash.buy_in_amount(table)} chips."
+            elif op == "rebuy":
+                balance = await service.store.balance(table.guild_id, user_id)
+                moved = cash.rebuy(table, user_id, balance)
+                await service.commit(table, [narrator.live_board(table)], moved)
+                reply = f"You bought {-moved[0].delta} chips."
+            else:  # leave
+                moved = cash.stand_up(table, user_id)
+                if not table.has_humans:
+                    await service.end_cash_table(table, "Everyone left; the table is closed.",
+                                                 already=moved)
+                    return "You left with your chips; the table is closed."
+                await service.commit(table, [narrator.live_board(table)], moved)
+                reply = "You left the table with your chips."
+        service.clocks.after_step(table)
+        return reply
