@@ -13,7 +13,6 @@ import sys
 import time
 from collections.abc import Callable
 
-from bot import images
 from bot.images import Row, render_cards, render_rows
 from engine.cards import Suit, parse_cards, sppoker_card, sppoker_wild
 from engine.partial import Space
@@ -54,7 +53,7 @@ def _cases() -> dict[str, Callable[[], bytes]]:
 
 def main(renders: int = 200) -> None:
     for name, case in _cases().items():
-        images._face.cache_clear()
+        card_art._face.cache_clear()
         start = time.perf_counter()
         data = case()
         cold = (time.perf_counter() - start) * 1000

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot import cash, narrator
-from bot.service import require_host_or_admin
+from bot.outcomes import require_host_or_admin
 from bot.table import TableError
 
 if TYPE_CHECKING:

@@ -17,7 +17,8 @@ import discord
 from bot import components
 from bot.cash_desk import CashDesk
 from bot.messages import prompt_from_json
-from bot.service import NeedText, Private, TableService
+from bot.outcomes import NeedText, Private
+from bot.service import TableService
 from bot.table import TableError
 
 if TYPE_CHECKING:

@@ -14,35 +14,32 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-from bot import cash, messages, narrator
+from bot import cash, messages, narrator, results
 from bot.clocks import Clocks
 from bot.messages import Body
+from bot.outcomes import (
+    LobbyOutcome,
+    NeedText,
+    Private,
+    action_for,
+    iso,
+    require_host_or_admin,
+)
 from bot.render import board_text, lobby_text, private_text, renderer_for
 from bot.settings import DEFAULT_AI_DELAY
+from bot.snapshots import legacy_refs
 from bot.store import (
     ChipChange,
-    GameRecord,
-    GameStatus,
     LoggedAction,
     MessageRef,
-    PlayerResult,
     Store,
 )
-from bot.table import Table, TableError, legacy_refs, new_table_id
-from engine.cards import CardError, parse_cards
+from bot.table import Table, TableError, new_table_id
 from engine.game import (
-    Action,
-    CardPick,
-    Choice,
     Event,
-    GameResult,
-    Prompt,
     TextAsk,
-    places_from_scores,
 )
 
 log = logging.getLogger(__name__)
@@ -51,40 +48,6 @@ LOBBY_IDLE_SECONDS = 600.0
 LOBBY_KEY = "lobby-idle"
 LOBBY_OPS = frozenset({"join", "leave", "ai", "start", "cancel"})
 
-
-@dataclass(frozen=True)
-class Private:
-    """What one seat sees now, for the person who asked (an ack, or Show my hand)."""
-
-    table_id: str
-    seat: int
-    content: str
-    stamp: str
-    prompt: Prompt | None
-    pictures: dict[str, Any] | None = None  # events to draw for this seat (a new hand)
-
-
-@dataclass(frozen=True)
-class NeedText:
-    """The choice asks for text: the presenter opens a modal, whose answer comes back."""
-
-    table_id: str
-    seat: int
-    stamp: str
-    index: int
-    ask: TextAsk
-
-
-@dataclass(frozen=True)
-class LobbyOutcome:
-    """The lobby message's new content; `open` False when it no longer takes buttons."""
-
-    content: str
-    open: bool
-
-
-def iso(moment: float) -> str:
-    return datetime.fromtimestamp(moment, UTC).isoformat()
 
 
 class TableService:
@@ -141,10 +104,10 @@ class TableService:
         game = table.game
         if game is not None and game.is_over and table.status != "finished" \
                 and not table.game_class.chip_game:
-            await self._register_players(table)
+            await results.register_players(self.store, table)
             await self.store.finish_table(
-                table.table_id, self._record(table, "finished"),
-                chip_changes=self._settlement(table), messages=bodies, actions=actions,
+                table.table_id, results.record(table, "finished", self.clock()),
+                messages=bodies, actions=actions,
             )
             table.status = "finished"
             self._drop(table)
@@ -252,10 +215,10 @@ class TableService:
                              already: list[ChipChange] | None = None) -> None:
         """A chip table ends by its players' choice: everyone cashes out, each seat's net
         result is recorded (a finished game: it counts), and the channel is told."""
-        await self._register_players(table)
+        await results.register_players(self.store, table)
         await self.store.finish_table(
-            table.table_id, self._record(table, "finished"),
-            chip_changes=[*(already or []), *self._refunds(table)],
+            table.table_id, results.record(table, "finished", self.clock()),
+            chip_changes=[*(already or []), *results.refunds(table)],
             messages=narrator.closed(table, text, tell_channel=True),
         )
         self._drop(table)
@@ -265,11 +228,12 @@ class TableService:
         """Forget a table that did not finish: recorded as aborted when a game was running,
         so it never counts in leaderboards; its closing messages go in the same write."""
         if table.status == "playing" and table.game is not None:
-            await self._register_players(table)
-            await self.store.finish_table(table.table_id, self._record(table, "aborted"),
-                                          chip_changes=self._refunds(table), messages=bodies)
+            await results.register_players(self.store, table)
+            await self.store.finish_table(
+                table.table_id, results.record(table, "aborted", self.clock()),
+                chip_changes=results.refunds(table), messages=bodies)
         elif table.game_class.chip_game and any(table.stacks):
-            await self.store.apply_chip_changes(table.guild_id, self._refunds(table),
+            await self.store.apply_chip_changes(table.guild_id, results.refunds(table),
                                                 table_id=table.table_id)
             await self.store.delete_snapshot(table.table_id, messages=bodies)
         else:
@@ -348,7 +312,7 @@ class TableService:
             if isinstance(choice, TextAsk) and text is None:
                 return NeedText(table_id, seat, stamp, index, choice)
             events = table.act(user_id, seat, action_for(choice, values, text))
-            events += self._deal_end(table)
+            events += results.deal_end(table)
             table.sync_deadlines(self.clock())
             bodies = narrator.step(table, events, actor=seat)
             await self.commit(table, bodies)  # saved before the player sees it succeed
@@ -358,7 +322,7 @@ class TableService:
 
     async def step_by_clock(self, table: Table, events: list[Event]) -> None:
         """A timeout or an AI move, applied by `bot.clocks` under the lock: save and tell."""
-        events = events + self._deal_end(table)
+        events = events + results.deal_end(table)
         table.sync_deadlines(self.clock())
         await self.commit(table, narrator.step(table, events))
 
@@ -395,58 +359,6 @@ class TableService:
             return True
 
     # --- results ---------------------------------------------------------------------------
-    def _record(self, table: Table, status: str) -> GameRecord:
-        result = table.require_game().result
-        if table.game_class.chip_game:  # a cash table is scored by each seat's net chips
-            nets = cash.net(table)
-            result = GameResult(tuple(nets), places_from_scores(nets),
-                                tuple(seat for seat, won in enumerate(nets) if won > 0))
-        players = [
-            PlayerResult(
-                seat=seat, user_id=occupant.user_id, name=occupant.name,
-                score=result.scores[seat] if result else 0,
-                place=result.places[seat] if result else None,
-                win=bool(result and seat in result.winners),
-            )
-            for seat, occupant in enumerate(table.seats)
-        ]
-        return GameRecord(
-            guild_id=table.guild_id, channel_id=table.channel_id, kind=table.kind,
-            started_at=datetime.fromtimestamp(table.created_at, UTC),
-            finished_at=datetime.fromtimestamp(self.clock(), UTC), status=GameStatus(status),
-            options=table.options, seed=table.seed, players=players,
-        )
-
-    @staticmethod
-    def _deal_end(table: Table) -> list[Event]:
-        """A chip game's deal just ended: its result moves the stacks at the table."""
-        game = table.game
-        if game is None or not game.is_over or not table.game_class.chip_game:
-            return []
-        return cash.settle_deal(table)
-
-    def _settlement(self, table: Table) -> list[ChipChange]:
-        """A chip game's result, as ledger rows: credits first, so no balance passes zero."""
-        result = table.require_game().result
-        if result is None or not result.chips:
-            return []
-        changes = [ChipChange(occupant.user_id, delta, "game")
-                   for occupant, delta in zip(table.seats, result.chips, strict=True)
-                   if occupant.user_id is not None and delta]
-        return sorted(changes, key=lambda change: -change.delta)
-
-    @staticmethod
-    def _refunds(table: Table) -> list[ChipChange]:
-        """A table that ends unfinished gives everyone their chips back: a deal cut short
-        counts as never dealt."""
-        return cash.cash_out_all(table) if table.game_class.chip_game else []
-
-    async def _register_players(self, table: Table) -> None:
-        """Players are written when a game is recorded, under their names at the table."""
-        for occupant in table.seats:
-            if occupant.user_id is not None:
-                await self.store.upsert_player(occupant.user_id, occupant.name)
-
     # --- restart ---------------------------------------------------------------------------
     async def restore(self) -> None:
         """Load every unfinished table; a snapshot that cannot load is set aside, not fatal."""
@@ -488,25 +400,3 @@ class TableService:
         await self.clocks.close()
 
 
-def require_host_or_admin(table: Table, user_id: int, is_admin: bool, what: str) -> None:
-    if user_id != table.host_id and not is_admin:
-        raise TableError(f"Only the host or a member with Manage Server can {what}.")
-
-
-def action_for(choice: Choice | CardPick | TextAsk, values: list[str] | None,
-               text: str | None) -> Action:
-    """The action a prompt's component stands for, from what the person picked or typed."""
-    if isinstance(choice, Choice):
-        if choice.disabled_reason:
-            raise TableError(choice.disabled_reason)
-        return choice.action
-    if isinstance(choice, CardPick):
-        picked = [v for v in values or [] if v != "-"]
-        if not set(picked) <= set(choice.cards):
-            raise TableError("Pick from the cards offered.")
-        try:
-            parse_cards(picked)
-        except CardError as error:
-            raise TableError(str(error)) from error
-        return Action(choice.action_name, tuple(picked))
-    return Action(choice.action_name, (*choice.args, text or ""))

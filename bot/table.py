@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.snapshots import upgrade_snapshot
 from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
 
@@ -367,7 +368,7 @@ class Table:
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
         """Rebuild a table; raises ValueError (with why) for a snapshot that cannot load."""
         try:
-            data = upgrade_snapshot(data)
+            data = upgrade_snapshot(data, SNAPSHOT_VERSION)
             kind = data["kind"]
             if kind not in GAMES:
                 raise ValueError(f"unknown game {kind!r}")
@@ -410,38 +411,3 @@ class Table:
     def snapshot_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
-
-def legacy_refs(data: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
-    """The Discord message ids a version-1 snapshot kept inside the table; the service moves
-    them into the store's message refs when it restores such a table."""
-    if data.get("version") != 1:
-        return {}
-    refs: dict[str, tuple[int, int]] = {}
-    channel = int(data["channel_id"])
-    if data.get("lobby_message_id"):
-        refs["lobby"] = (channel, int(data["lobby_message_id"]))
-    if data.get("board_message_id"):
-        refs["board"] = (channel, int(data["board_message_id"]))
-    for seat, (chan, message) in (data.get("prompt_messages") or {}).items():
-        refs[f"prompt:{int(seat)}"] = (int(chan), int(message))
-    return refs
-
-
-def upgrade_snapshot(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Bring a snapshot saved by an earlier version up to `SNAPSHOT_VERSION`, so tables left
-    unfinished by the previous release still restore."""
-    version = data.get("version")
-    if version == SNAPSHOT_VERSION:
-        return data
-    if version != 1:
-        raise ValueError(f"unknown snapshot version {version!r}")
-    upgraded = dict(data)
-    digests = dict(upgraded.pop("sent_stamps", None) or {})
-    upgraded["prompt_digests"] = digests
-    # A version-1 button carries its prompt's digest as its stamp: `stamp_is_current` keeps
-    # accepting those until the prompt changes.
-    upgraded["prompt_since"] = {}
-    for key in ("lobby_message_id", "board_message_id", "prompt_messages"):
-        upgraded.pop(key, None)
-    upgraded["version"] = SNAPSHOT_VERSION
-    return upgraded

@@ -6,7 +6,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot import images
+from bot import card_art
 from bot.images import MAX_WIDTH, FontMissingError, Row, render_cards, render_rows
 from engine.cards import (
     Suit,
@@ -62,8 +62,8 @@ def test_highlight_changes_the_picture():
 
 def test_same_input_gives_the_same_bytes_even_after_the_caches_are_dropped():
     first = render_rows([("Ann\nFlush", SEVEN)], title="Showdown")
-    images._face.cache_clear()
-    images._glyph.cache_clear()
+    card_art._face.cache_clear()
+    card_art._glyph.cache_clear()
     assert render_rows([("Ann\nFlush", SEVEN)], title="Showdown") == first
     assert render_cards(SEVEN, highlight=[0, 1]) == render_cards(SEVEN, highlight=[1, 0])
 
@@ -129,11 +129,11 @@ def test_empty_pictures_are_still_pictures():
 
 
 def test_missing_font_names_the_debian_package(monkeypatch, tmp_path):
-    monkeypatch.setattr(images, "DEBIAN_FONT_DIR", tmp_path / "dejavu")
-    monkeypatch.setattr(images, "FONT_DIRS", (tmp_path,))
-    images._font_path.cache_clear()
+    monkeypatch.setattr(card_art, "DEBIAN_FONT_DIR", tmp_path / "dejavu")
+    monkeypatch.setattr(card_art, "FONT_DIRS", (tmp_path,))
+    card_art._font_path.cache_clear()
     try:
         with pytest.raises(FontMissingError, match="fonts-dejavu-core"):
-            images._font_path(True)
+            card_art._font_path(True)
     finally:
-        images._font_path.cache_clear()
+        card_art._font_path.cache_clear()

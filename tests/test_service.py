@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.cash_desk import CashDesk
-from bot.service import LobbyOutcome, NeedText, Private, TableService
+from bot.outcomes import LobbyOutcome, NeedText, Private
+from bot.service import TableService
 from bot.store import ChipChange, Store
 from bot.table import Table, TableError
 from engine.game import Action

@@ -1,0 +1,73 @@
+"""The plain values the table service answers with, and the small checks it shares with
+the cash desk: what a seat sees now, a request for text, a lobby's new state; which action a
+prompt's component stands for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.table import Table, TableError
+from engine.cards import CardError, parse_cards
+from engine.game import Action, CardPick, Choice, Prompt, TextAsk
+
+
+@dataclass(frozen=True)
+class Private:
+    """What one seat sees now, for the person who asked (an ack, or Show my hand)."""
+
+    table_id: str
+    seat: int
+    content: str
+    stamp: str
+    prompt: Prompt | None
+    pictures: dict[str, Any] | None = None  # events to draw for this seat (a new hand)
+
+
+@dataclass(frozen=True)
+class NeedText:
+    """The choice asks for text: the presenter opens a modal, whose answer comes back."""
+
+    table_id: str
+    seat: int
+    stamp: str
+    index: int
+    ask: TextAsk
+
+
+@dataclass(frozen=True)
+class LobbyOutcome:
+    """The lobby message's new content; `open` False when it no longer takes buttons."""
+
+    content: str
+    open: bool
+
+
+def iso(moment: float) -> str:
+    return datetime.fromtimestamp(moment, UTC).isoformat()
+
+
+
+def require_host_or_admin(table: Table, user_id: int, is_admin: bool, what: str) -> None:
+    if user_id != table.host_id and not is_admin:
+        raise TableError(f"Only the host or a member with Manage Server can {what}.")
+
+
+def action_for(choice: Choice | CardPick | TextAsk, values: list[str] | None,
+               text: str | None) -> Action:
+    """The action a prompt's component stands for, from what the person picked or typed."""
+    if isinstance(choice, Choice):
+        if choice.disabled_reason:
+            raise TableError(choice.disabled_reason)
+        return choice.action
+    if isinstance(choice, CardPick):
+        picked = [v for v in values or [] if v != "-"]
+        if not set(picked) <= set(choice.cards):
+            raise TableError("Pick from the cards offered.")
+        try:
+            parse_cards(picked)
+        except CardError as error:
+            raise TableError(str(error)) from error
+        return Action(choice.action_name, tuple(picked))
+    return Action(choice.action_name, (*choice.args, text or ""))
