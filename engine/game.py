@@ -204,6 +204,7 @@ class Game(abc.ABC):
     # Options the table fills in itself rather than the players: "ai_seats" (the seats an
     # AI plays), for games whose rules treat AI seats differently.
     table_options: ClassVar[frozenset[str]] = frozenset()
+    chip_game: ClassVar[bool] = False  # one deal per game, on the stacks the table gives it
 
     seats: tuple[str, ...]
     rng: random.Random
