@@ -133,8 +133,10 @@ class LoopbackServer:
             fault = self.faults.take(request.method, path)
             if fault is not None:
                 injected = True
+                self.limiter.stats.requests[kind] += 1  # the bot did send it
                 raise fault
             if self._needs_token(path) and not self._token_ok(request):
+                self.limiter.stats.requests[kind] += 1
                 raise errors.unauthorized()
             verdict = self.limiter.check(kind, _major(request))
             if verdict.error is not None:

@@ -104,6 +104,7 @@ async def test_rate_limit_then_success(loopback: LoopbackDiscord, bot: TinyBot) 
     assert statuses == [429, 200]
     assert [m.id for m in loopback.channel("general").messages()] == [sent.id]
     assert loopback.errors() == [] and loopback.errors(injected=True)[0].status == 429
+    assert loopback.stats.requests["message_create"] == 2  # the injected 429 counts as sent
 
 
 async def test_rate_limited_interaction_callback_is_retried(
