@@ -290,3 +290,22 @@ def test_a_prompt_withdrawn_without_a_new_one_is_shown_edited(tmp_path) -> None:
     sandbox.drain()
     assert "  Nothing is needed from you right now." in screen.lines
     assert any("edited" in line for line in screen.lines)
+
+
+def test_a_picture_for_an_earlier_message_does_not_bury_the_new_prompt(tmp_path) -> None:
+    """The answer to a click (no buttons) gets its hand's picture after the next prompt came:
+    only the picture is mentioned, and the screen still ends on the prompt that waits."""
+    discord = sandbox_discord()
+    screen = Screen()
+    sandbox = SandboxClient(discord, screen, files=tmp_path)  # type: ignore[arg-type]
+    state = discord.state
+    dm = state.dm_channel(state.users[discord.users[0].id])
+    answered = state.create_message(dm, {"content": "Nothing is needed from you right now."}, [])
+    sandbox.drain()
+    state.create_message(dm, prompt_payload("The second buy.", "Stand pat"), [])
+    sandbox.drain()
+    screen.lines.clear()
+    state.edit_message(answered, {"content": "Nothing is needed from you right now.",
+                                  "components": []}, [])
+    sandbox.drain()
+    assert not any("Nothing is needed" in line for line in screen.lines)

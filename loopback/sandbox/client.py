@@ -208,6 +208,11 @@ class SandboxClient:
         if owner is None or owner == self.me.id:
             if self._superseded(message):
                 self._had_buttons.discard(message.id)
+            elif self._quietly_updated(message):
+                for attachment in message.attachments:
+                    if attachment.id not in self._saved:
+                        self.say(f"  (a picture came for an earlier message: "
+                                 f"{self._save(attachment)})")
             else:
                 self._print(message)
             return None
@@ -221,6 +226,16 @@ class SandboxClient:
         where it was, up the scroll; so does the sandbox."""
         return (
             message.id in self._had_buttons
+            and not _enabled_ids(message)
+            and self._latest.get(message.channel_id, 0) > message.id
+        )
+
+    def _quietly_updated(self, message: Message) -> bool:
+        """An earlier message without buttons that changes again once newer ones are below
+        it (a hand's picture attached after the click was answered): reprinting it whole
+        would bury the newer prompt, so only what it gained is said."""
+        return (
+            message.id in self._printed
             and not _enabled_ids(message)
             and self._latest.get(message.channel_id, 0) > message.id
         )
