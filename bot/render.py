@@ -104,6 +104,12 @@ def lobby_text(table: Table, idle_deadline: float | None, *, started: bool = Fal
     ]
     if options:
         lines.append(f"Options: {options}")
+    try:
+        goal = cls.goal(table.options, len(table.seats))
+    except (TypeError, ValueError):  # options the game will refuse at Start, saying why
+        goal = ""
+    if goal:
+        lines.append(f"To win: {goal}.")
     if started:
         lines.append("**Started.** Follow the game below; your cards come by DM.")
     elif table.is_full:

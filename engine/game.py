@@ -271,6 +271,12 @@ class Game(abc.ABC):
         self._opening = []
         return events
 
+    @classmethod
+    def goal(cls, options: Mapping[str, Any], players: int) -> str:
+        """What wins a game with these options and this many players, in a few words, for
+        the lobby to show before anyone starts ("first to 12 points")."""
+        return ""
+
     def timers(self) -> list[TimerSpec]:
         """The clocks the game wants running now; none by default."""
         return []

@@ -311,3 +311,16 @@ async def test_a_buy_in_nobody_can_afford_is_refused_and_changes_nothing(
     assert [seat.name for seat in service.tables[table_id].seats] == ["Alice"]
     await service.lobby_action(table_id, ALICE, "Alice", "cancel")
     assert await store.balance(GUILD, ALICE) == 1000  # the lobby's buy-in came back
+
+
+async def test_the_lobby_says_what_wins_and_stops_inviting_once_started(
+        service: TableService) -> None:
+    table_id, lobby = await service.open_table(GUILD, CHANNEL, ALICE, "Alice", "sppoker", {})
+    assert "To win: first to 12 points." in lobby.content
+    assert "Press **Join**" in lobby.content
+    for user, name in ((BOB, "Bob"), (CAROL, "Carol")):
+        lobby = await service.lobby_action(table_id, user, name, "join")
+    assert "first to 11 points" in lobby.content  # the target follows the player count
+    started = await service.lobby_action(table_id, ALICE, "Alice", "start")
+    assert "Started" in started.content and "Press **Join**" not in started.content
+    assert not started.open

@@ -177,6 +177,10 @@ class PointsPoker(Game):
     reuse_discards: ClassVar[bool] = False
     royal_wins: ClassVar[bool] = False
     kopstopp: ClassVar[int | None] = None
+
+    @classmethod
+    def goal(cls, options: Mapping[str, Any], players: int) -> str:
+        return f"first to {cls.target} points"
     option_names: ClassVar[tuple[str, ...]] = (
         "first_dealer",
         "turn_seconds",

@@ -213,6 +213,10 @@ class Poke(Game):
     title = "Poke"
     min_seats = 2
     max_seats = 2
+
+    @classmethod
+    def goal(cls, options: Mapping[str, Any], players: int) -> str:
+        return "a rubber: the first to win two games of 20 points below the line"
     trick_rules = POKE
 
     def __init__(

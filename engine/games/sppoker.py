@@ -400,6 +400,11 @@ class Sppoker(Game):
     options_type: ClassVar[type] = SppokerOptions
     table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
 
+    @classmethod
+    def goal(cls, options: Mapping[str, Any], players: int) -> str:
+        target = SppokerOptions.from_json(options).target_for(max(players, cls.min_seats))
+        return f"first to {target} point{'s' if target != 1 else ''}"
+
     def __init__(
         self,
         seats: Sequence[str],
