@@ -1,0 +1,341 @@
+"""The betting kit (engine/betting.py): one test per ruling of the chip games, then
+properties over any legal sequence (chips conserved, pots never negative, side pots right)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.betting import (
+    Betting,
+    Declaration,
+    Pot,
+    Structure,
+    declared_shares,
+    resolve_declarations,
+    split_evenly,
+)
+from engine.game import IllegalAction
+
+LIMIT = Structure(small_bet=10, big_bet=20, rounds=4, ante=5)
+HIGH, LOW, BOTH = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
+
+
+def opened(stacks: list[int], structure: Structure = LIMIT, button: int = 0) -> Betting:
+    table = Betting(stacks, structure, button)
+    table.post_antes()
+    table.start_round()
+    return table
+
+
+def test_antes_are_posted_from_the_dealers_left_and_a_short_stack_is_all_in() -> None:
+    table = Betting([100, 3, 100], LIMIT, button=2)
+    posted = table.post_antes()
+    assert [(p.seat, p.amount, p.all_in) for p in posted] == [(0, 5, False), (1, 3, True),
+                                                             (2, 5, False)]
+    assert table.committed == [5, 3, 5] and table.stacks == [95, 0, 95]
+
+
+def test_small_bet_in_the_first_half_of_the_rounds_big_bet_in_the_last() -> None:
+    assert [LIMIT.bet_size(r) for r in range(4)] == [10, 10, 20, 20]
+    assert [Structure(rounds=5).bet_size(r) for r in range(5)] == [10, 10, 20, 20, 20]
+
+
+def test_the_dealers_left_acts_first_and_fold_is_offered_only_facing_a_bet() -> None:
+    table = opened([100, 100, 100], button=1)
+    assert table.actor == 2
+    options = table.options(2)
+    assert options is not None and not options.fold and options.call == 0
+    assert options.raise_to == 10 and options.is_bet
+    with pytest.raises(IllegalAction, match="check instead"):
+        table.fold(2)
+    with pytest.raises(IllegalAction, match="not your turn"):
+        table.check_or_call(0)
+    assert table.check_or_call(2) == 0 and table.actor == 0
+    assert table.bet_or_raise(0) == 10
+    facing = table.options(1)
+    assert facing is not None and facing.fold and facing.call == 10 and facing.raise_to == 20
+
+
+def test_a_bet_and_three_raises_then_the_betting_is_capped() -> None:
+    table = opened([500, 500])
+    assert [table.bet_or_raise(s) for s in (1, 0, 1, 0)] == [10, 20, 30, 40]
+    assert not table.can_bet_or_raise(1)
+    with pytest.raises(IllegalAction, match="capped"):
+        table.bet_or_raise(1)
+    assert table.check_or_call(1) == 10 and table.actor is None
+    table.end_round()
+    table.start_round()
+    options = table.options(1)
+    assert table.round_no == 1 and options is not None and options.raise_to == 10
+
+
+def test_a_round_ends_when_everyone_has_matched_the_last_full_bet() -> None:
+    table = opened([100, 100, 100])
+    table.check_or_call(1)
+    table.bet_or_raise(2)
+    table.check_or_call(0)
+    assert table.actor == 1
+    table.check_or_call(1)
+    assert table.actor is None
+    assert table.end_round() == []
+    assert table.pots() == [Pot(15 + 30, (0, 1, 2))]
+
+
+def test_all_in_for_less_makes_a_side_pot_the_short_stack_cannot_win() -> None:
+    table = opened([200, 12, 200])  # seat 1 has 7 behind its ante
+    table.bet_or_raise(1)  # all-in for 7: not a full bet, but half of one
+    table.bet_or_raise(2)  # raise to 17
+    table.check_or_call(0)
+    assert table.actor is None
+    table.end_round()
+    assert table.pots() == [Pot(36, (0, 1, 2)), Pot(20, (0, 2))]
+    awards = table.settle_high({0: 1, 1: 9, 2: 5})
+    assert [dict(a.shares) for a in awards] == [{1: 36}, {2: 20}]
+    assert sum(table.net()) == 0 and table.stacks == [178, 36, 198]
+
+
+def test_a_lone_player_left_after_folds_takes_the_pot_without_a_showdown() -> None:
+    table = opened([100, 100, 100])
+    table.bet_or_raise(1)
+    table.fold(2)
+    table.fold(0)
+    assert table.actor is None and table.lone_player == 1
+    assert table.end_round() == [(1, 10)]  # the uncalled bet goes back first
+    awards = table.settle_lone_player()
+    assert [dict(a.shares) for a in awards] == [{1: 15}]
+    assert table.net() == [-5, 10, -5]
+
+
+def test_uncalled_chips_go_back_before_the_pots_are_formed() -> None:
+    table = opened([100, 20, 100])  # seat 1 has 15 behind
+    table.bet_or_raise(1)
+    table.bet_or_raise(2)  # raise to 20
+    table.fold(0)
+    assert table.check_or_call(1) == 5  # all-in for 15 in all
+    assert table.actor is None
+    assert table.end_round() == [(2, 5)]
+    assert table.pots() == [Pot(45, (1, 2))]
+
+
+def test_a_raise_nobody_could_call_is_not_offered() -> None:
+    table = opened([100, 30, 100])
+    table.bet_or_raise(1)
+    table.bet_or_raise(2)
+    table.fold(0)
+    table.check_or_call(1)
+    table.end_round()
+    table.start_round()
+    assert table.actor == 1
+    assert table.bet_or_raise(1) == 5  # all-in for its last 5 chips
+    options = table.options(2)
+    assert options is not None and options.call == 5 and options.raise_to is None
+    with pytest.raises(IllegalAction, match="Nobody still in could call"):
+        table.bet_or_raise(2)
+    table.check_or_call(2)
+    assert table.actor is None and table.end_round() == []
+
+
+def test_a_player_nobody_can_bet_against_is_not_asked() -> None:
+    table = opened([100, 5, 5])  # both short stacks are all-in from the ante
+    assert table.actor is None
+    assert table.end_round() == []
+    assert table.pots() == [Pot(15, (0, 1, 2))]
+
+
+def test_the_winner_of_an_all_in_gets_back_what_nobody_could_match() -> None:
+    table = Betting([100, 3], LIMIT)
+    table.post_antes()
+    table.start_round()
+    assert table.actor is None
+    assert table.end_round() == [(0, 2)]
+    assert table.pots() == [Pot(6, (0, 1))]
+
+
+def test_a_short_all_in_under_half_a_bet_does_not_reopen_the_betting() -> None:
+    table = opened([100, 100, 18])  # seat 2 has 13 behind
+    table.bet_or_raise(1)  # 10
+    table.bet_or_raise(2)  # all-in to 13: 3 over the full level, less than half a bet
+    assert table.level == 10 and table.count == 1
+    options = table.options(0)  # seat 0 has not acted: may complete to 10 + 10
+    assert options is not None and options.call == 13 and options.raise_to == 20
+    table.check_or_call(0)
+    options = table.options(1)  # seat 1 bet already: may only call the 3 or fold
+    assert options is not None and options.call == 3 and options.raise_to is None
+    with pytest.raises(IllegalAction, match="call or fold"):
+        table.bet_or_raise(1)
+
+
+def test_a_short_all_in_of_half_a_bet_or_more_reopens_and_counts_toward_the_cap() -> None:
+    table = opened([100, 100, 20])  # seat 2 has 15 behind
+    table.bet_or_raise(1)  # 10
+    table.bet_or_raise(2)  # all-in to 15: half a bet over 10
+    assert table.level == 15 and table.count == 2
+    table.check_or_call(0)
+    options = table.options(1)
+    assert options is not None and options.raise_to == 25
+
+
+def test_an_incomplete_opening_bet_may_be_completed_to_a_full_bet() -> None:
+    table = opened([100, 9, 100])  # seat 1 has 4 behind
+    assert table.bet_or_raise(1) == 4
+    assert table.count == 0
+    options = table.options(2)
+    assert options is not None and options.call == 4 and options.raise_to == 10
+
+
+def test_blinds_heads_up_the_button_posts_the_small_blind_and_acts_first() -> None:
+    table = Betting([100, 100], Structure(blinds=(5, 10)), button=0)
+    posted = table.start_round()
+    assert [(p.seat, p.amount, p.what) for p in posted] == [(0, 5, "small blind"),
+                                                           (1, 10, "big blind")]
+    assert table.actor == 0
+    options = table.options(0)
+    assert options is not None and options.call == 5 and options.raise_to == 20
+    table.check_or_call(0)
+    assert table.actor == 1  # the big blind's option
+    assert [table.bet_or_raise(s) for s in (1, 0, 1)] == [20, 30, 40]
+    assert not table.can_bet_or_raise(0)  # the big blind was the bet: capped at 40
+
+
+def test_blinds_are_posted_left_of_the_button_and_the_next_seat_acts() -> None:
+    table = Betting([100, 100, 100, 100], Structure(blinds=(5, 10)), button=3)
+    posted = table.start_round()
+    assert [(p.seat, p.amount) for p in posted] == [(0, 5), (1, 10)]
+    assert table.actor == 2
+
+
+def test_several_odd_chips_go_one_each_from_the_dealers_left() -> None:
+    assert split_evenly(14, [0, 2, 3], order=[2, 3, 0, 1]) == {2: 5, 3: 5, 0: 4}
+    table = opened([100, 100, 100, 100], button=3)  # 20 in antes
+    for seat in (0, 1, 2, 3):
+        table.check_or_call(seat)
+    table.end_round()
+    awards = table.settle_high({0: 1, 1: 2, 2: 2, 3: 2})
+    assert dict(awards[0].shares) == {1: 7, 2: 7, 3: 6}
+
+
+def test_both_must_win_both_ways_outright() -> None:
+    pot = Pot(30, (0, 1, 2))
+    order = [0, 1, 2]
+    scoop = declared_shares(pot, {0: BOTH, 1: HIGH, 2: LOW}, {0: 9, 1: 5}, {0: 9, 2: 5}, order)
+    assert scoop == {0: 30}
+    tie = declared_shares(pot, {0: BOTH, 1: HIGH, 2: LOW}, {0: 9, 1: 9}, {0: 9, 2: 5}, order)
+    assert tie == {1: 15, 2: 15}
+
+
+def test_a_side_claimed_only_by_a_losing_both_goes_to_the_other_side() -> None:
+    pot = Pot(31, (0, 1))
+    shares = declared_shares(pot, {0: BOTH, 1: HIGH}, {0: 3, 1: 8}, {0: 9}, [0, 1])
+    assert shares == {1: 31}
+
+
+def test_a_pot_with_no_winner_on_either_side_is_shared_by_those_eligible() -> None:
+    pot = Pot(31, (0, 1, 2))
+    outcome = resolve_declarations([0, 1, 2], {0: BOTH, 1: BOTH}, {0: 9, 1: 3}, {0: 3, 1: 9})
+    assert outcome.failed == (0, 1) and not outcome.high and not outcome.low
+    shares = declared_shares(pot, {0: BOTH, 1: BOTH}, {0: 9, 1: 3}, {0: 3, 1: 9}, [1, 2, 0])
+    assert shares == {1: 11, 2: 10, 0: 10}
+
+
+def test_the_odd_chip_of_a_high_low_split_goes_high_and_nobody_undeclared_wins() -> None:
+    pot = Pot(21, (0, 1, 2))
+    shares = declared_shares(pot, {0: HIGH, 1: LOW}, {0: 1, 2: 99}, {1: 1, 2: 99}, [0, 1, 2])
+    assert shares == {0: 11, 1: 10}
+    nobody_low = declared_shares(pot, {0: HIGH, 1: HIGH}, {0: 1, 1: 2}, {}, [0, 1, 2])
+    assert nobody_low == {1: 21}
+    invalid = declared_shares(pot, {0: HIGH, 1: LOW}, {0: 1}, {1: None}, [0, 1, 2])
+    assert invalid == {0: 21}
+
+
+def test_declarations_are_resolved_per_pot() -> None:
+    declared = {0: BOTH, 1: HIGH, 2: LOW}
+    high, low = {0: 9, 1: 9, 2: 0}, {0: 9, 1: 0, 2: 5}
+    main = declared_shares(Pot(30, (0, 1, 2)), declared, high, low, [0, 1, 2])
+    side = declared_shares(Pot(10, (0, 2)), declared, high, low, [0, 1, 2])
+    assert main == {1: 15, 2: 15}  # seat 0 ties seat 1 high: loses both
+    assert side == {0: 10}  # seat 1 is not in the side pot: seat 0 wins both ways there
+
+
+def test_the_state_round_trips_through_json() -> None:
+    table = opened([100, 9, 100])
+    table.bet_or_raise(1)
+    again = Betting.from_json(json.loads(json.dumps(table.to_json())))
+    assert again.to_json() == table.to_json() and again.options(2) == table.options(2)
+
+
+# --- properties --------------------------------------------------------------------------
+
+structures = st.builds(
+    Structure,
+    small_bet=st.sampled_from([2, 10]),
+    big_bet=st.sampled_from([20]),
+    rounds=st.integers(1, 4),
+    ante=st.integers(0, 6),
+    blinds=st.sampled_from([(), (1, 2), (5, 10)]),
+    max_raises=st.integers(0, 4),
+)
+
+
+def check_pots(table: Betting, total: int) -> None:
+    assert sum(table.stacks) + sum(table.committed) == total
+    assert min(table.stacks) >= 0 and min(table.bets) >= 0
+    pots = table.pots()
+    assert all(p.amount > 0 and p.eligible for p in pots)
+    collected = [c - b for c, b in zip(table.committed, table.bets, strict=True)]
+    assert sum(p.amount for p in pots) == sum(collected)
+    for seat in table.live:
+        # a player still in can win, from each player, at most what they put in themselves
+        could_win = sum(min(c, collected[seat]) for c in collected)
+        assert sum(p.amount for p in pots if seat in p.eligible) == could_win
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    stacks=st.lists(st.integers(1, 120), min_size=2, max_size=7),
+    structure=structures,
+    button=st.integers(0, 6),
+    choices=st.lists(st.integers(0, 2), max_size=80),
+    values=st.lists(st.integers(0, 3), min_size=7, max_size=7),
+)
+def test_any_legal_sequence_conserves_chips_and_forms_the_right_pots(
+    stacks: list[int],
+    structure: Structure,
+    button: int,
+    choices: list[int],
+    values: list[int],
+) -> None:
+    total = sum(stacks)
+    table = Betting(stacks, structure, button)
+    table.post_antes()
+    moves = iter(choices)
+    while table.round_no < structure.rounds and table.lone_player is None:
+        table.start_round()
+        check_pots(table, total)
+        while table.actor is not None:
+            seat = table.actor
+            options = table.options(seat)
+            assert options is not None
+            move = next(moves, 1)
+            if move == 0 and options.fold:
+                table.fold(seat)
+            elif move == 2 and options.raise_to is not None:
+                before = table.bets[seat]
+                assert table.bet_or_raise(seat) == options.raise_to > before
+            else:
+                assert table.check_or_call(seat) == options.call
+            assert table.count <= structure.cap
+            check_pots(table, total)
+        table.end_round()
+        top, second = sorted(table.committed)[-1:-3:-1]
+        assert top == second  # nothing uncalled is left in the pot
+        check_pots(table, total)
+    if table.lone_player is not None:
+        table.settle_lone_player()
+    else:
+        table.settle_high(dict(enumerate(values)))
+    assert sum(table.stacks) == total and sum(table.net()) == 0
+    assert not any(table.committed) and table.settled
