@@ -9,6 +9,7 @@ import logging
 import discord
 from discord.ext import commands
 
+from bot.bank import Bank
 from bot.components import CashButton, ChoiceButton, LobbyButton, PickSelect, ShowHandButton
 from bot.plugins import install_plugins
 from bot.presenter import Presenter
@@ -21,7 +22,8 @@ from engine.words import get_finder
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.leaderboards")  # the games' own come with their plug-ins
+# The games' own cogs come with their plug-ins (bot.plugins).
+EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips")
 
 
 class DealersChoice(commands.Bot):
@@ -53,6 +55,7 @@ class DealersChoice(commands.Bot):
         await asyncio.to_thread(get_finder, self.settings.dictionary)
         self.plugins = install_plugins()
         self.store = await Store.open(self.settings.database)
+        self.bank = Bank(self.store)
         self.tables = TableService(self.store, ai_pause=self.settings.ai_delay,
                                    wake=lambda table_id: self.sender.wake(table_id))
         self.sender = Sender(self, self.store, self.tables.dm_closed,

@@ -49,7 +49,7 @@ class CashDesk:
                 await service.commit(table, [narrator.live_board(table)], moved)
                 reply = f"You sat down with {cash.buy_in_amount(table)} chips."
             elif op == "rebuy":
-                balance = await service.store.balance(table.guild_id, user_id)
+                balance = await service.bank.balance(table.guild_id, user_id)
                 moved = cash.rebuy(table, user_id, balance)
                 await service.commit(table, [narrator.live_board(table)], moved)
                 reply = f"You bought {-moved[0].delta} chips."

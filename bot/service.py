@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import cash, messages, narrator, results
+from bot.bank import Bank
 from bot.clocks import Clocks
 from bot.messages import Body
 from bot.outcomes import (
@@ -55,6 +56,7 @@ class TableService:
                  ai_pause: float = DEFAULT_AI_DELAY,
                  wake: Callable[[str], None] = lambda table_id: None) -> None:
         self.store = store
+        self.bank = Bank(store)
         self.clock = clock
         self.wake = wake  # the sender: rows are waiting for this table
         self.tables: dict[str, Table] = {}
@@ -201,7 +203,7 @@ class TableService:
             return []
         if table.seat_of(user_id) is not None:
             raise TableError("You are already seated at this table.")
-        balance = await self.store.balance(table.guild_id, user_id)
+        balance = await self.bank.balance(table.guild_id, user_id)
         return cash.sit(table, user_id, name, balance)
 
     async def _started(self, table: Table, events: list[Event]) -> LobbyOutcome:

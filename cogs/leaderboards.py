@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.bank import Bank
 from bot.store import LeaderboardOrder, Store
 from engine.games import GAMES
 
@@ -101,8 +102,10 @@ class PageButton(
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
-    choices = [app_commands.Choice(name=cls.title, value=kind) for kind, cls in GAMES.items()]
-    return [*choices, app_commands.Choice(name="All games", value="all")][:25]
+    choices = [app_commands.Choice(name=cls.title, value=kind) for kind, cls in GAMES.items()
+               if not cls.chip_game]  # a chip game's players are ranked by their chips
+    return [app_commands.Choice(name="All games", value="all"),
+            app_commands.Choice(name="Chips", value="chips"), *choices][:25]
 
 
 @app_commands.guild_only()
@@ -119,6 +122,15 @@ class Leaderboards(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           order: str = "wins") -> None:
         assert interaction.guild_id is not None
+        if game == "chips":
+            bank: Bank = self.bot.bank  # type: ignore[attr-defined]
+            lines = await bank.richest(interaction.guild_id)
+            embed = discord.Embed(title="🪙 Chips — the richest players",
+                                  colour=discord.Colour.gold(),
+                                  description="\n".join(lines) or "Nobody has chips yet: "
+                                  "`/chips daily` starts an account.")
+            await interaction.response.send_message(embed=embed)
+            return
         embed, view = await leaderboard_page(
             store_of(interaction), interaction.guild_id, game, order, 0
         )

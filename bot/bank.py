@@ -1,0 +1,79 @@
+"""Play money: each player's chips in each server, and the server's rules for giving them
+out (a starting balance, a daily claim, grants by the server's managers).
+
+Discord-free, like the table service: the chips cog turns commands into these calls and
+their answers into messages. Every change is a ledger row written by the store in the same
+transaction as the balance, so the ledger always adds up to the balance.
+"""
+
+from __future__ import annotations
+
+from bot.store import ChipChange, InsufficientChipsError, Store
+
+DEFAULT_DAILY = 100
+MAX_GRANT = 1_000_000
+REASON_GRANT = "admin grant"
+LEDGER_LINES = 5
+
+
+class BankError(Exception):
+    """A request the bank refuses; the message is fit to show the person who made it."""
+
+
+class Bank:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def starting(self, guild_id: int) -> int:
+        value = await self.store.get_guild_setting(guild_id, "starting_chips",
+                                                   self.store.starting_chips)
+        return int(value)
+
+    async def daily_amount(self, guild_id: int) -> int:
+        return int(await self.store.get_guild_setting(guild_id, "daily_chips", DEFAULT_DAILY))
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        """A player's chips; a first-timer's account opens with the server's starting grant."""
+        return await self.store.balance(guild_id, user_id, await self.starting(guild_id))
+
+    async def statement(self, guild_id: int, user_id: int, name: str) -> str:
+        await self.store.upsert_player(user_id, name)  # the chips leaderboard shows names
+        balance = await self.balance(guild_id, user_id)
+        lines = [f"**{name}** has **{balance}** chips in this server."]
+        entries = await self.store.ledger(guild_id, user_id, limit=LEDGER_LINES)
+        if entries:
+            lines.append("Last moves:")
+            lines += [f"`{entry.delta:+d}` {entry.reason} → {entry.balance_after} "
+                      f"(<t:{int(entry.created_at.timestamp())}:R>)" for entry in entries]
+        return "\n".join(lines)
+
+    async def daily(self, guild_id: int, user_id: int, name: str) -> str:
+        await self.store.upsert_player(user_id, name)
+        await self.balance(guild_id, user_id)  # open the account with the starting grant
+        claim = await self.store.claim_daily(guild_id, user_id, await self.daily_amount(guild_id))
+        when = f"<t:{int(claim.next_claim_at.timestamp())}:R>"
+        if not claim.claimed:
+            return (f"You have claimed today's chips already; come back {when}. "
+                    f"You have {claim.balance} chips.")
+        return f"+{claim.amount} chips: you now have **{claim.balance}**. Next claim {when}."
+
+    async def grant(self, guild_id: int, user_id: int, name: str, amount: int) -> int:
+        """A manager gives (or, with a negative amount, takes back) chips; the new balance."""
+        if amount == 0 or abs(amount) > MAX_GRANT:
+            raise BankError(f"Grant between 1 and {MAX_GRANT:,} chips (negative to take back).")
+        await self.store.upsert_player(user_id, name)
+        await self.balance(guild_id, user_id)
+        try:
+            balances = await self.store.apply_chip_changes(
+                guild_id, [ChipChange(user_id, amount, REASON_GRANT)])
+        except InsufficientChipsError as error:
+            raise BankError(f"They have only {error.balance} chips: take back at most that "
+                            "many.") from error
+        return balances[user_id]
+
+    async def richest(self, guild_id: int, page: int = 0, size: int = 10) -> list[str]:
+        rows = await self.store.chip_leaderboard(guild_id, limit=size, offset=page * size)
+        return [f"{row.rank}. {row.display_name or f'<@{row.user_id}>'} — {row.balance} chips"
+                for row in rows]
+
+

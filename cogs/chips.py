@@ -1,0 +1,63 @@
+"""`/chips balance|daily|grant`: play money in this server. Thin: the bank decides."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.bank import Bank, BankError
+
+
+def bank_of(interaction: discord.Interaction) -> Bank:
+    bank: Bank = interaction.client.bank  # type: ignore[attr-defined]
+    return bank
+
+
+@app_commands.guild_only()
+class Chips(commands.GroupCog, group_name="chips",
+            group_description="Play-money chips for the chip games (no real money, ever)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="balance", description="Your chips (or someone's) and the last "
+                          "moves")
+    @app_commands.describe(user="Whose chips (yours if left out)")
+    async def balance(self, interaction: discord.Interaction,
+                      user: discord.User | None = None) -> None:
+        assert interaction.guild_id is not None
+        target = user or interaction.user
+        text = await bank_of(interaction).statement(interaction.guild_id, target.id,
+                                                    target.display_name)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="daily", description="Claim today's free chips")
+    async def daily(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        text = await bank_of(interaction).daily(interaction.guild_id, interaction.user.id,
+                                                interaction.user.display_name)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="grant", description="Give chips to a player (Manage Server)")
+    @app_commands.describe(user="Who gets them", amount="How many (negative to take back)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def grant(self, interaction: discord.Interaction, user: discord.User,
+                    amount: app_commands.Range[int, -1_000_000, 1_000_000]) -> None:
+        assert interaction.guild_id is not None
+        if not interaction.permissions.manage_guild:
+            await interaction.response.send_message(
+                "Granting chips needs the Manage Server permission.", ephemeral=True)
+            return
+        try:
+            balance = await bank_of(interaction).grant(interaction.guild_id, user.id,
+                                                       user.display_name, amount)
+        except BankError as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            f"{interaction.user.display_name} gave {user.mention} {amount:+d} chips; they now "
+            f"have {balance}.", allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Chips(bot))
