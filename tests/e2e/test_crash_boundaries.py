@@ -3,9 +3,10 @@ was sent; and in the middle of sending. After the restart every message of the s
 the channel and the DMs exactly once, the game's end included. And `/table abort` while
 Discord holds the board's post back still leaves a board that reads "aborted".
 
-Sppoker at target 1 is the vehicle: when both players declare poker, the last click
-reveals the hand and ends the game, so one click's step holds a reveal, the game's end,
-the final board and everyone's last letter.
+Sppoker at target 1: when both players declare poker, the last click reveals the hand and
+ends the game, so one click's step holds a reveal, the game's end, the final board and
+everyone's last letter. Poke: a deal's last card holds the deal's end, its picture, the next
+deal's hands and prompts.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
-from tests.e2e.helpers import channel_text, open_table, wait_dm_button
+from tests.e2e.helpers import AutoPlayer, channel_text, open_table, wait_dm_button
 
 CHANNEL_POSTS = r"/channels/\d+/messages$"
 
@@ -111,3 +112,54 @@ async def test_abort_while_the_board_post_is_held_leaves_an_aborted_board(world:
         "a board still says the game is on"
     assert all(m.button("Show my hand") is None for m in boards()
                if "this table was aborted" in m.text)
+
+
+# --- a Poke deal: its end is the one step that posts in the channel ----------------------
+
+
+def deal_ends(channel: ChannelHandle) -> list[Message]:
+    """The channel messages that close a deal (they carry the hands' picture)."""
+    return [m for m in live(channel) if any(a.filename == "hands.png" for a in m.attachments)]
+
+
+async def poke_table(world: World) -> tuple[AutoPlayer, ChannelHandle]:
+    discord = world.discord
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "poke start", [bob])
+    return AutoPlayer(discord, general, [alice, bob], seed=5), general
+
+
+async def play_on_and_check_once(player: AutoPlayer, general: ChannelHandle) -> None:
+    """The next deal is played through the same buttons; the killed deal's end was told
+    exactly once, and so was the next one's."""
+    await player.play(until=lambda: len(deal_ends(general)) >= 2 or player.winners())
+    texts = [m.text for m in deal_ends(general)]
+    assert len(texts) == len(set(texts)) >= 1, f"a deal's end was told twice: {texts}"
+
+
+async def test_kill_9_after_a_poke_deal_is_saved_before_its_end_is_posted(world: World) -> None:
+    discord = world.discord
+    player, general = await poke_table(world)
+    await discord.wait_for(lambda: player.board() is not None)
+    # Ordinary moves edit the live board; only the deal's end posts a new channel message.
+    # Discord holds that post back (a long 429), so the deal is saved and nothing of its end
+    # is out when the bot is killed.
+    held = 1000
+    discord.fail_next("POST", rf"/channels/{general.id}/messages$", 429, count=held,
+                      retry_after=60)
+    await player.play(until=lambda: discord.server.faults.pending() < held)
+    assert not deal_ends(general)
+    await world.bot.kill()
+    discord.server.faults.clear()
+    await world.bot.start()
+    await discord.wait_for(lambda: deal_ends(general), timeout=20)
+    await play_on_and_check_once(player, general)
+
+
+async def test_kill_9_while_a_poke_deal_end_is_being_sent(world: World) -> None:
+    player, general = await poke_table(world)
+    await player.play(until=lambda: deal_ends(general))
+    await world.bot.kill()  # the deal's end is out; its board and letters may not be
+    await world.bot.start()
+    await play_on_and_check_once(player, general)
