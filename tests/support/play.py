@@ -27,6 +27,7 @@ FILLERS = ("at", "tea", "stare", "qzx", "")
 SHORT: dict[str, Callable[[int], dict[str, Any]]] = {
     "sppoker": lambda seats: {"target": 3, "ai_skill": 0},
     "chicago": lambda seats: {"start_scores": [40] * seats},
+    "red_dog": lambda seats: {"stacks": [20] * seats},  # a chip game: its table gives stacks
 }
 
 

@@ -1,0 +1,682 @@
+"""Red Dog (seed 001, ruled in RULINGS.md): each player bets against the pot that they hold a
+higher card of the suit of the next card turned.
+
+A game is one pot's life. Everyone who can pays the ante once; then rounds are dealt while
+the pot holds chips, without a new ante: five cards each (four with more than eight
+players), and in turn from the dealer's left each player passes or bets 1 up to the pot as
+it stands (never more than their stack). Each bet is settled at once: the next card of the
+stock is turned for that bettor, and a higher card of its suit in their hand (aces high)
+wins the bet from the pot; otherwise the bet goes into the pot. The game ends when the pot
+is empty.
+
+Where the texts are silent this module rules as docs/rules/red_dog.md says, in short:
+
+- a bettor's hand is shown to everyone once their card is turned (win or lose); a player
+  who passes throws in unseen;
+- the deal passes to the left each round, so the first bet against a fresh pot rotates;
+- a player whose stack is below the ante sits the game out; a player left without chips is
+  dealt no more cards (they cannot bet);
+- a round in which nobody bets ends the game, and so does one after which nobody has chips
+  left: either way the pot is shared equally among the players of the game, odd chips one
+  each from the dealer's left (the Dealer's Choice ruling for a Red Dog pot left over), so
+  that a table whose players all walk away still ends and every chip has an owner;
+- a clock that runs out passes, the one answer that risks nothing.
+
+The pot is a ledger of its own (the stacks and one number): bets here are paid from the pot
+and into it one at a time, which the betting kit's pots (layered by what players commit,
+paid out once at a showdown) do not model, nor its rule that a short stack antes what it
+has. The share-out of a pot left over is the kit's `split_evenly`, the odd-chip rule of
+every chip game.
+
+Options: `stacks` (required, the chips each seat brings), `button` (the first dealer,
+default seat 0), `ante` (default 1) and `turn_seconds` (the betting clock, default 60).
+
+>>> game = RedDog(["Ann", "Bob", "Cy"], {"stacks": [20, 20, 20]}, random.Random(3))
+>>> game.pot, game.stacks, sorted(game.to_act)
+(3, [19, 19, 19], [1])
+>>> [choice.label for choice in game.prompt(1).choices]
+['Pass', 'Bet 1', 'Bet 3 (the pot)']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.betting import split_evenly
+from engine.cards import Card, label_cards, parse_card, standard_deck
+from engine.game import (
+    Action,
+    Choice,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    Prompt,
+    TimerSpec,
+    places_from_scores,
+    rng_from_json,
+    rng_to_json,
+)
+from engine.games.registry import register
+from engine.views import GameView, JSONRecord, SeatView, json_record
+
+__all__ = [
+    "DEFAULT_ANTE",
+    "RedDog",
+    "RedDogSeatView",
+    "RedDogTurn",
+    "RedDogView",
+    "beats",
+    "bet_sizes",
+    "odds",
+    "red_dog_ai",
+    "winning_card",
+]
+
+OPTIONS = ("stacks", "button", "ante", "turn_seconds")
+DEFAULT_ANTE = 1
+DEFAULT_TURN_SECONDS = 60.0
+FULL_HAND, SHORT_HAND = 5, 4
+SHORT_HAND_ABOVE = 8  # more players than this get four cards each
+PASS = Action("pass")
+DECK: tuple[Card, ...] = tuple(standard_deck())
+
+
+# --- the rule of the game, as functions a player (or the AI) can use too ------------------
+
+
+def beats(hand: Iterable[Card], card: Card) -> bool:
+    """Whether `hand` wins against `card`: a card of its suit and a higher rank (aces high).
+
+    >>> from engine.cards import parse_cards
+    >>> hand = parse_cards("Kc Qd Qs 8h 3d")
+    >>> [beats(hand, parse_card(c)) for c in ("Qc", "Ac", "Jd", "Kd", "7h", "9h")]
+    [True, False, True, False, True, False]
+    """
+    return winning_card(hand, card) is not None
+
+
+def winning_card(hand: Iterable[Card], card: Card) -> Card | None:
+    """The card that wins against `card` (the lowest one that does, as a player would show
+    it), or None."""
+    higher = [c for c in hand if c.suit == card.suit and (c.rank or 0) > (card.rank or 0)]
+    return min(higher, key=Card.sort_key) if higher else None
+
+
+def odds(hand: Sequence[Card], seen: Iterable[Card] = ()) -> tuple[int, int]:
+    """(cards `hand` beats, cards unseen): the next card is any card neither in the hand nor
+    already seen, so this is the chance of winning a bet as the player can know it.
+
+    The seed's example hand wins against 11 clubs, 9 diamonds (the 3d is its own), 10 spades
+    and 6 hearts of the 47 cards it does not hold:
+
+    >>> from engine.cards import parse_cards
+    >>> odds(parse_cards("Kc Qd Qs 8h 3d"))
+    (36, 47)
+    """
+    known = set(hand) | set(seen)
+    unseen = [card for card in DECK if card not in known]
+    return sum(beats(hand, card) for card in unseen), len(unseen)
+
+
+def bet_sizes(pot: int, most: int) -> list[int]:
+    """The bets offered as buttons: 1, a quarter and half of the pot, and the most allowed
+    (the pot, or the stack when it is smaller); each once, in order.
+
+    >>> bet_sizes(12, 12), bet_sizes(12, 5), bet_sizes(1, 1)
+    ([1, 3, 6, 12], [1, 3, 5], [1])
+    """
+    sizes = {1, pot // 4, pot // 2, most}
+    return sorted(size for size in sizes if 1 <= size <= most)
+
+
+def _cards(texts: Iterable[str]) -> list[Card]:
+    return [parse_card(text) for text in texts]
+
+
+def _texts(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def _sorted(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=Card.sort_key)
+
+
+def _chips(n: int) -> str:
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
+# --- views ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RedDogTurn:
+    """One player's turn of the round in progress: `bet` 0 is a pass (nothing shown);
+    otherwise the turned `card`, the bettor's `hand` as shown, the card that won (`by`,
+    empty on a loss) and the pot after the bet was settled."""
+
+    seat: int
+    bet: int
+    card: str = ""
+    hand: tuple[str, ...] = ()
+    won: bool = False
+    by: str = ""
+    pot: int = 0
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RedDogTurn:
+        return cls(
+            int(data["seat"]),
+            int(data["bet"]),
+            str(data.get("card", "")),
+            tuple(data.get("hand", ())),
+            bool(data.get("won", False)),
+            str(data.get("by", "")),
+            int(data.get("pot", 0)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "bet": self.bet,
+            "card": self.card,
+            "hand": list(self.hand),
+            "won": self.won,
+            "by": self.by,
+            "pot": self.pot,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedDogView(GameView):
+    """The table. `scores` and `stacks` are the chips each seat holds outside the pot;
+    `brought` what each seat sat down with; `players` the seats in the game (those who
+    anted); `order` this round's bettors in turn order; `turns` the turns already taken this
+    round (bettors' hands shown, passers' not); `max_bet` what the seat to act may bet at
+    most; `last_deal` the previous round's record (its cards may be dealt again now)."""
+
+    pot: int
+    stacks: tuple[int, ...]
+    brought: tuple[int, ...]
+    ante: int
+    button: int
+    dealer: int
+    players: tuple[int, ...]
+    order: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    turns: tuple[RedDogTurn, ...] = ()
+    max_bet: int = 0
+    stock: int = 0
+    last_deal: JSONRecord | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedDogSeatView(RedDogView, SeatView):
+    """A seat's view adds its hand (kept after it is shown, so "Show my hand" still shows
+    it) and its chance: `beats` of the `unseen` cards (neither in its hand nor turned or
+    shown this round) would win a bet now."""
+
+    beats: int = 0
+    unseen: int = 0
+
+
+# --- the game ---------------------------------------------------------------------------------
+
+
+def _check_options(options: Mapping[str, Any], seats: int) -> tuple[list[int], int, int, float]:
+    """The options, checked, with a message for the table host (shown as it is)."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown Red Dog options: {', '.join(unknown)}")
+    stacks = options.get("stacks")
+    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
+        raise ValueError(f"Red Dog needs `stacks`: the chips of each of the {seats} seats")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in stacks):
+        raise ValueError("stacks must be whole numbers of chips, 0 or more")
+    button = options.get("button", 0)
+    if not (isinstance(button, int) and not isinstance(button, bool) and 0 <= button < seats):
+        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
+    ante = options.get("ante", DEFAULT_ANTE)
+    if not (isinstance(ante, int) and not isinstance(ante, bool) and ante >= 1):
+        raise ValueError("ante must be a whole number of chips, 1 or more")
+    seconds = options.get("turn_seconds")
+    if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
+        raise ValueError("turn_seconds must be a positive number of seconds")
+    if sum(stack >= ante for stack in stacks) < 2:
+        raise ValueError(f"Red Dog needs two players who can pay the ante of {_chips(ante)}")
+    return list(stacks), button, ante, float(seconds or DEFAULT_TURN_SECONDS)
+
+
+def _from_left_of(dealer: int, seats: int) -> list[int]:
+    return [(dealer + 1 + i) % seats for i in range(seats)]
+
+
+@register
+class RedDog(Game):
+    """A game of Red Dog for 2 to 10 seats: one pot, from the ante until it is empty.
+    See the module docstring for the rules and rulings."""
+
+    kind = "red_dog"
+    title = "Red Dog"
+    min_seats = 2
+    max_seats = 10
+    chip_game: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise ValueError("Red Dog is played by 2 to 10 players")
+        self.seats = tuple(seats)
+        self.options = dict(options or {})
+        stacks, self.button, self.ante, self.turn_seconds = _check_options(
+            self.options, len(self.seats)
+        )
+        self.options["stacks"] = list(stacks)  # a tuple would not survive the JSON snapshot
+        self.rng = rng if rng is not None else random.Random()
+        self.brought = list(stacks)
+        self.stacks = list(stacks)
+        self.pot = 0
+        n = len(self.seats)
+        self.players = [s for s in range(n) if stacks[s] >= self.ante]
+        self.dealer = self.button
+        self.round_no = 0
+        self.step = 0
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.shown: list[list[Card]] = [[] for _ in range(n)]
+        self.stock: list[Card] = []
+        self.order: list[int] = []
+        self.turn = 0
+        self.turns: list[dict[str, Any]] = []
+        self.last_deal: dict[str, Any] | None = None
+        self._phase = "bet"
+        self._result: GameResult | None = None
+        self._opening = self._ante() + self._deal()
+
+    # --- the shape every game has -------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self._phase != "bet":
+            return frozenset()
+        return frozenset({self.order[self.turn]})
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def timers(self) -> list[TimerSpec]:
+        if self.is_over:
+            return []
+        return [TimerSpec(f"red_dog-{self.step}", self.turn_seconds, tuple(sorted(self.to_act)))]
+
+    def max_bet(self, seat: int) -> int:
+        """The most `seat` may bet now: the pot as it stands, and no more than its stack."""
+        return min(self.pot, self.stacks[seat]) if seat in self.to_act else 0
+
+    def seen_by(self, seat: int) -> list[Card]:
+        """The cards `seat` knows are not the next one: the turned cards and shown hands of
+        this round (its own hand is counted apart)."""
+        seen: list[Card] = []
+        for turn in self.turns:
+            if turn["bet"] and turn["seat"] != seat:
+                seen += _cards([turn["card"], *turn["hand"]])
+            elif turn["bet"]:
+                seen += _cards([turn["card"]])
+        return seen
+
+    def own_cards(self, seat: int) -> list[Card]:
+        """`seat`'s hand this round, whether still hidden or already shown."""
+        return _sorted(self.hands[seat] or self.shown[seat])
+
+    # --- actions ------------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act:
+            return []
+        return [PASS] + [Action("bet", (n,)) for n in range(1, self.max_bet(seat) + 1)]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_act:
+            raise IllegalAction("It is not your turn.")
+        if action.name == "timeout":
+            events = [Event(f"{self.seats[seat]}'s time ran out.", None, "timeout", {"seat": seat})]
+            events += self._pass(seat)
+        elif action.name == "pass":
+            if action.args:
+                raise IllegalAction("Passing takes no amount.")
+            events = self._pass(seat)
+        elif action.name == "bet":
+            events = self._bet(seat, self._amount(seat, action.args))
+        else:
+            raise IllegalAction(f"Bet 1 to {self.max_bet(seat)} chips against the pot, or pass.")
+        self.step += 1
+        return events
+
+    def _amount(self, seat: int, args: Sequence[Any]) -> int:
+        """The bet asked for, if the rules allow it: 1 up to the pot, within the stack."""
+        raw = args[0] if len(args) == 1 else None
+        if isinstance(raw, str) and raw.strip().isdigit():
+            raw = int(raw.strip())
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise IllegalAction("A bet is a whole number of chips.")
+        if raw < 1:
+            raise IllegalAction("The smallest bet is 1 chip.")
+        if raw > self.pot:
+            raise IllegalAction(f"You may not bet more than the pot: it holds {_chips(self.pot)}.")
+        if raw > self.stacks[seat]:
+            raise IllegalAction(f"You have only {_chips(self.stacks[seat])} to bet.")
+        return raw
+
+    def _pass(self, seat: int) -> list[Event]:
+        self.turns.append({"seat": seat, "bet": 0})
+        events = [Event(f"{self.seats[seat]} passes.", None, "pass", {"seat": seat})]
+        return events + self._next_turn()
+
+    def _bet(self, seat: int, amount: int) -> list[Event]:
+        name, hand = self.seats[seat], _sorted(self.hands[seat])
+        card = self.stock.pop(0)
+        by = winning_card(hand, card)
+        pot_before = self.pot
+        if by is not None:
+            self.stacks[seat] += amount
+            self.pot -= amount
+        else:
+            self.stacks[seat] -= amount
+            self.pot += amount
+        # The hand is shown now: it leaves the hidden hands for the record of the round.
+        self.hands[seat], self.shown[seat] = [], hand
+        turn = {
+            "seat": seat,
+            "bet": amount,
+            "card": str(card),
+            "hand": _texts(hand),
+            "won": by is not None,
+            "by": str(by) if by is not None else "",
+            "pot": self.pot,
+        }
+        self.turns.append(turn)
+        text = (
+            f"{name} bets {_chips(amount)} against the pot of {pot_before}. "
+            f"The next card is **{card.label}**; {name} shows {label_cards(hand)}"
+        )
+        suit = card.label[-1]
+        if by is not None:
+            text += f" and wins with {by.label}: {name} takes {amount} from the pot"
+        else:
+            text += f": no higher {suit}, so the {_chips(amount)} go into the pot"
+        text += f" (the pot holds {self.pot})."
+        data = {**turn, "stacks": list(self.stacks)}
+        return [Event(text, None, "reveal", data), *self._next_turn()]
+
+    def _next_turn(self) -> list[Event]:
+        if self.pot == 0:
+            return self._finish("The pot is empty.")
+        self.turn += 1
+        if self.turn < len(self.order):
+            return []
+        return self._end_round()
+
+    # --- rounds -------------------------------------------------------------------------------
+    def _ante(self) -> list[Event]:
+        for seat in self.players:
+            self.stacks[seat] -= self.ante
+            self.pot += self.ante
+        names = ", ".join(self.seats[s] for s in self.players)
+        text = f"{names} ante {_chips(self.ante)} each: the pot holds {self.pot}."
+        out = [s for s in range(len(self.seats)) if s not in self.players]
+        if out:
+            text += " " + ", ".join(self.seats[s] for s in out)
+            text += " cannot pay the ante and sit this game out."
+        data = {"ante": self.ante, "players": list(self.players), "pot": self.pot}
+        return [Event(text, None, "ante", {**data, "stacks": list(self.stacks)})]
+
+    def _deal(self) -> list[Event]:
+        seats = len(self.seats)
+        order = [
+            s for s in _from_left_of(self.dealer, seats) if s in self.players and self.stacks[s]
+        ]
+        if not order:  # everyone lost their stack into the pot (or anted all of it)
+            return self._finish("Nobody has chips left to bet.")
+        self.round_no += 1
+        self.order = order
+        size = SHORT_HAND if len(self.order) > SHORT_HAND_ABOVE else FULL_HAND
+        deck = list(DECK)
+        self.rng.shuffle(deck)
+        self.hands = [[] for _ in range(seats)]
+        self.shown = [[] for _ in range(seats)]
+        for _ in range(size):
+            for seat in self.order:
+                self.hands[seat].append(deck.pop(0))
+        self.hands = [_sorted(hand) for hand in self.hands]
+        self.stock, self.turn, self.turns = deck, 0, []
+        first = self.seats[self.order[0]]
+        text = (
+            f"Round {self.round_no}: {self.seats[self.dealer]} deals {size} cards each; "
+            f"the pot holds {_chips(self.pot)}. {first} bets first."
+        )
+        data = {
+            "round": self.round_no,
+            "dealer": self.dealer,
+            "order": list(self.order),
+            "pot": self.pot,
+            "stacks": list(self.stacks),
+        }
+        events = [Event(text, None, "deal", data)]
+        for seat in self.order:
+            hand = self.hands[seat]
+            events.append(
+                Event(f"Your hand: {label_cards(hand)}.", seat, "hand", {"hand": _texts(hand)})
+            )
+        return events
+
+    def _end_round(self) -> list[Event]:
+        self.last_deal = {
+            "round": self.round_no,
+            "dealer": self.dealer,
+            "turns": [dict(turn) for turn in self.turns],
+            "pot": self.pot,
+        }
+        if not any(turn["bet"] for turn in self.turns):
+            return self._finish(f"Nobody bet in round {self.round_no}.")
+        # The deal passes to the left, among the players of the game.
+        later = [s for s in self.players if s > self.dealer]
+        self.dealer = later[0] if later else self.players[0]
+        return self._deal()
+
+    def _finish(self, why: str) -> list[Event]:
+        """End the game: a pot left over is shared equally among the players of the game,
+        odd chips one each from the dealer's left."""
+        self._phase = "over"
+        shares = [0] * len(self.seats)
+        if self.pot:
+            order = _from_left_of(self.dealer, len(self.seats))
+            for seat, share in split_evenly(self.pot, self.players, order).items():
+                shares[seat] = share
+                self.stacks[seat] += share
+            self.pot = 0
+        chips = tuple(now - then for now, then in zip(self.stacks, self.brought, strict=True))
+        scores = tuple(self.stacks)
+        # Places go by the final stack; the winners are those who won the most chips (none
+        # when nobody came out ahead), which differs when the seats brought unequal stacks.
+        places = places_from_scores(scores)
+        best = max(chips)
+        winners = tuple(s for s, net in enumerate(chips) if net == best > 0)
+        lines = ", ".join(
+            f"{self.seats[s]} {self.stacks[s]} ({chips[s]:+d})" for s in range(len(self.seats))
+        )
+        text = why
+        if any(shares):
+            shared = ", ".join(f"{self.seats[s]} {shares[s]}" for s in self.players)
+            text += f" The {_chips(sum(shares))} left in the pot are shared: {shared}."
+        summary = f"{why} Final stacks: {lines}."
+        self._result = GameResult(scores, places, winners, summary, chips)
+        data = {"stacks": list(self.stacks), "chips": list(chips), "shares": shares}
+        return [Event(f"{text} Final stacks: {lines}.", None, "game_over", data)]
+
+    # --- what each seat is asked and sees -----------------------------------------------------
+    def prompt(self, seat: int) -> Prompt | None:
+        if seat not in self.to_act:
+            return None
+        most, hand = self.max_bet(seat), self.own_cards(seat)
+        wins, unseen = odds(hand, self.seen_by(seat))
+        text = (
+            f"The pot holds **{_chips(self.pot)}**; you have {self.stacks[seat]}.\n"
+            f"Your hand: {label_cards(hand)}\n"
+            f"Bet 1 to {most} that you hold a higher card of the next card's suit, or pass. "
+            f"Your hand wins against {wins} of the {unseen} cards you have not seen "
+            f"({round(100 * wins / unseen)}%)."
+        )
+        choices: list[Choice] = [Choice("Pass", PASS, "secondary")]
+        for size in bet_sizes(self.pot, most):
+            label = f"Bet {size}"
+            if size == self.pot:
+                label += " (the pot)"
+            elif size == most:
+                label += " (all in)"
+            elif size > 1 and size == self.pot // 2:
+                label += " (½ pot)"
+            elif size > 1 and size == self.pot // 4:
+                label += " (¼ pot)"
+            big = size == most and size > 1
+            choices.append(Choice(label, Action("bet", (size,)), "danger" if big else "primary"))
+        return Prompt(text, tuple(choices))
+
+    def _public_fields(self) -> dict[str, Any]:
+        to_act = tuple(sorted(self.to_act))
+        return {
+            "kind": self.kind,
+            "names": self.seats,
+            "scores": tuple(self.stacks),
+            "phase": self._phase,
+            "to_act": to_act,
+            "deal": self.round_no,
+            "result": self._result,
+            "pot": self.pot,
+            "stacks": tuple(self.stacks),
+            "brought": tuple(self.brought),
+            "ante": self.ante,
+            "button": self.button,
+            "dealer": self.dealer,
+            "players": tuple(self.players),
+            "order": tuple(self.order),
+            "hand_sizes": tuple(len(hand) for hand in self.hands),
+            "turns": tuple(RedDogTurn.from_json(turn) for turn in self.turns),
+            "max_bet": self.max_bet(to_act[0]) if to_act else 0,
+            "stock": len(self.stock),
+            "last_deal": json_record(self.last_deal),
+        }
+
+    def public_view(self) -> RedDogView:
+        return RedDogView(**self._public_fields())
+
+    def view(self, seat: int) -> RedDogSeatView:
+        hand = self.own_cards(seat)
+        wins, unseen = odds(hand, self.seen_by(seat)) if hand else (0, 0)
+        return RedDogSeatView(
+            **self._public_fields(),
+            seat=seat,
+            hand=tuple(_texts(hand)),
+            beats=wins,
+            unseen=unseen,
+        )
+
+    # --- snapshots ----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+            "rng": rng_to_json(self.rng),
+            "button": self.button,
+            "ante": self.ante,
+            "turn_seconds": self.turn_seconds,
+            "brought": list(self.brought),
+            "stacks": list(self.stacks),
+            "pot": self.pot,
+            "players": list(self.players),
+            "dealer": self.dealer,
+            "round_no": self.round_no,
+            "step": self.step,
+            "hands": [_texts(hand) for hand in self.hands],
+            "shown": [_texts(hand) for hand in self.shown],
+            "stock": _texts(self.stock),
+            "order": list(self.order),
+            "turn": self.turn,
+            "turns": [dict(turn) for turn in self.turns],
+            "last_deal": self.last_deal,
+            "phase": self._phase,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RedDog:
+        game = cls.__new__(cls)
+        game.seats = tuple(data["seats"])
+        game.options = dict(data["options"])
+        game.rng = rng_from_json(data["rng"])
+        game.button = int(data["button"])
+        game.ante = int(data["ante"])
+        game.turn_seconds = float(data["turn_seconds"])
+        game.brought = list(data["brought"])
+        game.stacks = list(data["stacks"])
+        game.pot = int(data["pot"])
+        game.players = list(data["players"])
+        game.dealer = int(data["dealer"])
+        game.round_no = int(data["round_no"])
+        game.step = int(data["step"])
+        game.hands = [_cards(hand) for hand in data["hands"]]
+        game.shown = [_cards(hand) for hand in data["shown"]]
+        game.stock = _cards(data["stock"])
+        game.order = list(data["order"])
+        game.turn = int(data["turn"])
+        game.turns = [dict(turn) for turn in data["turns"]]
+        game.last_deal = data["last_deal"]
+        game._phase = data["phase"]
+        game._result = GameResult.from_json(data["result"]) if data["result"] else None
+        game._opening = []
+        return game
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        return red_dog_ai(self.view(seat), rng)
+
+
+# --- the AI -----------------------------------------------------------------------------------
+
+
+def red_dog_ai(view: RedDogSeatView, rng: random.Random) -> Action:
+    """A Red Dog player that sees only its own seat's view.
+
+    p is the chance of winning: the share of the cards it has not seen (not in its hand,
+    not turned or shown this round) that its hand beats. A bet of b then wins b with chance
+    p and loses b otherwise, so each chip is worth 2p - 1: the AI passes when p is at most
+    one half and otherwise bets that edge, 2p - 1, of the most it may (at least 1 chip), so
+    a hand that beats three cards in four bets half the pot and a sure thing bets all of it.
+    It never risks more than the same share of its own stack (the Kelly bet), so a run of
+    bad cards against a big pot does not break it. Betting the edge rather than the whole
+    pot also keeps the pot alive for the rounds in which the others bet into it at worse
+    odds (bench/red_dog_ai.py measures both).
+    """
+    del rng  # the policy is deterministic; the parameter keeps the common signature
+    most = view.max_bet
+    if view.seat not in view.to_act or most < 1 or view.unseen == 0:
+        return PASS
+    edge = 2 * view.beats / view.unseen - 1
+    if edge <= 0:
+        return PASS
+    kelly = int(edge * view.stacks[view.seat])
+    return Action("bet", (max(1, min(most, kelly, round(edge * most))),))
