@@ -14,6 +14,7 @@ from bot.table import Table
 from engine.game import Event
 
 MAX_EMBEDS = 10
+YOUR_TURN = "<@{user}>, your turn at {title}: press **Show my hand** on the board."
 CLOSED_DMS = ("<@{user}>, I can't send you direct messages. Press **Show my hand** on the "
               "table message to see your cards and choices.")
 
@@ -104,7 +105,12 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
         news = [event for event in events if event.seat == seat]
         if occupant.user_id in table.dm_closed:
             if not any(event.kind == "hand" for event in news):
-                continue  # closed DMs are tried again once a deal, not at every step
+                # Closed DMs are tried again once a deal, not at every step; meanwhile their
+                # turn is a channel message, since an edited board notifies nobody.
+                if changed and prompt is not None:
+                    bodies.append(messages.post(channel=table.channel_id, content=YOUR_TURN.format(
+                        user=occupant.user_id, title=game.title)))
+                continue
             table.dm_closed.remove(occupant.user_id)
         if (not changed or prompt is None) and seat not in private_seats and not game.is_over:
             if prompt is None and changed:
