@@ -28,6 +28,8 @@ SHORT: dict[str, Callable[[int], dict[str, Any]]] = {
     "sppoker": lambda seats: {"target": 3, "ai_skill": 0},
     "chicago": lambda seats: {"start_scores": [40] * seats},
     "red_dog": lambda seats: {"stacks": [20] * seats},  # a chip game: its table gives stacks
+    # Short stacks beside deep ones, so that all-ins and side pots happen in random play.
+    "badugi": lambda seats: {"stacks": [200, 23, 120, 9, 64, 41][:seats], "button": seats - 1},
 }
 
 

@@ -1,0 +1,736 @@
+"""Badugi (seed 001): four cards, ace low, three draws and four fixed-limit betting rounds.
+
+One `Badugi` game is ONE DEAL, the contract of every chip game: the table service builds a
+game per deal from the stacks it carries (`stacks`, required) and the dealer seat (`button`),
+and moves the stacks by `result.chips` (each seat's net, summing to zero) when it ends.
+`result.scores` are the final stacks and the places follow them.
+
+The deal, as RULINGS.md rules it: every seat antes (5), four cards each one at a time from
+the dealer's left, a betting round (small bet), then three times: a draw of 0-4 cards in
+turn from the dealer's left (one card burned before the first replacement; the discards are
+shuffled into a new stock if it runs out), then a betting round (small bet after the first
+draw, big bet after the second and third). Betting is the betting kit's (engine/betting.py):
+a bet and three raises a round, all-ins and side pots, uncalled chips returned, a lone player
+left after folds takes the pot without a showdown. A player all-in still draws. At the
+showdown each pot goes to the best Badugi hand eligible for it (engine/badugi.py), split
+evenly on a tie with odd chips one each from the dealer's left.
+
+Six seats at most: the seed plays up to eight but advises six, since so much drawing would
+otherwise keep reshuffling the discards.
+
+>>> game = Badugi(["Ann", "Bob", "Cid"], {"stacks": [200, 200, 200]}, random.Random(1))
+>>> game.phase, sorted(game.to_act), game.public_view().pot
+('bet', [1], 15)
+>>> [choice.label for choice in game.prompt(1).choices]
+['Check', 'Bet 10']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engine.badugi import BADUGI_SIZE, BadugiHand, badugi_hand
+from engine.betting import BetOptions, Betting, Pot, PotAward, Structure
+from engine.cards import Card, label_cards, shuffled, standard_deck
+from engine.game import (
+    TIMEOUT,
+    Action,
+    CardPick,
+    Choice,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    Prompt,
+    TimerSpec,
+    places_from_scores,
+    rng_from_json,
+    rng_to_json,
+)
+from engine.games.registry import register
+from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
+from engine.views import GameView, JSONRecord, SeatView, json_record
+
+__all__ = ["Badugi", "BadugiSeatView", "BadugiView", "badugi_ai"]
+
+DRAWS = 3
+ROUNDS = DRAWS + 1
+TURN_SECONDS = 60.0
+DEFAULTS = {"button": 0, "small_bet": 10, "big_bet": 20, "ante": 5}
+OPTIONS = ("stacks", *DEFAULTS)
+# Options a cash table keeps for itself and passes along with every deal's options.
+CASH_TABLE_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})
+BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
+ORDINALS = ("first", "second", "third")
+
+
+def _low_rank(card: Card) -> int:
+    rank = card.rank or 0
+    return 1 if rank == 14 else rank
+
+
+def badugi_order(cards: Sequence[Card]) -> list[Card]:
+    """Cards as a Badugi player reads them: ace low, lowest first."""
+    return sorted(cards, key=lambda c: (_low_rank(c), c.suit or 0))
+
+
+@dataclass(frozen=True, kw_only=True)
+class BadugiView(GameView):
+    """The table: `scores` are the stacks behind; `bets` this round's bets, `committed` all
+    each seat put in this deal; `pot` every chip in the middle (bets included) and `pots` the
+    main and side pots collected so far (the round's bets join them when it ends); `draws`
+    the number of cards each seat drew at each draw so far; `to_call` and `raise_to` what
+    the seat to act faces (None: it may not raise); `last_actions` each seat's last move;
+    `showdown` the end's record once the deal is over (the hands shown, each pot's award)."""
+
+    button: int
+    ante: int
+    small_bet: int
+    big_bet: int
+    betting_round: int
+    draw_no: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    pot: int
+    pots: tuple[Pot, ...]
+    draws: tuple[tuple[int, ...], ...]
+    hand_sizes: tuple[int, ...]
+    stock: int
+    to_call: int
+    raise_to: int | None
+    last_actions: tuple[str, ...]
+    showdown: JSONRecord | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class BadugiSeatView(BadugiView, SeatView):
+    """A seat's view: its own hand (ace low, lowest first) and what it is worth now."""
+
+    hand_value: str = ""
+
+
+def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(OPTIONS) - CASH_TABLE_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown Badugi options: {', '.join(unknown)}")
+    stacks = options.get("stacks")
+    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
+        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks):
+        raise ValueError("every seat needs a positive number of chips to be dealt in")
+    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
+    for key, value in values.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{key} must be a whole number, not {value!r}")
+    if not 0 <= values["button"] < seats:
+        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
+    if not 0 < values["small_bet"] <= values["big_bet"]:
+        raise ValueError("the small bet must be positive and no bigger than the big bet")
+    return {"stacks": list(stacks), **values}
+
+
+@register
+class Badugi(Game):
+    """One deal of fixed-limit Badugi. Options: `stacks` (required), `button` (0),
+    `small_bet` (10), `big_bet` (20), `ante` (5)."""
+
+    kind = "badugi"
+    title = "Badugi"
+    min_seats = 2
+    max_seats = 6
+    chip_game: ClassVar[bool] = True
+
+    @classmethod
+    def goal(cls, options: Mapping[str, Any], players: int) -> str:
+        return "the best Badugi hand takes the pot; stacks carry from deal to deal"
+
+    def __init__(
+        self,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise ValueError(f"Badugi is played by {self.min_seats} to {self.max_seats} players")
+        self.seats = tuple(seats)
+        self.options = dict(options or {})
+        settings = _check_options(self.options, len(seats))
+        self.rng = rng if rng is not None else random.Random()
+        structure = Structure(
+            small_bet=settings["small_bet"],
+            big_bet=settings["big_bet"],
+            rounds=ROUNDS,
+            ante=settings["ante"],
+        )
+        self.betting = Betting(settings["stacks"], structure, settings["button"])
+        n = len(seats)
+        self.stock: list[Card] = shuffled(standard_deck(), self.rng)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.discards: list[Card] = []
+        self.burned: list[Card] = []
+        self.draws: list[list[int]] = [[] for _ in range(n)]
+        self.last_actions = [""] * n
+        self._phase = "bet"
+        self.draw_no = 0
+        self.drawer: int | None = None
+        self.step = 0
+        self.reshuffles = 0
+        self.showdown: dict[str, Any] | None = None
+        self._result: GameResult | None = None
+        self._opening = self._deal()
+
+    # --- the shape every game has ------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def button(self) -> int:
+        return self.betting.button
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self._phase == "bet" and self.betting.actor is not None:
+            return frozenset({self.betting.actor})
+        if self._phase == "draw" and self.drawer is not None:
+            return frozenset({self.drawer})
+        return frozenset()
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def timers(self) -> list[TimerSpec]:
+        if self.is_over:
+            return []
+        return [TimerSpec(f"badugi-{self.step}", TURN_SECONDS, tuple(sorted(self.to_act)))]
+
+    # --- dealing -----------------------------------------------------------------------------
+    def _take(self, count: int, keep_out: Sequence[Card] = ()) -> list[Card]:
+        """The next `count` cards of the stock; when it runs out, the discards (but not
+        `keep_out`, the cards the drawer just threw) are shuffled into a new stock."""
+        cards: list[Card] = []
+        while len(cards) < count:
+            if not self.stock:
+                pool = [c for c in self.discards if c not in keep_out]
+                if not pool:
+                    raise AssertionError("no cards left to deal")  # pragma: no cover
+                self.discards = [c for c in self.discards if c in keep_out]
+                self.stock = shuffled(pool, self.rng)
+                self.reshuffles += 1
+            cards.append(self.stock.pop(0))
+        return cards
+
+    def _deal(self) -> list[Event]:
+        posted = self.betting.post_antes()
+        order = self.betting.order_from_button()
+        for _ in range(BADUGI_SIZE):
+            for seat in order:
+                self.hands[seat] += self._take(1)
+        ante = self.betting.structure.ante
+        text = f"Badugi: {self.seats[self.button]} deals."
+        if ante:
+            text += f" Antes {ante}: the pot is {self.betting.pot_total}."
+        short = [self.seats[p.seat] for p in posted if p.all_in]
+        if short:
+            text += f" All-in on the ante: {', '.join(short)}."
+        events = [Event(text, None, "deal", {"button": self.button, **self._chips()})]
+        for seat in range(self.n):
+            events.append(self._hand_event(seat, f"Your hand: {self._hand_text(seat)}."))
+        self.betting.start_round()
+        return events + self._advance()
+
+    def _hand_text(self, seat: int) -> str:
+        hand = self.hands[seat]
+        return f"{label_cards(badugi_order(hand))} ({badugi_hand(hand).description})"
+
+    def _hand_event(self, seat: int, text: str, **extra: Any) -> Event:
+        data = {"hand": cards_to_json(badugi_order(self.hands[seat])), **extra}
+        return Event(text, seat, "hand", data)
+
+    def _chips(self) -> dict[str, Any]:
+        b = self.betting
+        return {
+            "stacks": list(b.stacks),
+            "bets": list(b.bets),
+            "pot": b.pot_total,
+            "pots": [pot.to_json() for pot in b.pots()],
+        }
+
+    # --- the flow of the deal ------------------------------------------------------------------
+    def _advance(self) -> list[Event]:
+        """Move on while nobody has a decision: close finished rounds, skip rounds where
+        nobody can bet, start draws, and end the deal."""
+        events: list[Event] = []
+        b = self.betting
+        while True:
+            if self._phase == "draw":
+                if self.drawer is not None:
+                    return events
+                b.start_round()
+                self._phase = "bet"
+                continue
+            if self._phase != "bet" or b.actor is not None:
+                return events
+            for seat, amount in b.end_round():
+                events.append(
+                    Event(
+                        f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
+                        None,
+                        "uncalled",
+                        {"seat": seat, "amount": amount, **self._chips()},
+                    )
+                )
+            if b.lone_player is not None:
+                return events + self._lone_winner(b.lone_player)
+            if b.round_no >= ROUNDS:
+                return events + self._showdown()
+            events += self._start_draw()
+
+    def _start_draw(self) -> list[Event]:
+        self._phase = "draw"
+        self.draw_no += 1
+        burn = self._take(1)
+        self.burned += burn
+        self.discards += burn
+        live = [s for s in self.betting.order_from_button() if not self.betting.folded[s]]
+        self.drawer = live[0]
+        for seat in live:
+            self.draws[seat].append(0)
+        pot = self.betting.pot_total
+        text = f"The {ORDINALS[self.draw_no - 1]} draw (pot {pot}): draw 0-4 cards in turn."
+        return [Event(text, None, "draw_begins", {"draw": self.draw_no, **self._chips()})]
+
+    def _next_drawer(self, seat: int) -> int | None:
+        order = self.betting.order_from_button()
+        after = order[order.index(seat) + 1 :]
+        return next((s for s in after if not self.betting.folded[s]), None)
+
+    # --- actions -----------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act:
+            return []
+        if self._phase == "draw":
+            hand = badugi_order(self.hands[seat])
+            actions = [Action("stand")]
+            for size in range(1, BADUGI_SIZE + 1):
+                actions += [
+                    Action("draw", tuple(cards_to_json(c))) for c in combinations(hand, size)
+                ]
+            return actions
+        options = self.betting.options(seat)
+        assert options is not None
+        return [Action(name) for name in _bet_names(options)]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("This deal is over.")
+        if seat not in self.to_act:
+            raise IllegalAction("It is not your turn.")
+        if action == TIMEOUT or action.name == "timeout":
+            action = self._timeout_action(seat)
+        if self._phase == "draw":
+            if action.name == "stand":
+                events = self._draw(seat, [])
+            elif action.name == "draw":
+                events = self._draw(seat, parse_action_cards(action.args, self.hands[seat]))
+            else:
+                raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
+        elif action.name in BET_ACTIONS:
+            events = self._bet(seat, action.name)
+        else:
+            raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+        self.step += 1
+        return events
+
+    def _timeout_action(self, seat: int) -> Action:
+        """The clock ran out: check if possible, else fold; in a draw, stand pat."""
+        if self._phase == "draw":
+            return Action("stand")
+        options = self.betting.options(seat)
+        assert options is not None
+        return Action("check" if options.call == 0 else "fold")
+
+    def _bet(self, seat: int, name: str) -> list[Event]:
+        b = self.betting
+        options = b.options(seat)
+        assert options is not None
+        if name not in _bet_names(options):
+            raise IllegalAction(_why_not(name, options, b))
+        name_ = self.seats[seat]
+        if name == "fold":
+            b.fold(seat)
+            self.discards += self.hands[seat]  # mucked: the cards may come back in a reshuffle
+            self.hands[seat] = []
+            text, last = f"{name_} folds.", "fold"
+        elif name in ("check", "call"):
+            amount = b.check_or_call(seat)
+            if amount == 0:
+                text, last = f"{name_} checks.", "check"
+            else:
+                last = f"call {amount}"
+                text = f"{name_} calls {amount}"
+                text += " and is all-in." if b.stacks[seat] == 0 else "."
+        else:
+            to = b.bet_or_raise(seat)
+            verb = "bets" if options.is_bet else "raises to"
+            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
+            text = f"{name_} {verb} {to}"
+            text += " and is all-in." if b.stacks[seat] == 0 else "."
+        self.last_actions[seat] = last
+        text += f" Pot {b.pot_total}."
+        data = {"seat": seat, "action": name, "last": last, **self._chips()}
+        return [Event(text, None, "bet", data), *self._advance()]
+
+    def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
+        name = self.seats[seat]
+        if not thrown:
+            self.draws[seat][-1] = 0
+            self.last_actions[seat] = "stand pat"
+            events = [Event(f"{name} stands pat.", None, "draw", {"seat": seat, "count": 0})]
+        else:
+            kept = [c for c in self.hands[seat] if c not in thrown]
+            before = self.reshuffles
+            new = self._take(len(thrown), keep_out=thrown)
+            self.discards += thrown
+            self.hands[seat] = kept + new
+            count = len(thrown)
+            self.draws[seat][-1] = count
+            self.last_actions[seat] = f"draw {count}"
+            text = f"{name} draws {count}."
+            if self.reshuffles > before:
+                text += " The stock ran out: the discards were shuffled into a new one."
+            events = [
+                Event(text, None, "draw", {"seat": seat, "count": count}),
+                self._hand_event(
+                    seat,
+                    f"You threw {label_cards(thrown)} and drew {label_cards(new)}: "
+                    f"{self._hand_text(seat)}.",
+                    thrown=cards_to_json(thrown),
+                    drawn=cards_to_json(new),
+                ),
+            ]
+        self.drawer = self._next_drawer(seat)
+        return events + self._advance()
+
+    # --- the end of the deal -------------------------------------------------------------------
+    def _lone_winner(self, seat: int) -> list[Event]:
+        awards = self.betting.settle_lone_player()
+        won = sum(a.amount for a in awards)
+        text = f"Everyone else folded: {self.seats[seat]} takes the pot of {won} unseen."
+        self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "lone": seat}
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _showdown(self) -> list[Event]:
+        b = self.betting
+        live = [s for s in b.order_from_button() if not b.folded[s]]
+        hands = {s: badugi_hand(self.hands[s]) for s in live}
+        lines = [
+            f"{self.seats[s]}: {label_cards(badugi_order(self.hands[s]))}, "
+            f"{hands[s].description}."
+            for s in live
+        ]
+        pots = b.pots()
+        awards = b.settle_high({s: hand.strength for s, hand in hands.items()})
+        for pot, award in zip(pots, awards, strict=True):
+            lines.append(self._explain(pot, award, hands, len(pots)))
+        self.showdown = {
+            "hands": {str(s): cards_to_json(badugi_order(self.hands[s])) for s in live},
+            "descriptions": {str(s): hands[s].description for s in live},
+            "awards": [a.to_json() for a in awards],
+            "lone": None,
+        }
+        text = "Showdown. " + " ".join(lines)
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _explain(
+        self, pot: Pot, award: PotAward, hands: Mapping[int, BadugiHand], count: int
+    ) -> str:
+        label = "The pot" if count == 1 else ("The main pot" if award.index == 0 else
+                                                f"Side pot {award.index}")
+        winners = list(award.shares)
+        names = " and ".join(self.seats[s] for s in winners)
+        if len(pot.eligible) == 1:
+            return f"{label} of {pot.amount} goes back to {names}, the only one in it."
+        why = hands[winners[0]].description
+        if len(winners) == 1:
+            return f"{label} of {pot.amount} to {names} with {why}."
+        parts = ", ".join(f"{self.seats[s]} {award.shares[s]}" for s in winners)
+        text = f"{label} of {pot.amount} is split, {why} each: {parts}"
+        if len(set(award.shares.values())) > 1:
+            text += " (odd chips from the dealer's left)"
+        return text + "."
+
+    def _end(self) -> Event:
+        self._phase = "over"
+        self.drawer = None
+        stacks = tuple(self.betting.stacks)
+        chips = tuple(self.betting.net())
+        top = max(chips)
+        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
+        moves = ", ".join(
+            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
+        )
+        summary = f"Deal over: {moves or 'no chips moved'}."
+        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
+        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+
+    # --- what each seat is asked and sees -------------------------------------------------------
+    def prompt(self, seat: int) -> Prompt | None:
+        if seat not in self.to_act:
+            return None
+        if self._phase == "draw":
+            hand = badugi_order(self.hands[seat])
+            text = (
+                f"The {ORDINALS[self.draw_no - 1]} draw: your hand is {self._hand_text(seat)}. "
+                "Pick the cards to throw (0-4), or stand pat."
+            )
+            pick = CardPick(
+                "Throw cards",
+                "draw",
+                tuple(cards_to_json(hand)),
+                0,
+                BADUGI_SIZE,
+                tuple(c.label for c in hand),
+            )
+            return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
+        options = self.betting.options(seat)
+        assert options is not None
+        text = f"Pot {options.pot}. "
+        text += f"To call: {options.call}." if options.call else "Nothing to call."
+        text += f" Your hand: {self._hand_text(seat)}."
+        stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
+        return Prompt(text, tuple(_bet_choices(options, stack, bet)))
+
+    def _public_fields(self) -> dict[str, Any]:
+        b = self.betting
+        actor = b.actor if self._phase == "bet" else None
+        options = b.options(actor) if actor is not None else None
+        return {
+            "kind": self.kind,
+            "names": self.seats,
+            "scores": tuple(b.stacks),
+            "phase": self._phase,
+            "to_act": tuple(sorted(self.to_act)),
+            "deal": 1,
+            "result": self._result,
+            "button": b.button,
+            "ante": b.structure.ante,
+            "small_bet": b.structure.small_bet,
+            "big_bet": b.structure.big_bet,
+            "betting_round": b.round_no,
+            "draw_no": self.draw_no,
+            "stacks": tuple(b.stacks),
+            "bets": tuple(b.bets),
+            "committed": tuple(b.committed),
+            "folded": tuple(b.folded),
+            "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
+                            for s in range(self.n)),
+            "pot": b.pot_total,
+            "pots": tuple(b.pots()),
+            "draws": tuple(tuple(d) for d in self.draws),
+            "hand_sizes": tuple(len(h) for h in self.hands),
+            "stock": len(self.stock),
+            "to_call": options.call if options else 0,
+            "raise_to": options.raise_to if options else None,
+            "last_actions": tuple(self.last_actions),
+            "showdown": json_record(self.showdown),
+        }
+
+    def public_view(self) -> BadugiView:
+        return BadugiView(**self._public_fields())
+
+    def view(self, seat: int) -> BadugiSeatView:
+        hand = self.hands[seat]
+        return BadugiSeatView(
+            **self._public_fields(),
+            seat=seat,
+            hand=tuple(cards_to_json(badugi_order(hand))),
+            hand_value=badugi_hand(hand).description if hand else "",
+        )
+
+    # --- snapshots -----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+            "rng": rng_to_json(self.rng),
+            "betting": self.betting.to_json(),
+            "stock": cards_to_json(self.stock),
+            "hands": [cards_to_json(h) for h in self.hands],
+            "discards": cards_to_json(self.discards),
+            "burned": cards_to_json(self.burned),
+            "draws": [list(d) for d in self.draws],
+            "last_actions": list(self.last_actions),
+            "phase": self._phase,
+            "draw_no": self.draw_no,
+            "drawer": self.drawer,
+            "step": self.step,
+            "reshuffles": self.reshuffles,
+            "showdown": self.showdown,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Badugi:
+        game = cls.__new__(cls)
+        game.seats = tuple(data["seats"])
+        game.options = dict(data["options"])
+        game.rng = rng_from_json(data["rng"])
+        game.betting = Betting.from_json(data["betting"])
+        game.stock = cards_from_json(data["stock"])
+        game.hands = [cards_from_json(h) for h in data["hands"]]
+        game.discards = cards_from_json(data["discards"])
+        game.burned = cards_from_json(data["burned"])
+        game.draws = [list(d) for d in data["draws"]]
+        game.last_actions = list(data["last_actions"])
+        game._phase = data["phase"]
+        game.draw_no = data["draw_no"]
+        game.drawer = data["drawer"]
+        game.step = data["step"]
+        game.reshuffles = data["reshuffles"]
+        game.showdown = data["showdown"]
+        game._result = GameResult.from_json(data["result"]) if data["result"] else None
+        game._opening = []
+        return game
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        return badugi_ai(self.view(seat), self.legal_actions(seat), rng)
+
+
+# --- betting choices ------------------------------------------------------------------------
+
+
+def _bet_names(options: BetOptions) -> list[str]:
+    names = ["fold"] if options.fold else []
+    names.append("check" if options.facing == 0 else "call")
+    if options.raise_to is not None:
+        names.append("bet" if options.is_bet else "raise")
+    return names
+
+
+def _why_not(name: str, options: BetOptions, betting: Betting) -> str:
+    """Why a betting action is refused, from the kit's own verifiers."""
+    seat = options.seat
+    try:
+        if name == "fold":
+            betting.verify_fold(seat)
+        elif name in ("bet", "raise"):
+            betting.verify_bet_or_raise(seat)
+    except IllegalAction as refusal:
+        return str(refusal)
+    if name == "check":
+        return f"There is a bet: call {options.call} or fold."
+    if name == "call":
+        return "There is nothing to call: check."
+    if name == "bet":
+        return f"There is a bet already: raise to {options.raise_to}."
+    return f"Nobody has bet: bet {options.raise_to}."
+
+
+def _bet_choices(options: BetOptions, stack: int, bet: int) -> list[Choice]:
+    choices = []
+    if options.fold:
+        choices.append(Choice("Fold", Action("fold"), "danger"))
+    if options.facing == 0:
+        choices.append(Choice("Check", Action("check"), "secondary"))
+    else:
+        all_in = " (all-in)" if options.call == stack else ""
+        choices.append(Choice(f"Call {options.call}{all_in}", Action("call"), "primary"))
+    if options.raise_to is not None:
+        all_in = " (all-in)" if options.raise_to - bet == stack else ""
+        word = "Bet" if options.is_bet else "Raise to"
+        choices.append(
+            Choice(f"{word} {options.raise_to}{all_in}", Action(word.split()[0].lower()),
+                   "success")
+        )
+    return choices
+
+
+# --- the AI ---------------------------------------------------------------------------------
+
+
+def _strength(value: BadugiHand, draws_left: int) -> float:
+    """A rough chance that the hand beats one opponent's: a made badugi by its top card; a
+    3-card hand by its top card, worth more while draws remain to complete it; two cards or
+    fewer need luck. The figures are heads-up estimates from play between AI seats."""
+    top = value.ranks[0] if value.ranks else 13
+    if value.size == BADUGI_SIZE:
+        return max(0.55, min(0.95, 1.15 - 0.05 * top))
+    if value.size == 3:
+        return max(0.12, 0.55 - 0.04 * top) + 0.08 * draws_left
+    return 0.05 + 0.08 * draws_left
+
+
+def _rivals_read(view: BadugiSeatView) -> float:
+    """How the others' last draws shade our chances: a player still drawing two or more
+    cards is far from a badugi; one who stood pat probably has one."""
+    shade = 0.0
+    for seat, draws in enumerate(view.draws):
+        if seat == view.seat or view.folded[seat] or not draws:
+            continue
+        if draws[-1] == 0:
+            shade -= 0.12
+        elif draws[-1] >= 2:
+            shade += 0.06
+    return shade
+
+
+def _throw(value: BadugiHand, hand: Sequence[Card], draws_left: int) -> list[Card]:
+    """Keep the cards that play; also break a rough hand while draws remain (a king-high
+    badugi early, or a 3-card hand topped by a ten or more)."""
+    keep = list(value.cards)
+    if draws_left >= 2 and keep:
+        top = _low_rank(max(keep, key=_low_rank))
+        if (value.size == BADUGI_SIZE and top >= 11) or (value.size == 3 and top >= 10):
+            keep.remove(max(keep, key=_low_rank))
+    return [c for c in hand if c not in keep]
+
+
+def badugi_ai(view: BadugiSeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """A Badugi player that sees only its own seat's view and the listed legal actions.
+
+    Draws: keep the best Badugi subset and draw to it, breaking rough hands while two draws
+    remain. Betting: the hand's rough strength (made badugis by their top card, draws by how
+    many cards they need and the draws left), shaded for the number of opponents, against
+    the pot odds: raise strong hands, call when the odds pay, fold weak hands to a bet, and
+    now and then bet a good draw (so that the AI is not read like a book).
+    """
+    names = {action.name for action in legal}
+    hand = cards_from_json(view.hand)
+    value = badugi_hand(hand)
+    if view.phase == "draw":
+        draws_left = DRAWS - view.draw_no  # draws after this one
+        throw = _throw(value, hand, draws_left)
+        return Action("draw", tuple(cards_to_json(throw))) if throw else Action("stand")
+    draws_left = DRAWS - view.draw_no
+    rivals = sum(1 for s, f in enumerate(view.folded) if not f and s != view.seat)
+    chance = min(0.97, max(0.02, _strength(value, draws_left) + _rivals_read(view)))
+    strength = chance ** max(1, rivals)  # to beat every one of them
+    aggressive = "bet" if "bet" in names else "raise" if "raise" in names else None
+    if aggressive and strength > 0.6:
+        return Action(aggressive)
+    if aggressive == "bet" and strength > 0.4 and rng.random() < 0.3:
+        return Action(aggressive)
+    if "check" in names:
+        return Action("check")
+    odds = view.to_call / (view.pot + view.to_call)
+    if strength >= odds:
+        return Action("call")
+    return Action("fold")
