@@ -79,8 +79,10 @@ class Figures:
         return 1.96 * math.sqrt(max(variance, 0.0) / self.games)
 
     def summary(self) -> dict[str, float | int | str]:
+        figures = asdict(self)
+        del figures["ai_net_sq"]  # only for the margin
         return {
-            **asdict(self),
+            **figures,
             "ai_net_per_game": round(self.mean, 3),
             "margin_95": round(self.margin, 3),
             "ahead_share": round(self.ahead / self.games, 4),

@@ -246,6 +246,23 @@ def test_a_round_nobody_bets_in_ends_the_game_sharing_the_pot() -> None:
     assert game.result is not None and game.result.chips == (0, -1, 1)
 
 
+def test_a_session_deal_of_five_rounds_shares_what_is_left() -> None:
+    game = new([20, 20, 20], max_rounds=2)  # a session sets 5; 2 is enough to see it
+    for _round in (1, 2):
+        first, *others = game.order
+        game = rigged(game, {first: "2c 2d 2h 2s 3c"}, stock="Kc")
+        game.apply(first, bet(1))  # lost: the pot grows by 1
+        for seat in others:
+            game.apply(seat, PASS)
+    assert game.is_over and game.round_no == 2 and game.pot == 0
+    # seats 1 and 2 each lost a chip; the 5 in the pot are shared 2, 2, 1 from the left of
+    # round 2's dealer (seat 1): seat 2, seat 0, then seat 1
+    assert game.stacks == [19 + 2, 18 + 1, 18 + 2]
+    assert game.result is not None and "2 rounds" in game.result.summary
+    with pytest.raises(ValueError, match="max_rounds"):
+        new([20, 20], max_rounds=0)
+
+
 def test_a_broke_player_is_dealt_no_more() -> None:
     game = rigged(new([4, 20, 20], button=2), {0: "2c 2d 2h 2s 3c"}, stock="Kc")
     game.apply(0, bet(3))  # all of seat 0's chips
@@ -433,13 +450,14 @@ def check_events(game: RedDog, events: list[Event]) -> None:
     stacks=st.lists(st.integers(0, 40), min_size=2, max_size=10),
     ante=st.integers(1, 5),
     button=st.integers(0, 9),
+    rounds=st.none() | st.integers(1, 6),
 )
 def test_chips_are_conserved_the_pot_is_never_negative_and_no_hand_leaks(
-    seed: int, stacks: list[int], ante: int, button: int
+    seed: int, stacks: list[int], ante: int, button: int, rounds: int | None
 ) -> None:
     if sum(s >= ante for s in stacks) < 2:
         stacks = [*stacks[:-2], ante, ante + 3]
-    game = new(stacks, seed, ante=ante, button=button % len(stacks))
+    game = new(stacks, seed, ante=ante, button=button % len(stacks), max_rounds=rounds)
     play_checked(game, random.Random(seed))
 
 

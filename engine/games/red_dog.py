@@ -29,7 +29,9 @@ has. The share-out of a pot left over is the kit's `split_evenly`, the odd-chip 
 every chip game.
 
 Options: `stacks` (required, the chips each seat brings), `button` (the first dealer,
-default seat 0), `ante` (default 1) and `turn_seconds` (the betting clock, default 60).
+default seat 0), `ante` (default 1), `turn_seconds` (the betting clock, default 60) and
+`max_rounds` (default none: a Dealer's Choice session sets 5, after which, RULINGS.md says,
+what is left in the pot is shared as above).
 
 >>> game = RedDog(["Ann", "Bob", "Cy"], {"stacks": [20, 20, 20]}, random.Random(3))
 >>> game.pot, game.stacks, sorted(game.to_act)
@@ -76,7 +78,7 @@ __all__ = [
     "winning_card",
 ]
 
-OPTIONS = ("stacks", "button", "ante", "turn_seconds")
+OPTIONS = ("stacks", "button", "ante", "turn_seconds", "max_rounds")
 DEFAULT_ANTE = 1
 DEFAULT_TURN_SECONDS = 60.0
 FULL_HAND, SHORT_HAND = 5, 4
@@ -226,7 +228,9 @@ class RedDogSeatView(RedDogView, SeatView):
 # --- the game ---------------------------------------------------------------------------------
 
 
-def _check_options(options: Mapping[str, Any], seats: int) -> tuple[list[int], int, int, float]:
+def _check_options(
+    options: Mapping[str, Any], seats: int
+) -> tuple[list[int], int, int, float, int | None]:
     """The options, checked, with a message for the table host (shown as it is)."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
@@ -245,9 +249,14 @@ def _check_options(options: Mapping[str, Any], seats: int) -> tuple[list[int], i
     seconds = options.get("turn_seconds")
     if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
         raise ValueError("turn_seconds must be a positive number of seconds")
+    rounds = options.get("max_rounds")
+    if rounds is not None and not (
+        isinstance(rounds, int) and not isinstance(rounds, bool) and rounds >= 1
+    ):
+        raise ValueError("max_rounds must be a number of rounds, 1 or more")
     if sum(stack >= ante for stack in stacks) < 2:
         raise ValueError(f"Red Dog needs two players who can pay the ante of {_chips(ante)}")
-    return list(stacks), button, ante, float(seconds or DEFAULT_TURN_SECONDS)
+    return list(stacks), button, ante, float(seconds or DEFAULT_TURN_SECONDS), rounds
 
 
 def _from_left_of(dealer: int, seats: int) -> list[int]:
@@ -275,7 +284,7 @@ class RedDog(Game):
             raise ValueError("Red Dog is played by 2 to 10 players")
         self.seats = tuple(seats)
         self.options = dict(options or {})
-        stacks, self.button, self.ante, self.turn_seconds = _check_options(
+        stacks, self.button, self.ante, self.turn_seconds, self.max_rounds = _check_options(
             self.options, len(self.seats)
         )
         self.options["stacks"] = list(stacks)  # a tuple would not survive the JSON snapshot
@@ -418,7 +427,8 @@ class RedDog(Game):
         if by is not None:
             text += f" and wins with {by.label}: {name} takes {amount} from the pot"
         else:
-            text += f": no higher {suit}, so the {_chips(amount)} go into the pot"
+            goes = "goes" if amount == 1 else "go"
+            text += f": no higher {suit}, so the {_chips(amount)} {goes} into the pot"
         text += f" (the pot holds {self.pot})."
         data = {**turn, "stacks": list(self.stacks)}
         return [Event(text, None, "reveal", data), *self._next_turn()]
@@ -493,6 +503,8 @@ class RedDog(Game):
         }
         if not any(turn["bet"] for turn in self.turns):
             return self._finish(f"Nobody bet in round {self.round_no}.")
+        if self.max_rounds is not None and self.round_no >= self.max_rounds:
+            return self._finish(f"The {self.round_no} rounds of this game have been played.")
         # The deal passes to the left, among the players of the game.
         later = [s for s in self.players if s > self.dealer]
         self.dealer = later[0] if later else self.players[0]
@@ -605,6 +617,7 @@ class RedDog(Game):
             "button": self.button,
             "ante": self.ante,
             "turn_seconds": self.turn_seconds,
+            "max_rounds": self.max_rounds,
             "brought": list(self.brought),
             "stacks": list(self.stacks),
             "pot": self.pot,
@@ -632,6 +645,7 @@ class RedDog(Game):
         game.button = int(data["button"])
         game.ante = int(data["ante"])
         game.turn_seconds = float(data["turn_seconds"])
+        game.max_rounds = data.get("max_rounds")
         game.brought = list(data["brought"])
         game.stacks = list(data["stacks"])
         game.pot = int(data["pot"])
