@@ -312,3 +312,37 @@ def test_badugi_hands_end_with_the_same_stacks_as_pokerkit() -> None:
     # the comparison is not vacuous: most hands are compared, and the cases that matter occur
     assert tally.compared >= 0.8 * tally.hands
     assert tally.side_pots > HANDS // 50 and tally.splits > 0 and tally.showdowns > HANDS // 4
+
+
+def test_a_three_way_split_shows_the_odd_chip_ruling_that_differs() -> None:
+    """Three equal badugis share a pot of 20 (the antes): 6 each and 2 odd chips. We give
+    them one each from the dealer's left (7, 7, 6); pokerkit gives both to the first (8, 6,
+    6). Everything else about the hand agrees."""
+    hands = ["Ac 2d 3h 4s", "Ad 2c 3s 4h", "Ah 2s 3c 4d", "Kc Kd Kh Ks"]
+    game = Badugi(["Ann", "Bob", "Cid", "Dee"], {"stacks": [100] * 4, "button": 3},
+                  random.Random(1))
+    game.hands = [[parse_card(text) for text in hand.split()] for hand in hands]
+    dealt = [game.hands[seat][k] for k in range(4) for seat in range(4)]
+    game.stock = [c for c in standard_deck() if c not in dealt]
+    state = FixedLimitBadugi.create_state(AUTOMATIONS, True, ANTE, 0, SMALL, BIG, [100] * 4, 4)
+    state.deck_cards.clear()
+    state.deck_cards.extend(PK[str(c)] for c in [*dealt, *game.stock])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        while state.status:
+            if state.can_burn_card():
+                state.burn_card()
+            elif state.hole_dealee_index is not None:
+                state.deal_hole()
+            elif state.stand_patter_or_discarder_index is not None:
+                state.stand_pat_or_discard()
+            else:
+                state.check_or_call()
+    while not game.is_over:
+        (seat,) = game.to_act
+        game.apply(seat, Action("stand" if game.phase == "draw" else "check"))
+    assert len(game.burned) == 3  # a burn before each draw, from the same deck
+    assert list(state.stacks) == [103, 101, 101, 95]  # pokerkit: both odd chips to Ann
+    assert game.betting.stacks == [102, 102, 101, 95]  # ours: one each, Ann then Bob
+    tally = Tally()
+    assert expected_pokerkit_stacks(game, {0, 1, 2}, tally) == list(state.stacks)

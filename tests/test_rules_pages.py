@@ -14,7 +14,7 @@ from cogs.common import EMBED_DESCRIPTION_LIMIT, RULES_DIR, rules_embeds
 
 PAGES = sorted(RULES_DIR.glob("*.md"))
 TITLES = {"sppoker": "Sppoker", "poke": "Poke", "poangpoker": "Poängpoker and Chicago",
-          "hands": "Hands", "red_dog": "Red Dog"}
+          "hands": "Hands", "red_dog": "Red Dog", "badugi": "Badugi"}
 # A line that starts a new block in Markdown: a list item, a heading, a fence.
 STARTS = re.compile(r"^\s*(?:[-*] |\d+\. |#|```)")
 
@@ -92,3 +92,6 @@ def test_the_new_rulings_are_documented() -> None:
     assert "Your poker hand is named" in chicago
     poke = text_of("poke")
     assert "the bot offers you only what can be played" in poke
+    badugi = text_of("badugi")
+    assert "An all-in raise of at least **half a bet** counts as a full raise" in badugi
+    assert "never dealt back to you" in badugi and "go **one each**" in badugi

@@ -284,6 +284,7 @@ class Badugi(Game):
                     return events
                 b.start_round()
                 self._phase = "bet"
+                self._clear_last_actions()
                 continue
             if self._phase != "bet" or b.actor is not None:
                 return events
@@ -302,8 +303,15 @@ class Badugi(Game):
                 return events + self._showdown()
             events += self._start_draw()
 
+    def _clear_last_actions(self) -> None:
+        """A new step of the deal: the board shows its moves, and who folded."""
+        self.last_actions = [
+            "fold" if self.betting.folded[s] else "" for s in range(self.n)
+        ]
+
     def _start_draw(self) -> list[Event]:
         self._phase = "draw"
+        self._clear_last_actions()
         self.draw_no += 1
         burn = self._take(1)
         self.burned += burn
