@@ -142,16 +142,17 @@ def waiting_line(table: Table) -> str:
 
 def board_text(table: Table) -> str:
     game = table.require_game()
-    lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)]
-    if table.game_class.chip_game:
+    lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)
+             + (f" · deal {table.deals}" if table.game_class.chip_game else "")]
+    if table.game_class.chip_game and game.is_over:
+        # Between deals the table changes (who sits, their stacks); the old deal's view not.
         lines.append("Stacks: " + ", ".join(
             f"{seat.name} {stack}" for seat, stack in zip(table.seats, table.stacks,
                                                           strict=True)))
-        if game.is_over:  # between deals: the table changes, the old deal's view does not
-            lines.append(f"Deal {table.deals} is over. **Next deal** deals again; **Join**, "
-                         "**Leave** (with your chips) or **Rebuy** now; the host can **End** "
-                         "the table.")
-            return clip("\n".join(lines))
+        lines.append(f"Deal {table.deals} is over. **Next deal** deals again; **Join**, "
+                     "**Leave** (with your chips) or **Rebuy** now; the host can **End** the "
+                     "table.")
+        return clip("\n".join(lines))
     lines += renderer_for(table.kind).public(game.public_view())
     if table.recent and not game.is_over:
         lines.append("")
@@ -165,7 +166,9 @@ def board_text(table: Table) -> str:
 
 def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
     game = table.require_game()
-    lines = [f"**{game.title}** in <#{table.channel_id}> — you are **{table.seats[seat].name}**"]
+    deal = f" · deal {table.deals}" if table.game_class.chip_game else ""
+    lines = [f"**{game.title}** in <#{table.channel_id}> — you are "
+             f"**{table.seats[seat].name}**{deal}"]
     lines += renderer_for(table.kind).private(game.view(seat))
     notes = table.notes.get(seat, [])
     if notes:

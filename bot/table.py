@@ -20,6 +20,7 @@ from bot.snapshots import upgrade_snapshot
 from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
 
+CASH_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})  # a cash table's, not a deal's
 SNAPSHOT_VERSION = 2
 """2: prompt stamps from the step counter; message ids moved to the store's message refs."""
 
@@ -178,7 +179,8 @@ class Table:
         cls = self.game_class
         options = dict(self.options)
         seed: int | str = self.seed
-        if cls.chip_game:
+        if cls.chip_game:  # the table's own cash options stay with the table
+            options = {k: v for k, v in options.items() if k not in CASH_OPTIONS}
             options |= {"stacks": list(self.stacks), "button": self.deals % len(self.seats)}
             seed = f"{self.seed}:{self.deals + 1}"
         try:

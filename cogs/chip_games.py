@@ -1,0 +1,119 @@
+"""The chip games: `/badugi start|rules`, `/reddog start|rules`, and how their tables read.
+
+Formatting only: the pot, the side pots, each stack and bet, whose turn; the games decide
+everything (engine/games/badugi.py, engine/games/red_dog.py), the cash table carries the
+stacks from deal to deal (bot/cash.py).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.plugins import GamePlugin
+from bot.render import Renderer, cards_text
+from cogs.common import send_rules, start_table
+from engine.games.badugi import Badugi, BadugiSeatView, BadugiView
+from engine.games.red_dog import RedDog, RedDogSeatView, RedDogView
+
+
+def badugi_public(view: BadugiView) -> list[str]:
+    stage = (f"betting round {view.betting_round + 1}" if view.phase != "draw"
+             else f"draw {view.draw_no}")
+    lines = [f"{stage.capitalize()} · ante {view.ante}, bets {view.small_bet}/"
+             f"{view.big_bet} · **pot {view.pot}**"]
+    if len(view.pots) > 1:
+        lines.append("Pots: " + ", ".join(
+            f"{'main' if i == 0 else f'side {i}'} {pot.amount}" for i, pot in
+            enumerate(view.pots)))
+    seats = []
+    for seat, name in enumerate(view.names):
+        state = "folded" if view.folded[seat] else "all in" if view.all_in[seat] else ""
+        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
+        drew = f", drew {'/'.join(map(str, view.draws[seat]))}" if view.draws[seat] else ""
+        note = f" ({state})" if state else ""
+        seats.append(f"{name} {view.stacks[seat]}{bet}{drew}{note}")
+    lines.append("Stacks: " + " · ".join(seats))
+    return lines
+
+
+def badugi_private(view: BadugiSeatView) -> list[str]:
+    lines = [f"Your hand: {cards_text(list(view.hand))}"]
+    if view.hand_value:
+        lines.append(f"Your Badugi: **{view.hand_value}**")
+    lines += badugi_public(view)
+    if view.seat in view.to_act and view.to_call:
+        lines.append(f"To call: {view.to_call}.")
+    return lines
+
+
+def red_dog_public(view: RedDogView) -> list[str]:
+    lines = [f"Round {view.deal} · ante {view.ante} · **pot {view.pot}**"]  # of this pot
+    for turn in view.turns:
+        name = view.names[turn.seat]
+        if not turn.bet:
+            lines.append(f"{name} passed.")
+            continue
+        outcome = f"won with {cards_text(turn.by)}" if turn.won else "lost"
+        lines.append(f"{name} bet {turn.bet} on {cards_text(turn.card)}: {outcome}.")
+    lines.append("Stacks: " + " · ".join(
+        f"{view.names[seat]} {view.stacks[seat]}" for seat in range(len(view.names))))
+    return lines
+
+
+def red_dog_private(view: RedDogSeatView) -> list[str]:
+    lines = [f"Your hand: {cards_text(list(view.hand))}"] if view.hand else []
+    if view.unseen:
+        lines.append(f"{view.beats} of the {view.unseen} unseen cards would win for you.")
+    return lines + red_dog_public(view)
+
+
+PLUGINS = (
+    GamePlugin(game=Badugi, renderer=Renderer(private=badugi_private, public=badugi_public),
+               extension=__name__),
+    GamePlugin(game=RedDog, renderer=Renderer(private=red_dog_private, public=red_dog_public),
+               extension=__name__),
+)
+
+BUY_IN = "Chips you bring to the table from your balance (default 200)"
+
+
+@app_commands.guild_only()
+class BadugiCommands(commands.GroupCog, group_name="badugi",
+                     group_description="Badugi: four cards, ace low, three draws (chips)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Badugi cash table in this channel")
+    @app_commands.describe(buy_in=BUY_IN)
+    async def start(self, interaction: discord.Interaction,
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
+        await start_table(interaction, Badugi.kind, buy_in=buy_in)
+
+    @app_commands.command(name="rules", description="How Badugi is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, Badugi.kind, Badugi.title)
+
+
+@app_commands.guild_only()
+class RedDogCommands(commands.GroupCog, group_name="reddog",
+                     group_description="Red Dog: bet that your hand beats the next card (chips)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Red Dog cash table in this channel")
+    @app_commands.describe(buy_in=BUY_IN, ante="Chips each player antes to the pot (default 1)")
+    async def start(self, interaction: discord.Interaction,
+                    buy_in: app_commands.Range[int, 5, 100_000] | None = None,
+                    ante: app_commands.Range[int, 1, 1000] | None = None) -> None:
+        await start_table(interaction, RedDog.kind, buy_in=buy_in, ante=ante)
+
+    @app_commands.command(name="rules", description="How Red Dog is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, RedDog.kind, RedDog.title)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(BadugiCommands(bot))
+    await bot.add_cog(RedDogCommands(bot))
