@@ -1,4 +1,5 @@
-"""The chip games: `/badugi start|rules`, `/reddog start|rules`, and how their tables read.
+"""The chip games: `/badugi`, `/reddog` and `/dealers-choice` (start, rules), and how their
+tables read.
 
 Formatting only: the pot, the side pots, each stack and bet, whose turn; the games decide
 everything (engine/games/badugi.py, engine/games/red_dog.py), the cash table carries the
@@ -12,10 +13,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.plugins import GamePlugin
-from bot.render import Renderer, cards_text
+from bot.render import Renderer, cards_text, renderer_for
 from cogs.common import send_rules, start_table
 from engine.games.badugi import Badugi, BadugiSeatView, BadugiView
+from engine.games.dealers_choice import DealersChoice
 from engine.games.red_dog import RedDog, RedDogSeatView, RedDogView
+from engine.views import GameView, SeatView
 
 
 def badugi_public(view: BadugiView) -> list[str]:
@@ -69,10 +72,27 @@ def red_dog_private(view: RedDogSeatView) -> list[str]:
     return lines + red_dog_public(view)
 
 
+def session_public(view: GameView) -> list[str]:
+    """A Dealer's Choice deal reads as the game the dealer chose; before that, who chooses."""
+    if view.kind != DealersChoice.kind:
+        return renderer_for(view.kind).public(view)
+    return [f"{view.names[view.to_act[0]]} deals and is choosing the game."] if view.to_act \
+        else []
+
+
+def session_private(view: SeatView) -> list[str]:
+    if view.kind != DealersChoice.kind:
+        return renderer_for(view.kind).private(view)
+    return session_public(view)
+
+
 PLUGINS = (
     GamePlugin(game=Badugi, renderer=Renderer(private=badugi_private, public=badugi_public),
                extension=__name__),
     GamePlugin(game=RedDog, renderer=Renderer(private=red_dog_private, public=red_dog_public),
+               extension=__name__),
+    GamePlugin(game=DealersChoice,
+               renderer=Renderer(private=session_private, public=session_public),
                extension=__name__),
 )
 
@@ -114,6 +134,24 @@ class RedDogCommands(commands.GroupCog, group_name="reddog",
         await send_rules(interaction, RedDog.kind, RedDog.title)
 
 
+@app_commands.guild_only()
+class DealersChoiceCommands(commands.GroupCog, group_name="dealers-choice",
+                            group_description="A chip session: each dealer picks the game"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Dealer's Choice table here")
+    @app_commands.describe(buy_in=BUY_IN)
+    async def start(self, interaction: discord.Interaction,
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
+        await start_table(interaction, DealersChoice.kind, buy_in=buy_in)
+
+    @app_commands.command(name="rules", description="How a Dealer's Choice session goes")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, DealersChoice.kind, DealersChoice.title)
+
+
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(BadugiCommands(bot))
     await bot.add_cog(RedDogCommands(bot))
+    await bot.add_cog(DealersChoiceCommands(bot))

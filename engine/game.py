@@ -271,6 +271,12 @@ class Game(abc.ABC):
         self._opening = []
         return events
 
+    @property
+    def playing(self) -> str:
+        """The kind whose rules are in play, which views are of: the game's own, except in a
+        session of several games (Dealer's Choice), where it is the current deal's."""
+        return self.kind
+
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
         """What wins a game with these options and this many players, in a few words, for

@@ -67,7 +67,7 @@ def check_views(game: Game) -> None:
     public = game.public_view()
     assert isinstance(public, GameView) and not isinstance(public, SeatView)
     json.dumps(public.to_json())
-    assert public.kind == game.kind and public.names == game.seats
+    assert public.kind == game.playing and public.names == game.seats
     assert public.phase == game.phase and public.to_act == tuple(sorted(game.to_act))
     assert len(public.scores) == len(game.seats)
     for seat in range(len(game.seats)):

@@ -2,6 +2,7 @@
 
 from engine.games import (  # noqa: F401  (register themselves)
     badugi,
+    dealers_choice,
     poangpoker,
     poke,
     red_dog,

@@ -12,7 +12,7 @@ import sqlite3
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
-from tests.e2e.helpers import AutoPlayer, channel_text, open_table
+from tests.e2e.helpers import AutoPlayer, channel_text, open_table, wait_dm_button
 
 STARTING = 1000
 
@@ -116,3 +116,50 @@ async def test_red_dog_until_the_pot_is_empty(world: World) -> None:
     await alice.click(board, label="End")
     await bot.stop()
     check_ledger(world, people)
+
+
+def deals_done(channel: ChannelHandle) -> int:
+    """Deals told finished: a Badugi deal's end or a Red Dog pot's final stacks."""
+    return sum(1 for m in channel.messages()
+               if not m.deleted and ("Deal over:" in m.text or "Final stacks" in m.text))
+
+
+async def test_a_dealers_choice_session_of_three_deals_with_a_player_joining(
+        world: World) -> None:
+    discord, bot = world.discord, world.bot
+    alice, bob, carol = discord.user("alice"), discord.user("bob"), discord.user("carol")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "dealers-choice start buy_in:60", [bob], ai=1)
+    player = AutoPlayer(discord, general, [alice, bob], seed=4)
+
+    async def dealer_chooses(dealer: UserHandle, game: str) -> None:
+        prompt = await wait_dm_button(discord, dealer, game)
+        await dealer.click(prompt, label=game)
+        await discord.wait_for(lambda: f"chooses {game}" in channel_text(general))
+
+    await dealer_chooses(alice, "Badugi")  # the first dealer is the host's seat
+    await player.play(until=lambda: deals_done(general) >= 1)
+
+    await discord.wait_for(lambda: cash_board(general) is not None, timeout=20)
+    board = cash_board(general)
+    assert board is not None
+    joined = await carol.click(board, label="Join")
+    assert "sat down with 60 chips" in joined.text
+    player = AutoPlayer(discord, general, [alice, bob, carol], seed=5)
+    await next_deal(world, general, [alice, bob, carol])
+    await dealer_chooses(bob, "Red Dog")  # the deal has passed to the left
+    await player.play(until=lambda: deals_done(general) >= 2)
+
+    await next_deal(world, general, [alice, bob, carol])  # the AI deals: it picks at random
+    await discord.wait_for(lambda: channel_text(general).count(" chooses ") >= 3, timeout=20)
+    await player.play(until=lambda: deals_done(general) >= 3)
+    text = channel_text(general)
+    assert "Alice chooses Badugi" in text and "Bob chooses Red Dog" in text
+    assert "AI 1 chooses" in text
+
+    await discord.wait_for(lambda: cash_board(general) is not None, timeout=20)
+    board = cash_board(general)
+    assert board is not None
+    await alice.click(board, label="End")
+    await bot.stop()
+    check_ledger(world, [alice, bob, carol])
