@@ -189,7 +189,7 @@ class TableService:
                 return await self._started(table, events)
             if not table.seats:
                 text = "Everyone left; the table is closed."
-                await self._discard(table, [])
+                await self._discard(table, [], given_back=moved)
                 return LobbyOutcome(text, False)
             table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
             await self.commit(table, [], moved)
@@ -226,20 +226,20 @@ class TableService:
         self._drop(table)
         self.wake(table.table_id)
 
-    async def _discard(self, table: Table, bodies: list[Body], *, aborted: bool = True) -> None:
+    async def _discard(self, table: Table, bodies: list[Body],
+                       given_back: list[ChipChange] | None = None) -> None:
         """Forget a table that did not finish: recorded as aborted when a game was running,
-        so it never counts in leaderboards; its closing messages go in the same write."""
+        so it never counts in leaderboards; its closing messages and the chips it gives back
+        go in the same write."""
+        changes = [*(given_back or []), *results.refunds(table)]
         if table.status == "playing" and table.game is not None:
             await results.register_players(self.store, table)
             await self.store.finish_table(
                 table.table_id, results.record(table, "aborted", self.clock()),
-                chip_changes=results.refunds(table), messages=bodies)
-        elif table.game_class.chip_game and any(table.stacks):
-            await self.store.apply_chip_changes(table.guild_id, results.refunds(table),
-                                                table_id=table.table_id)
-            await self.store.delete_snapshot(table.table_id, messages=bodies)
+                chip_changes=changes, messages=bodies)
         else:
-            await self.store.delete_snapshot(table.table_id, messages=bodies)
+            await self.store.delete_snapshot(table.table_id, messages=bodies,
+                                             guild_id=table.guild_id, chip_changes=changes)
         self._drop(table)
         self.wake(table.table_id)
 

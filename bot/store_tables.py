@@ -141,15 +141,24 @@ class TableRows(GameRecords, OutboxRows):
         return int(rows[0][0])
 
     async def delete_snapshot(
-        self, table_id: str, *, messages: Iterable[Mapping[str, Any]] = ()
+        self, table_id: str, *, messages: Iterable[Mapping[str, Any]] = (),
+        guild_id: int | None = None, chip_changes: Iterable[ChipChange] = (),
     ) -> bool:
         """Forget an unfinished table (e.g. a lobby that closed), queuing what must be told of
-        it in the same transaction; returns whether it existed."""
+        it and giving back the chips it held (buy-ins), all in one transaction, so a crash
+        can neither keep the table nor pay it out twice; returns whether it existed."""
+        changes = list(chip_changes)
+        if changes and guild_id is None:
+            raise ValueError("chips given back need the table's guild")
+        stamp = self._now()
         async with self._write() as conn:
             cursor = await conn.execute(
                 "DELETE FROM table_snapshots WHERE table_id = ?", (table_id,)
             )
-            await self._insert_step_rows(conn, table_id, messages, (), self._now())
+            if changes and guild_id is not None:
+                await self._apply_changes(conn, guild_id, changes, table_id=table_id,
+                                          game_id=None, stamp=stamp)
+            await self._insert_step_rows(conn, table_id, messages, (), stamp)
             return cursor.rowcount > 0
 
     async def load_snapshots(self) -> list[SnapshotRow]:
