@@ -11,12 +11,11 @@ chips, which are in nobody's balance.
 from __future__ import annotations
 
 from bot.store import ChipChange
-from bot.table import Seat, Table, TableError
+from bot.table import DEFAULT_BUY_IN, Seat, Table, TableError
 from engine.game import Event
 
 REASON_BUY_IN = "buy-in"
 REASON_CASH_OUT = "cash-out"
-DEFAULT_BUY_IN = 200
 
 
 def buy_in_amount(table: Table) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.table import Table
+from bot.table import DEFAULT_BUY_IN, Table
 from engine.cards import CardError, label_cards, parse_cards
 from engine.game import Event, Prompt
 from engine.views import GameView, SeatView
@@ -110,6 +110,10 @@ def lobby_text(table: Table, idle_deadline: float | None, *, started: bool = Fal
         goal = ""
     if goal:
         lines.append(f"To win: {goal}.")
+    if cls.chip_game:
+        buy_in = int(table.options.get("buy_in") or DEFAULT_BUY_IN)
+        lines.append(f"A seat costs a buy-in of **{buy_in}** chips from your balance "
+                     "(`/chips balance`); you take your stack back when you leave.")
     if started:
         lines.append("**Started.** Follow the game below; your cards come by DM.")
     elif table.is_full:

@@ -21,6 +21,7 @@ from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
 
 CASH_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})  # a cash table's, not a deal's
+DEFAULT_BUY_IN = 200
 SNAPSHOT_VERSION = 2
 """2: prompt stamps from the step counter; message ids moved to the store's message refs."""
 
