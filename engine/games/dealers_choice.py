@@ -9,8 +9,8 @@ game's own generator.
 
 >>> from engine.games import GAMES
 >>> session = GAMES["dealers_choice"](["Ann", "Bo"], {"stacks": [50, 50]}, random.Random(1))
->>> session.to_act, [c.label for c in session.prompt(0).choices][:2]
-(frozenset({0}), ['Badugi', 'Red Dog'])
+>>> session.to_act, [c.label for c in session.prompt(0).choices][0]
+(frozenset({0}), 'Badugi')
 >>> events = session.apply(0, Action("choose", ("red_dog",)))
 >>> session.view(1).kind, session.is_over
 ('red_dog', False)

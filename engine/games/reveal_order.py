@@ -1,0 +1,1070 @@
+"""The machinery Old Man 49er and Zero to 55 share (seed 001): five cards, one draw, a private
+reveal order fixed once, simultaneous reveals with fixed-limit betting, a sealed high / low /
+both declaration, and a showdown of point totals.
+
+Both games are one deal per game on the table's stacks, the chip-game contract of Badugi:
+options `stacks` (required), `button` (0), `small_bet` (10), `big_bet` (20), `ante` (5);
+`result.chips` is each seat's net (summing to zero) and `result.scores` the final stacks.
+A game differs from the other only in data and a few hooks: its `schedule` (the order of its
+steps), its point scheme, how many cards may be drawn, the fee per card drawn, and whether a
+hand takes the pot whatever was declared (Old Man 49er's 49).
+
+Why the steps are a schedule: the seed puts Old Man 49er's betting *before* each reveal and
+Zero to 55's *after* it, and only Zero to 55 bets before the draw; a tuple of step names says
+that once, and one loop (`_advance`) runs either.
+
+The rulings common to both (RULINGS.md, and docs/rules/ for the ones we chose):
+
+- The reveal order is chosen in private, by picking the five cards first to last (with a
+  reset), and confirmed once; it never changes afterwards. Everybody orders at once; a
+  timeout keeps the cards picked so far in front, the rest in the order they are held.
+- A reveal turns every live player's next card at the same moment: one public event with
+  every player's exposed cards and the totals they can make (lowest and highest).
+- Each betting round is led by the highest exposed total, every card at its highest value
+  (aces 11, Zero to 55's faces 10 and A♠ 12); equal totals and the round before any reveal
+  start from the dealer's left.
+- Declarations are sealed (only "has declared" is public) and shown together once every
+  live player has declared; a timeout declares the single side the hand counts best for.
+- Each side of a pot is resolved by the kit's `declared_shares` (both must win both ways
+  outright; odd chips to high). The fee per card drawn (Zero to 55's option) is dead money
+  paid with the main pot: the kit has no dead money, so the fees are kept here and added to
+  the main pot's winners after the kit has paid its pots.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engine.betting import (
+    Betting,
+    Declaration,
+    Pot,
+    Structure,
+    declared_shares,
+    resolve_declarations,
+    split_evenly,
+)
+from engine.cards import Card, label_cards, parse_card, shuffled, standard_deck
+from engine.game import (
+    TIMEOUT,
+    Action,
+    CardPick,
+    Choice,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    Prompt,
+    TimerSpec,
+    places_from_scores,
+    rng_from_json,
+    rng_to_json,
+)
+from engine.games.badugi import CASH_TABLE_OPTIONS, _bet_choices, _bet_names, _why_not
+from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
+from engine.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
+from engine.views import GameView, JSONRecord, SeatView, json_record
+
+__all__ = ["RevealGame", "RevealSeatView", "RevealView", "reveal_ai"]
+
+HAND_SIZE = 5
+TURN_SECONDS = 60.0
+ORDER_SECONDS = 120.0
+DEFAULTS = {"button": 0, "small_bet": 10, "big_bet": 20, "ante": 5}
+BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
+SIDES = tuple(d.value for d in Declaration)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevealView(GameView):
+    """The table. `scores` are the stacks behind; `bets` this round's bets, `committed` all
+    each seat put in; `pot` every chip in the middle (bets and fees included), `pots` the
+    main and side pots collected so far; `fees` what each seat paid for drawing (dead money
+    joining the main pot); `drawn` the cards each seat drew (None: not yet). `exposed` each
+    seat's face-up cards in the order turned and `exposed_totals` the (lowest, highest) total
+    they make; `hidden` how many cards each seat has face down; `reveals` how many reveals so
+    far; `lead` the seat the current betting round started from. `ordered` and `declared`
+    say who has fixed their order / declared; `declarations` are None until everyone has
+    declared. `to_call` and `raise_to` are what the seat to act faces (None: no raise).
+    `showdown` is the end's record (hands, values, each pot's award and why)."""
+
+    button: int
+    ante: int
+    small_bet: int
+    big_bet: int
+    betting_round: int
+    draw_limit: int
+    draw_fee: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    pot: int
+    pots: tuple[Pot, ...]
+    fees: tuple[int, ...]
+    drawn: tuple[int | None, ...]
+    exposed: tuple[tuple[str, ...], ...]
+    exposed_totals: tuple[tuple[int, int], ...]
+    hidden: tuple[int, ...]
+    reveals: int
+    lead: int | None
+    ordered: tuple[bool, ...]
+    declared: tuple[bool, ...]
+    declarations: tuple[str | None, ...] | None
+    to_call: int
+    raise_to: int | None
+    last_actions: tuple[str, ...]
+    showdown: JSONRecord | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevealSeatView(RevealView, SeatView):
+    """A seat's view. `hand` is its face-down cards (in reveal order once fixed); `cards` all
+    five (exposed first); `picked` the order being chosen (not yet confirmed); `order_fixed`
+    whether it is confirmed; `declaration` its own sealed declaration; `high_total` and
+    `low_total` what its whole hand counts for each side."""
+
+    cards: tuple[str, ...] = ()
+    picked: tuple[str, ...] = ()
+    order_fixed: bool = False
+    declaration: str | None = None
+    high_total: int = 0
+    low_total: int = 0
+
+
+def check_options(
+    title: str, options: Mapping[str, Any], seats: int, extra: Mapping[str, int]
+) -> dict[str, Any]:
+    known = {"stacks", *DEFAULTS, *extra}
+    unknown = sorted(set(options) - known - CASH_TABLE_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown {title} options: {', '.join(unknown)}")
+    stacks = options.get("stacks")
+    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
+        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks):
+        raise ValueError("every seat needs a positive number of chips to be dealt in")
+    values = {key: options.get(key, default) for key, default in {**DEFAULTS, **extra}.items()}
+    for key, value in values.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{key} must be a whole number, not {value!r}")
+    if not 0 <= values["button"] < seats:
+        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
+    if not 0 < values["small_bet"] <= values["big_bet"]:
+        raise ValueError("the small bet must be positive and no bigger than the big bet")
+    return {"stacks": list(stacks), **values}
+
+
+class RevealGame(Game):
+    """One deal of a reveal-order game; subclasses give the data and the hooks below."""
+
+    min_seats = 2
+    max_seats = 7
+    chip_game: ClassVar[bool] = True
+    scheme: ClassVar[PointScheme]
+    schedule: ClassVar[tuple[str, ...]]
+    extra_options: ClassVar[Mapping[str, int]] = {}
+
+    # --- the hooks -------------------------------------------------------------------------
+    def draw_limit(self) -> int:
+        return 4
+
+    @property
+    def draw_fee(self) -> int:
+        return 0
+
+    def high_total(self, cards: Sequence[Card]) -> int:
+        return best_high(cards, self.scheme)
+
+    def low_total(self, cards: Sequence[Card]) -> int:
+        return best_low(cards, self.scheme)
+
+    def jackpot(self, cards: Sequence[Card]) -> bool:
+        """Whether the hand takes every pot it is in whatever was declared."""
+        return False
+
+    # --- building --------------------------------------------------------------------------
+    def __init__(
+        self,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise ValueError(
+                f"{self.title} is played by {self.min_seats} to {self.max_seats} players"
+            )
+        self.seats = tuple(seats)
+        self.options = dict(options or {})
+        settings = check_options(self.title, self.options, len(seats), self.extra_options)
+        self.settings = settings
+        self.rng = rng if rng is not None else random.Random()
+        structure = Structure(
+            small_bet=settings["small_bet"],
+            big_bet=settings["big_bet"],
+            rounds=self.schedule.count("bet"),
+            ante=settings["ante"],
+        )
+        self.betting = Betting(settings["stacks"], structure, settings["button"])
+        n = len(seats)
+        self.stock: list[Card] = shuffled(standard_deck(), self.rng)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]  # face down only
+        self.exposed: list[list[Card]] = [[] for _ in range(n)]
+        self.discards: list[Card] = []
+        self.drawn: list[int | None] = [None] * n
+        self.fees = [0] * n
+        self.picked: list[list[Card]] = [[] for _ in range(n)]
+        self.order_fixed = [False] * n
+        self.declarations: list[str | None] = [None] * n
+        self.declarations_shown = False
+        self.last_actions = [""] * n
+        self.stage = -1
+        self._phase = "deal"
+        self.drawer: int | None = None
+        self.lead: int | None = None
+        self.reveals = 0
+        self.step = 0
+        self.showdown: dict[str, Any] | None = None
+        self._result: GameResult | None = None
+        self._opening = self._deal()
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def button(self) -> int:
+        return self.betting.button
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def live(self) -> list[int]:
+        """The seats still in, from the dealer's left."""
+        return [s for s in self.betting.order_from_button() if not self.betting.folded[s]]
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self._phase == "bet" and self.betting.actor is not None:
+            return frozenset({self.betting.actor})
+        if self._phase == "draw" and self.drawer is not None:
+            return frozenset({self.drawer})
+        if self._phase == "order":
+            return frozenset(s for s in self.live() if not self.order_fixed[s])
+        if self._phase == "declare":
+            return frozenset(s for s in self.live() if self.declarations[s] is None)
+        return frozenset()
+
+    def timers(self) -> list[TimerSpec]:
+        if self.is_over or not self.to_act:
+            return []
+        if self._phase in ("order", "declare"):
+            key = f"{self.kind}-{self._phase}-{self.stage}"
+            return [TimerSpec(key, ORDER_SECONDS, tuple(sorted(self.to_act)))]
+        return [TimerSpec(f"{self.kind}-{self.step}", TURN_SECONDS, tuple(sorted(self.to_act)))]
+
+    def cards_of(self, seat: int) -> list[Card]:
+        return self.exposed[seat] + self.hands[seat]
+
+    # --- dealing and the flow ----------------------------------------------------------------
+    def _take(self, count: int, keep_out: Sequence[Card] = ()) -> list[Card]:
+        """The next cards of the stock; when it runs out, the discards (but not the cards
+        the drawer just threw) are shuffled into a new stock."""
+        cards: list[Card] = []
+        while len(cards) < count:
+            if not self.stock:
+                pool = [c for c in self.discards if c not in keep_out]
+                if not pool:
+                    raise AssertionError("no cards left to deal")  # pragma: no cover
+                self.discards = [c for c in self.discards if c in keep_out]
+                self.stock = shuffled(pool, self.rng)
+            cards.append(self.stock.pop(0))
+        return cards
+
+    def _deal(self) -> list[Event]:
+        posted = self.betting.post_antes()
+        for _ in range(HAND_SIZE):
+            for seat in self.betting.order_from_button():
+                self.hands[seat] += self._take(1)
+        text = f"{self.title}: {self.seats[self.button]} deals."
+        if self.betting.structure.ante:
+            text += f" Antes {self.betting.structure.ante}: the pot is {self.pot}."
+        short = [self.seats[p.seat] for p in posted if p.all_in]
+        if short:
+            text += f" All-in on the ante: {', '.join(short)}."
+        events = [Event(text, None, "deal", {"button": self.button, **self._chips()})]
+        for seat in range(self.n):
+            events.append(self._hand_event(seat, f"Your cards: {self._hand_text(seat)}."))
+        return events + self._advance()
+
+    @property
+    def pot(self) -> int:
+        return self.betting.pot_total + sum(self.fees)
+
+    def _chips(self) -> dict[str, Any]:
+        b = self.betting
+        return {
+            "stacks": list(b.stacks),
+            "bets": list(b.bets),
+            "pot": self.pot,
+            "pots": [pot.to_json() for pot in b.pots()],
+            "fees": list(self.fees),
+        }
+
+    def _values_text(self, cards: Sequence[Card]) -> str:
+        return f"high {self.high_total(cards)}, low {self.low_total(cards)}"
+
+    def _hand_text(self, seat: int) -> str:
+        cards = self.cards_of(seat)
+        return f"{label_cards(cards)} ({self._values_text(cards)})"
+
+    def _hand_event(self, seat: int, text: str, **extra: Any) -> Event:
+        data = {"hand": cards_to_json(self.hands[seat]), **extra}
+        return Event(text, seat, "hand", data)
+
+    def _waiting(self) -> bool:
+        return bool(self.to_act) or self.is_over
+
+    def _advance(self) -> list[Event]:
+        """Run the schedule while nobody has a decision to make."""
+        events: list[Event] = []
+        while not self._waiting():
+            events += self._close_step()
+            if self.is_over:
+                break
+            events += self._open_next()
+        return events
+
+    def _close_step(self) -> list[Event]:
+        events: list[Event] = []
+        b = self.betting
+        if self._phase == "bet":
+            for seat, amount in b.end_round():
+                events.append(Event(
+                    f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
+                    None, "uncalled", {"seat": seat, "amount": amount, **self._chips()},
+                ))
+            if b.lone_player is not None:
+                events += self._lone_winner(b.lone_player)
+        elif self._phase == "declare":
+            self.declarations_shown = True
+            said = ", ".join(f"{self.seats[s]} {self.declarations[s]}" for s in self.live())
+            data = {"declarations": list(self.declarations)}
+            events.append(Event(f"The declarations: {said}.", None, "declarations", data))
+        return events
+
+    def _open_next(self) -> list[Event]:
+        self.stage += 1
+        self._clear_last_actions()
+        if self.stage >= len(self.schedule):
+            return self._showdown()
+        step = self.schedule[self.stage]
+        if step == "bet":
+            return self._open_betting()
+        if step == "draw":
+            return self._open_draw()
+        if step == "order":
+            self._phase = "order"
+            text = (
+                "Everyone now fixes the order in which their cards will be turned, in private. "
+                "Once confirmed it cannot change."
+            )
+            return [Event(text, None, "order_begins", {})]
+        if step == "declare":
+            self._phase = "declare"
+            text = "Declare high, low or both, sealed: the declarations are shown together."
+            return [Event(text, None, "declare_begins", {})]
+        self._phase = "turning"  # passes at once: nobody is asked anything
+        return self._reveal()
+
+    def _clear_last_actions(self) -> None:
+        self.last_actions = ["fold" if self.betting.folded[s] else "" for s in range(self.n)]
+
+    def _open_betting(self) -> list[Event]:
+        b = self.betting
+        self._phase = "bet"
+        b.start_round()
+        live = self.live()
+        lead = max(live, key=lambda s: (
+            exposed_total_for_betting(self.exposed[s], self.scheme), -live.index(s)))
+        self.lead = lead
+        if b.actor is not None:
+            # The kit starts every round from the dealer's left; these games start from the
+            # highest exposed total, so the first actor is found again from that seat.
+            b.actor = b._next_actor(lead)
+        shown = self.reveals and exposed_total_for_betting(self.exposed[lead], self.scheme)
+        why = f" (highest showing, {shown})" if shown else ""
+        text = f"Betting round {b.round_no + 1} (pot {self.pot}): {self.seats[lead]} leads{why}."
+        return [Event(text, None, "bet_begins", {"round": b.round_no, "lead": lead,
+                                                   **self._chips()})]
+
+    def _open_draw(self) -> list[Event]:
+        self._phase = "draw"
+        live = self.live()
+        self.drawer = live[0]
+        fee = f", {self.draw_fee} a card" if self.draw_fee else ""
+        text = f"The draw: up to {self.draw_limit()} cards{fee}, in turn from the dealer's left."
+        return [Event(text, None, "draw_begins", {"limit": self.draw_limit(),
+                                                    "fee": self.draw_fee, **self._chips()})]
+
+    def _totals_pair(self, cards: Sequence[Card]) -> tuple[int, int]:
+        reach = totals(cards, self.scheme)
+        return min(reach), max(reach)
+
+    def _reveal(self) -> list[Event]:
+        """Every live player's next card, all at once: one public event."""
+        self.reveals += 1
+        turned: dict[int, Card] = {}
+        for seat in self.live():
+            if self.hands[seat]:
+                card = self.hands[seat].pop(0)
+                self.exposed[seat].append(card)
+                turned[seat] = card
+        parts = []
+        for seat, card in turned.items():
+            low, high = self._totals_pair(self.exposed[seat])
+            span = str(low) if low == high else f"{low} to {high}"
+            parts.append(f"{self.seats[seat]} {card.label} ({label_cards(self.exposed[seat])}: "
+                         f"{span})")
+        last = " (the last card)" if self.reveals == HAND_SIZE else ""
+        text = f"Reveal {self.reveals}{last}: " + "; ".join(parts) + "."
+        data = {
+            "reveal": self.reveals,
+            "cards": {str(s): str(c) for s, c in turned.items()},
+            "exposed": {str(s): cards_to_json(self.exposed[s]) for s in turned},
+            "totals": {str(s): list(self._totals_pair(self.exposed[s])) for s in turned},
+        }
+        return [Event(text, None, "reveal", data)]
+
+    # --- actions -------------------------------------------------------------------------------
+    def _affordable(self, seat: int) -> int:
+        """How many cards the seat may draw: the limit, or what its stack pays for."""
+        limit = min(self.draw_limit(), len(self.hands[seat]))
+        if self.draw_fee:
+            limit = min(limit, self.betting.stacks[seat] // self.draw_fee)
+        return limit
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act:
+            return []
+        if self._phase == "draw":
+            actions = [Action("stand")]
+            for size in range(1, self._affordable(seat) + 1):
+                actions += [Action("draw", tuple(cards_to_json(c)))
+                            for c in combinations(self.hands[seat], size)]
+            return actions
+        if self._phase == "order":
+            rest = [c for c in self.hands[seat] if c not in self.picked[seat]]
+            actions = [Action("pick", (str(c),)) for c in rest]
+            if self.picked[seat]:
+                actions.append(Action("reset"))
+            if not rest:
+                actions.append(Action("confirm"))
+            return actions
+        if self._phase == "declare":
+            return [Action("declare", (side,)) for side in SIDES]
+        options = self.betting.options(seat)
+        assert options is not None
+        return [Action(name) for name in _bet_names(options)]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("This deal is over.")
+        if seat not in self.to_act:
+            if self._phase == "order" and self.order_fixed[seat]:
+                raise IllegalAction("Your order is fixed: it cannot change now.")
+            raise IllegalAction("It is not your turn.")
+        if action == TIMEOUT or action.name == "timeout":
+            action = self._timeout_action(seat)
+        if self._phase == "draw":
+            if action.name == "stand":
+                events = self._draw(seat, [])
+            elif action.name == "draw":
+                events = self._draw(seat, parse_action_cards(action.args, self.hands[seat]))
+            else:
+                raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
+        elif self._phase == "order":
+            events = self._order(seat, action)
+        elif self._phase == "declare":
+            events = self._declare(seat, action)
+        elif action.name in BET_ACTIONS:
+            events = self._bet(seat, action.name)
+        else:
+            raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+        self.step += 1
+        return events
+
+    def _timeout_action(self, seat: int) -> Action:
+        """The clock ran out: check, else fold; stand pat; keep the order picked so far with
+        the other cards after it as held; declare the side the hand counts best for."""
+        if self._phase == "draw":
+            return Action("stand")
+        if self._phase == "order":
+            rest = [c for c in self.hands[seat] if c not in self.picked[seat]]
+            return Action("order", tuple(cards_to_json(self.picked[seat] + rest)))
+        if self._phase == "declare":
+            return Action("declare", (self.single_side(self.cards_of(seat)),))
+        options = self.betting.options(seat)
+        assert options is not None
+        return Action("check" if options.call == 0 else "fold")
+
+    def single_side(self, cards: Sequence[Card]) -> str:
+        """The side a hand is nearer to winning: high when its high total is nearer the top
+        of what five cards can make than its low total is to 0."""
+        top = HAND_SIZE * max(max(self.scheme.values(c)) for c in standard_deck())
+        return "high" if self.high_total(cards) + self.low_total(cards) >= top else "low"
+
+    def _bet(self, seat: int, name: str) -> list[Event]:
+        b = self.betting
+        options = b.options(seat)
+        assert options is not None
+        if name not in _bet_names(options):
+            raise IllegalAction(_why_not(name, options, b))
+        who = self.seats[seat]
+        if name == "fold":
+            b.fold(seat)
+            self.discards += self.hands[seat]  # mucked unseen; a reshuffle may deal them
+            self.hands[seat] = []
+            self.picked[seat] = []
+            text, last = f"{who} folds.", "fold"
+        elif name in ("check", "call"):
+            amount = b.check_or_call(seat)
+            if amount == 0:
+                text, last = f"{who} checks.", "check"
+            else:
+                last = f"call {amount}"
+                text = f"{who} calls {amount}" + (" and is all-in." if b.stacks[seat] == 0
+                                                   else ".")
+        else:
+            to = b.bet_or_raise(seat)
+            verb = "bets" if options.is_bet else "raises to"
+            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
+            text = f"{who} {verb} {to}" + (" and is all-in." if b.stacks[seat] == 0 else ".")
+        self.last_actions[seat] = last
+        text += f" Pot {self.pot}."
+        data = {"seat": seat, "action": name, "last": last, **self._chips()}
+        return [Event(text, None, "bet", data), *self._advance()]
+
+    def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
+        who = self.seats[seat]
+        count = len(thrown)
+        if count > self._affordable(seat):
+            if count > self.draw_limit():
+                raise IllegalAction(f"You may draw at most {self.draw_limit()} cards.")
+            raise IllegalAction(f"Your stack pays for {self._affordable(seat)} cards at most "
+                                f"({self.draw_fee} a card).")
+        self.drawn[seat] = count
+        if not thrown:
+            self.last_actions[seat] = "stand pat"
+            events = [Event(f"{who} stands pat.", None, "draw", {"seat": seat, "count": 0})]
+        else:
+            fee = count * self.draw_fee
+            if fee:
+                self.betting.stacks[seat] -= fee
+                self.fees[seat] += fee
+            kept = [c for c in self.hands[seat] if c not in thrown]
+            new = self._take(count, keep_out=thrown)
+            self.discards += thrown
+            self.hands[seat] = kept + new
+            self.last_actions[seat] = f"draw {count}"
+            text = f"{who} draws {count}" + (f" and pays {fee}." if fee else ".")
+            events = [
+                Event(text, None, "draw", {"seat": seat, "count": count, "fee": fee,
+                                           **self._chips()}),
+                self._hand_event(seat, f"You threw {label_cards(thrown)} and drew "
+                                 f"{label_cards(new)}: {self._hand_text(seat)}.",
+                                 thrown=cards_to_json(thrown), drawn=cards_to_json(new)),
+            ]
+        live = self.live()
+        after = live[live.index(seat) + 1:]
+        self.drawer = after[0] if after else None
+        return events + self._advance()
+
+    def _order(self, seat: int, action: Action) -> list[Event]:
+        hand = self.hands[seat]
+        picked = self.picked[seat]
+        if action.name == "reset":
+            if not picked:
+                raise IllegalAction("You have not picked any card yet.")
+            self.picked[seat] = []
+            return [Event("Order cleared: pick your cards again, first to last.", seat,
+                          "order_pick", {"picked": []})]
+        if action.name == "pick":
+            [card] = _one_card(action.args, hand)
+            if card in picked:
+                raise IllegalAction(f"You already picked {card.label}.")
+            picked.append(card)
+            rest = [c for c in hand if c not in picked]
+            if len(rest) == 1:
+                picked.append(rest[0])  # the last card has only one place left
+            text = f"Order so far: {label_cards(picked)}."
+            if len(picked) == len(hand):
+                text += " Confirm it to fix it: it cannot change afterwards."
+            return [Event(text, seat, "order_pick", {"picked": cards_to_json(picked)})]
+        if action.name == "confirm":
+            if len(picked) != len(hand):
+                raise IllegalAction("Pick all your cards in order first.")
+            return self._fix_order(seat, list(picked))
+        if action.name == "order":
+            cards = parse_action_cards(action.args, hand)
+            if len(cards) != len(hand):
+                raise IllegalAction(f"Give all {len(hand)} cards, first to last.")
+            return self._fix_order(seat, cards)
+        raise IllegalAction("Pick your cards in the order they will be turned, then confirm.")
+
+    def _fix_order(self, seat: int, cards: list[Card]) -> list[Event]:
+        self.hands[seat] = cards
+        self.picked[seat] = list(cards)
+        self.order_fixed[seat] = True
+        self.last_actions[seat] = "ordered"
+        events = [
+            Event(f"Your order is fixed: {label_cards(cards)}. It cannot change now.", seat,
+                  "order", {"order": cards_to_json(cards)}),
+            Event(f"{self.seats[seat]} has fixed their order.", None, "ordered",
+                  {"seat": seat}),
+        ]
+        return events + self._advance()
+
+    def _declare(self, seat: int, action: Action) -> list[Event]:
+        if action.name != "declare" or len(action.args) != 1 or action.args[0] not in SIDES:
+            raise IllegalAction("Declare high, low or both.")
+        side = str(action.args[0])
+        self.declarations[seat] = side
+        self.last_actions[seat] = "declared"
+        events = [
+            Event(f"You declared {side}. It stays sealed until everyone has declared.", seat,
+                  "declared_private", {"declaration": side}),
+            Event(f"{self.seats[seat]} has declared.", None, "declared", {"seat": seat}),
+        ]
+        return events + self._advance()
+
+    # --- the end ---------------------------------------------------------------------------------
+    def _fee_pot(self, pots: Sequence[Pot]) -> Pot | None:
+        total = sum(self.fees)
+        if not total:
+            return None
+        eligible = pots[0].eligible if pots else tuple(self.betting.live)
+        return Pot(total, eligible)
+
+    def _pay_fees(self, fee_pot: Pot | None, shares: Mapping[int, int]) -> dict[str, Any] | None:
+        if fee_pot is None:
+            return None
+        for seat, amount in shares.items():
+            self.betting.stacks[seat] += amount
+        self.fees = [0] * self.n
+        return {"amount": fee_pot.amount, "eligible": list(fee_pot.eligible),
+                "shares": {str(s): a for s, a in sorted(shares.items()) if a}}
+
+    def _lone_winner(self, seat: int) -> list[Event]:
+        b = self.betting
+        fee_pot = self._fee_pot(b.pots())
+        awards = b.settle_lone_player()
+        fees = self._pay_fees(fee_pot, {seat: fee_pot.amount} if fee_pot else {})
+        won = sum(a.amount for a in awards) + (fee_pot.amount if fee_pot else 0)
+        text = f"Everyone else folded: {self.seats[seat]} takes the pot of {won} unseen."
+        self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "fees": fees,
+                         "lone": seat, "lines": [text]}
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _showdown(self) -> list[Event]:
+        self._phase = "showdown"
+        events = self._reveal() if any(self.hands[s] for s in self.live()) else []
+        b = self.betting
+        live = self.live()
+        order = b.order_from_button()
+        full = {s: self.cards_of(s) for s in live}
+        high = {s: self.high_total(full[s]) for s in live}
+        low = {s: self.low_total(full[s]) for s in live}
+        jackpots = [s for s in live if self.jackpot(full[s])]
+        declared = {s: Declaration(self.declarations[s] or self.single_side(full[s]))
+                    for s in live}
+        ranks_low = {s: -v for s, v in low.items()}
+        lines = [
+            f"{self.seats[s]}: {label_cards(full[s])}, declared {declared[s].value}, "
+            f"high {high[s]}, low {low[s]}" + (" — exactly 49!" if s in jackpots else "") + "."
+            for s in live
+        ]
+
+        def pay(pot: Pot) -> tuple[dict[int, int], str]:
+            hits = [s for s in pot.eligible if s in jackpots]
+            if hits:
+                names = " and ".join(self.seats[s] for s in hits)
+                return split_evenly(pot.amount, hits, order), f"{names} with exactly 49"
+            outcome = resolve_declarations(pot.eligible, declared, high, ranks_low)
+            shares = declared_shares(pot, declared, high, ranks_low, order)
+            parts = []
+            if outcome.scoop is not None:
+                parts.append(f"{self.seats[outcome.scoop]} wins both ways")
+            else:
+                if outcome.high:
+                    names = " and ".join(self.seats[s] for s in outcome.high)
+                    parts.append(f"high to {names} ({high[outcome.high[0]]})")
+                if outcome.low:
+                    names = " and ".join(self.seats[s] for s in outcome.low)
+                    parts.append(f"low to {names} ({low[outcome.low[0]]})")
+                if not parts:
+                    parts.append("nobody won a side: shared by everyone in it")
+            for s in outcome.failed:
+                parts.append(f"{self.seats[s]} went both ways and lost both")
+            return shares, "; ".join(parts)
+
+        pots = b.pots()
+        fee_pot = self._fee_pot(pots)
+        paid = [pay(pot) for pot in pots]
+        awards = b.settle([shares for shares, _ in paid])
+        fee_record = None
+        if fee_pot is not None:
+            fee_shares, why = pay(fee_pot)
+            fee_record = self._pay_fees(fee_pot, fee_shares)
+            paid.append((fee_shares, why))
+        for index, (shares, why) in enumerate(paid):
+            label = ("The draw fees" if index == len(pots) else
+                     "The pot" if len(pots) == 1 else
+                     "The main pot" if index == 0 else f"Side pot {index}")
+            amount = sum(shares.values())
+            who = ", ".join(f"{self.seats[s]} {a}" for s, a in sorted(shares.items()) if a)
+            lines.append(f"{label} of {amount}: {why} ({who}).")
+        self.showdown = {
+            "hands": {str(s): cards_to_json(full[s]) for s in live},
+            "high": {str(s): high[s] for s in live},
+            "low": {str(s): low[s] for s in live},
+            "declarations": {str(s): declared[s].value for s in live},
+            "jackpots": jackpots,
+            "awards": [a.to_json() for a in awards],
+            "fees": fee_record,
+            "lone": None,
+            "lines": lines,
+        }
+        text = "Showdown. " + " ".join(lines)
+        events.append(Event(text, None, "deal_end", {**self.showdown, **self._chips()}))
+        return [*events, self._end()]
+
+    def _end(self) -> Event:
+        self._phase = "over"
+        self.drawer = None
+        stacks = tuple(self.betting.stacks)
+        chips = tuple(self.betting.net())
+        top = max(chips)
+        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
+        moves = ", ".join(
+            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
+        )
+        summary = f"Deal over: {moves or 'no chips moved'}."
+        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
+        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+
+    # --- prompts and views ---------------------------------------------------------------
+    def prompt(self, seat: int) -> Prompt | None:
+        if seat not in self.to_act:
+            return None
+        if self._phase == "draw":
+            most = self._affordable(seat)
+            fee = f" ({self.draw_fee} chips a card)" if self.draw_fee else ""
+            text = (f"The draw: your cards are {self._hand_text(seat)}. Pick up to {most} "
+                    f"cards to throw{fee}, or stand pat.")
+            hand = self.hands[seat]
+            choices: list[Choice | CardPick] = []
+            if most:
+                choices.append(CardPick("Throw cards", "draw", tuple(cards_to_json(hand)), 1,
+                                        most, tuple(c.label for c in hand)))
+            choices.append(Choice("Stand pat", Action("stand"), "primary"))
+            return Prompt(text, tuple(choices))
+        if self._phase == "order":
+            hand, picked = self.hands[seat], self.picked[seat]
+            so_far = label_cards(picked) if picked else "nothing yet"
+            text = (f"Stack your cards in the order they will be turned, first to last "
+                    f"(picked: {so_far}). Once you confirm, the order cannot change.")
+            choices = [Choice(c.label, Action("pick", (str(c),)), "primary")
+                       for c in hand if c not in picked]
+            choices.append(Choice("Reset", Action("reset"), "danger",
+                                  None if picked else "Nothing picked yet."))
+            complete = len(picked) == len(hand)
+            choices.append(Choice("Confirm", Action("confirm"), "success",
+                                  None if complete else "Pick all your cards first."))
+            return Prompt(text, tuple(choices))
+        if self._phase == "declare":
+            text = (f"Your cards: {self._hand_text(seat)}. Declare high, low or both (both "
+                    "must win both ways outright). Sealed until everyone has declared.")
+            return Prompt(text, tuple(Choice(side.capitalize(), Action("declare", (side,)),
+                                             "primary") for side in SIDES))
+        options = self.betting.options(seat)
+        assert options is not None
+        text = f"Pot {self.pot}. "
+        text += f"To call: {options.call}." if options.call else "Nothing to call."
+        text += f" Your cards: {self._hand_text(seat)}."
+        b = self.betting
+        return Prompt(text, tuple(_bet_choices(options, b.stacks[seat], b.bets[seat])))
+
+    def _public_fields(self) -> dict[str, Any]:
+        b = self.betting
+        actor = b.actor if self._phase == "bet" else None
+        options = b.options(actor) if actor is not None else None
+        return {
+            "kind": self.kind,
+            "names": self.seats,
+            "scores": tuple(b.stacks),
+            "phase": self._phase,
+            "to_act": tuple(sorted(self.to_act)),
+            "deal": 1,
+            "result": self._result,
+            "button": b.button,
+            "ante": b.structure.ante,
+            "small_bet": b.structure.small_bet,
+            "big_bet": b.structure.big_bet,
+            "betting_round": b.round_no,
+            "draw_limit": self.draw_limit(),
+            "draw_fee": self.draw_fee,
+            "stacks": tuple(b.stacks),
+            "bets": tuple(b.bets),
+            "committed": tuple(b.committed),
+            "folded": tuple(b.folded),
+            "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
+                            for s in range(self.n)),
+            "pot": self.pot,
+            "pots": tuple(b.pots()),
+            "fees": tuple(self.fees),
+            "drawn": tuple(self.drawn),
+            "exposed": tuple(tuple(cards_to_json(e)) for e in self.exposed),
+            "exposed_totals": tuple(self._totals_pair(e) for e in self.exposed),
+            "hidden": tuple(len(h) for h in self.hands),
+            "reveals": self.reveals,
+            "lead": self.lead,
+            "ordered": tuple(self.order_fixed),
+            "declared": tuple(d is not None for d in self.declarations),
+            "declarations": tuple(self.declarations) if self.declarations_shown else None,
+            "to_call": options.call if options else 0,
+            "raise_to": options.raise_to if options else None,
+            "last_actions": tuple(self.last_actions),
+            "showdown": json_record(self.showdown),
+        }
+
+    def public_view(self) -> RevealView:
+        return RevealView(**self._public_fields())
+
+    def view(self, seat: int) -> RevealSeatView:
+        cards = self.cards_of(seat)
+        return RevealSeatView(
+            **self._public_fields(),
+            seat=seat,
+            hand=tuple(cards_to_json(self.hands[seat])),
+            cards=tuple(cards_to_json(cards)),
+            picked=tuple(cards_to_json(self.picked[seat])),
+            order_fixed=self.order_fixed[seat],
+            declaration=self.declarations[seat],
+            high_total=self.high_total(cards) if cards else 0,
+            low_total=self.low_total(cards) if cards else 0,
+        )
+
+    # --- snapshots -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+            "rng": rng_to_json(self.rng),
+            "betting": self.betting.to_json(),
+            "stock": cards_to_json(self.stock),
+            "hands": [cards_to_json(h) for h in self.hands],
+            "exposed": [cards_to_json(e) for e in self.exposed],
+            "discards": cards_to_json(self.discards),
+            "drawn": list(self.drawn),
+            "fees": list(self.fees),
+            "picked": [cards_to_json(p) for p in self.picked],
+            "order_fixed": list(self.order_fixed),
+            "declarations": list(self.declarations),
+            "declarations_shown": self.declarations_shown,
+            "last_actions": list(self.last_actions),
+            "stage": self.stage,
+            "phase": self._phase,
+            "drawer": self.drawer,
+            "lead": self.lead,
+            "reveals": self.reveals,
+            "step": self.step,
+            "showdown": self.showdown,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RevealGame:
+        game = cls.__new__(cls)
+        game.seats = tuple(data["seats"])
+        game.options = dict(data["options"])
+        game.settings = check_options(cls.title, game.options, len(game.seats),
+                                      cls.extra_options)
+        game.rng = rng_from_json(data["rng"])
+        game.betting = Betting.from_json(data["betting"])
+        game.stock = cards_from_json(data["stock"])
+        game.hands = [cards_from_json(h) for h in data["hands"]]
+        game.exposed = [cards_from_json(e) for e in data["exposed"]]
+        game.discards = cards_from_json(data["discards"])
+        game.drawn = list(data["drawn"])
+        game.fees = [int(f) for f in data["fees"]]
+        game.picked = [cards_from_json(p) for p in data["picked"]]
+        game.order_fixed = [bool(x) for x in data["order_fixed"]]
+        game.declarations = list(data["declarations"])
+        game.declarations_shown = bool(data["declarations_shown"])
+        game.last_actions = list(data["last_actions"])
+        game.stage = int(data["stage"])
+        game._phase = data["phase"]
+        game.drawer = data["drawer"]
+        game.lead = data["lead"]
+        game.reveals = int(data["reveals"])
+        game.step = int(data["step"])
+        game.showdown = data["showdown"]
+        game._result = GameResult.from_json(data["result"]) if data["result"] else None
+        game._opening = []
+        return game
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        return reveal_ai(self, seat, rng)
+
+
+def _one_card(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
+    if len(args) != 1:
+        raise IllegalAction("Pick one card.")
+    return parse_action_cards(args, hand)
+
+
+# --- the AI -----------------------------------------------------------------------------------
+# The AI reads only what its seat may see (its own view), plus the game's rules (scheme and
+# hooks), which every player knows.
+
+SAMPLES = 16
+
+
+def _side_lean(game: RevealGame, cards: Sequence[Card]) -> str:
+    """The side a hand is built toward: the cards that count low (worth 3 or less at their
+    lowest) against those that count high (9 or more at their highest)."""
+    low = sum(1 for c in cards if min(game.scheme.values(c)) <= 3)
+    high = sum(1 for c in cards if max(game.scheme.values(c)) >= 9)
+    if high == low:
+        return game.single_side(cards)
+    return "high" if high > low else "low"
+
+
+def _keeps(game: RevealGame, card: Card, side: str) -> bool:
+    values = game.scheme.values(card)
+    return min(values) <= 3 if side == "low" else max(values) >= 9
+
+
+def _ai_draw(game: RevealGame, view: RevealSeatView) -> Action:
+    hand = cards_from_json(view.hand)
+    if game.jackpot(hand):
+        return Action("stand")
+    side = _side_lean(game, hand)
+    throw = [c for c in hand if not _keeps(game, c, side)]
+    if side == "low":
+        throw.sort(key=lambda c: -min(game.scheme.values(c)))
+    else:
+        throw.sort(key=lambda c: max(game.scheme.values(c)))
+    most = min(view.draw_limit, len(hand))
+    if view.draw_fee:
+        most = min(most, view.stacks[view.seat] // view.draw_fee, 2)
+    throw = throw[:most]
+    return Action("draw", tuple(cards_to_json(throw))) if throw else Action("stand")
+
+
+def _ai_order(game: RevealGame, view: RevealSeatView, rng: random.Random) -> Action:
+    """Hide the side: cards that could count either way (an ace) first, then the others from
+    the least to the most telling, so the card that gives the side away comes last."""
+    hand = cards_from_json(view.hand)
+    side = _side_lean(game, hand)
+
+    def telling(card: Card) -> float:
+        values = game.scheme.values(card)
+        if max(values) - min(values) >= 9:
+            return rng.random()
+        return (max(values) if side == "high" else 10 - min(values)) + rng.random()
+
+    return Action("order", tuple(cards_to_json(sorted(hand, key=telling))))
+
+
+def _chances(
+    game: RevealGame, view: RevealSeatView, rng: random.Random
+) -> tuple[float, float, float]:
+    """Estimated chances of winning high, low, and both outright: opponents' face-down cards
+    sampled from the cards this seat has not seen. For one side an opponent counts on the
+    side its sampled hand leans to (or the side it declared, once shown); for both, against
+    every opponent on both sides, since a tie or loss on either side loses everything."""
+    mine = cards_from_json(view.cards)
+    if game.jackpot(mine):
+        return 1.0, 1.0, 1.0
+    my_high, my_low = game.high_total(mine), game.low_total(mine)
+    seen = set(mine)
+    for exposed in view.exposed:
+        seen.update(cards_from_json(exposed))
+    unseen = [c for c in standard_deck() if c not in seen]
+    win_high = win_low = win_both = 1.0
+    for seat in range(len(view.names)):
+        if seat == view.seat or view.folded[seat]:
+            continue
+        shown = cards_from_json(view.exposed[seat])
+        missing = HAND_SIZE - len(shown)
+        beat_high = beat_low = beat_both = 0
+        declared = view.declarations[seat] if view.declarations else None
+        for _ in range(SAMPLES):
+            theirs = shown + rng.sample(unseen, missing)
+            high, low = game.high_total(theirs), game.low_total(theirs)
+            side = "both" if game.jackpot(theirs) else declared or game.single_side(theirs)
+            beat_high += side == "low" or high < my_high
+            beat_low += side == "high" or low > my_low
+            beat_both += high < my_high and low > my_low and not game.jackpot(theirs)
+        win_high *= beat_high / SAMPLES
+        win_low *= beat_low / SAMPLES
+        win_both *= beat_both / SAMPLES
+    return win_high, win_low, win_both
+
+
+def reveal_ai(game: RevealGame, seat: int, rng: random.Random) -> Action:
+    """An AI player that reads only its own seat's view (and the rules).
+
+    Draw toward the side the hand leans to; order the reveal to hide that side; declare the
+    side with the better estimated chance (both when both look nearly sure); bet the chance
+    against the pot odds: raise a likely winner, call when the odds pay, else check or fold.
+    """
+    view = game.view(seat)
+    if view.phase == "draw":
+        return _ai_draw(game, view)
+    if view.phase == "order":
+        return _ai_order(game, view, rng)
+    high, low, both = _chances(game, view, rng)
+    if view.phase == "declare":
+        if both >= 0.8:
+            return Action("declare", ("both",))
+        return Action("declare", ("high" if high >= low else "low",))
+    names = {a.name for a in game.legal_actions(seat)}
+    mine = view.declaration
+    strength = {"high": high, "low": low, "both": both}.get(mine or "", max(high, low))
+    aggressive = "bet" if "bet" in names else "raise" if "raise" in names else None
+    if aggressive and strength > 0.7:
+        return Action(aggressive)
+    if aggressive == "bet" and strength > 0.45 and rng.random() < 0.25:
+        return Action(aggressive)
+    if "check" in names:
+        return Action("check")
+    # Winning one side wins half the pot: the call pays when half the pot covers the odds.
+    share = 1.0 if mine == "both" or strength >= 0.95 else 0.5
+    odds = view.to_call / (share * (view.pot + view.to_call))
+    if strength >= min(1.0, odds) or math.isclose(strength, 1.0):
+        return Action("call")
+    return Action("fold")
+
+
+def parse_order(texts: Sequence[str]) -> list[Card]:
+    """Cards from their texts (tests and tools)."""
+    return [parse_card(t) for t in texts]
