@@ -15,7 +15,8 @@ from cogs.common import EMBED_DESCRIPTION_LIMIT, RULES_DIR, rules_embeds
 PAGES = sorted(RULES_DIR.glob("*.md"))
 TITLES = {"sppoker": "Sppoker", "poke": "Poke", "poangpoker": "Poängpoker and Chicago",
           "hands": "Hands", "red_dog": "Red Dog", "badugi": "Badugi",
-          "dealers_choice": "Dealer's Choice", "old_man_49er": "Old Man 49er"}
+          "dealers_choice": "Dealer's Choice", "old_man_49er": "Old Man 49er",
+          "spew": "Spew"}
 # A line that starts a new block in Markdown: a list item, a heading, a fence.
 STARTS = re.compile(r"^\s*(?:[-*] |\d+\. |#|```)")
 

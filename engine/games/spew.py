@@ -1,0 +1,1037 @@
+"""Spew (seed 001): point totals, one draw, spew cards that strip ranks from every hand, and a
+sealed high / low / both declaration at the end.
+
+One `Spew` game is ONE DEAL, the contract of every chip game (as Badugi): the table builds a
+game per deal from the stacks it carries (`stacks`, required) and the dealer seat (`button`),
+and moves the stacks by `result.chips` (each seat's net, summing to zero) when it ends;
+`result.scores` are the final stacks.
+
+The deal, as RULINGS.md rules it: every seat antes (5); five cards each (four with seven or
+eight players), one at a time from the dealer's left; a betting round; one draw of up to
+three cards (two with six players or more) in turn from the dealer's left; a betting round;
+then five spew cards (four with seven or eight players) turned face up one at a time, each
+taking every card of its rank out of every hand still in (shown to everyone as it happens),
+with a betting round after each. A player left with no cards is out of the pot; with the
+option `out_takes_low` they instead take half of every pot they are in as the nut low, play
+no further, and the rest play for high only. Then the players still in declare, sealed and
+together, high, low or both, and each pot is resolved by the betting kit
+(`engine.betting.declared_shares`): half to the highest total among high declarers, half to
+the lowest among low declarers, "both" must win both outright.
+
+Totals (`engine.points.SPEW`): 2-10 as ranked, J/Q/K 10, each ace 1 or 11 to the player's
+advantage, valued separately for high and for low. No burn card: eight players using every
+draw and four spew cards need exactly the 52 cards.
+
+>>> game = Spew(["Ann", "Bob", "Cid"], {"stacks": [200, 200, 200]}, random.Random(1))
+>>> game.phase, sorted(game.to_act), game.public_view().pot
+('bet', [1], 15)
+>>> [choice.label for choice in game.prompt(1).choices]
+['Check', 'Bet 10']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engine.betting import (
+    Betting,
+    Declaration,
+    Pot,
+    PotAward,
+    Structure,
+    best_seats,
+    declared_shares,
+    resolve_declarations,
+    split_evenly,
+)
+from engine.cards import Card, label_cards, rank_word, shuffled, standard_deck
+from engine.game import (
+    TIMEOUT,
+    Action,
+    CardPick,
+    Choice,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    Prompt,
+    TimerSpec,
+    places_from_scores,
+    rng_from_json,
+    rng_to_json,
+)
+from engine.games.badugi import _bet_choices, _bet_names, _why_not
+from engine.games.registry import register
+from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
+from engine.points import SPEW, best_high, best_low
+from engine.views import GameView, JSONRecord, SeatView, json_record
+
+__all__ = ["Spew", "SpewSeatView", "SpewView", "spew_ai", "spew_layout"]
+
+TURN_SECONDS = 60.0
+DEFAULTS: dict[str, Any] = {
+    "button": 0,
+    "small_bet": 10,
+    "big_bet": 20,
+    "ante": 5,
+    "out_takes_low": False,
+    "declare_seconds": 120,
+    "last_seconds": 10,
+}
+OPTIONS = ("stacks", "ai_seats", *DEFAULTS)
+CASH_TABLE_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})
+BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
+SIDES = {"high": Declaration.HIGH, "low": Declaration.LOW, "both": Declaration.BOTH}
+TIMED_OUT = "none"  # a seat whose declaring clock ran out: it cannot win either side
+
+
+def spew_layout(players: int) -> tuple[int, int, int]:
+    """(hole cards, most cards drawn, spew cards) for a table of `players` (seed 001).
+
+    >>> spew_layout(5), spew_layout(6), spew_layout(8)
+    ((5, 3, 5), (5, 2, 5), (4, 2, 4))
+    """
+    if players >= 7:
+        return 4, 2, 4
+    return 5, (2 if players == 6 else 3), 5
+
+
+def spew_order(cards: Sequence[Card]) -> list[Card]:
+    """A hand as a Spew player reads it: by rank, aces last."""
+    return sorted(cards, key=lambda c: c.sort_key())
+
+
+def high_total(cards: Sequence[Card]) -> int:
+    """The highest total: each ace 11 unless... never: more is always better for high."""
+    return best_high(cards, SPEW)
+
+
+def low_total(cards: Sequence[Card]) -> int:
+    return best_low(cards, SPEW)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpewView(GameView):
+    """The table. `scores` and `stacks` are the chips behind (a nut low's included); `bets`
+    this round's bets, `committed` all each seat put in; `pot` every chip in the middle and
+    `pots` the main and side pots collected so far; `draws` the cards each seat drew (None
+    before its turn to draw); `spew_cards` the spew cards turned so far, face up, of
+    `spew_total`; `spewed` the cards each seat spewed (face up, all the table saw); `out`
+    the seats spewed out of cards (out of the pot, or the nut low under `out_takes_low`,
+    listed in `nut_low`); `declared` who has declared (never what); `to_call` and
+    `raise_to` what the seat to act faces; `last_actions` each seat's last move;
+    `showdown` the end's record once the deal is over."""
+
+    button: int
+    ante: int
+    small_bet: int
+    big_bet: int
+    betting_round: int
+    rounds: int
+    max_draw: int
+    spew_total: int
+    out_takes_low: bool
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    pot: int
+    pots: tuple[Pot, ...]
+    draws: tuple[int | None, ...]
+    hand_sizes: tuple[int, ...]
+    stock: int
+    spew_cards: tuple[str, ...]
+    spewed: tuple[tuple[str, ...], ...]
+    out: tuple[bool, ...]
+    nut_low: tuple[int, ...]
+    declared: tuple[bool, ...]
+    to_call: int
+    raise_to: int | None
+    last_actions: tuple[str, ...]
+    showdown: JSONRecord | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpewSeatView(SpewView, SeatView):
+    """A seat's view: its hand (by rank), its best high and low totals now (aces chosen for
+    each side), and its own sealed declaration once made."""
+
+    high: int = 0
+    low: int = 0
+    declaration: str | None = None
+
+
+def _whole(key: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{key} must be a whole number, not {value!r}")
+    return value
+
+
+def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(OPTIONS) - CASH_TABLE_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown Spew options: {', '.join(unknown)}")
+    stacks = options.get("stacks")
+    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
+        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks):
+        raise ValueError("every seat needs a positive number of chips to be dealt in")
+    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
+    if not isinstance(values["out_takes_low"], bool):
+        raise ValueError("out_takes_low is on (true) or off (false)")
+    for key in ("button", "small_bet", "big_bet", "ante", "declare_seconds", "last_seconds"):
+        _whole(key, values[key])
+    if not 0 <= values["button"] < seats:
+        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
+    if not 0 < values["small_bet"] <= values["big_bet"]:
+        raise ValueError("the small bet must be positive and no bigger than the big bet")
+    if values["declare_seconds"] <= 0 or values["last_seconds"] <= 0:
+        raise ValueError("the declaring clocks must be positive")
+    ai = options.get("ai_seats", [])
+    if not isinstance(ai, list | tuple) or not all(isinstance(s, int) for s in ai):
+        raise ValueError("ai_seats lists seat numbers")
+    return {"stacks": list(stacks), **values, "ai_seats": sorted(set(ai))}
+
+
+@register
+class Spew(Game):
+    """One deal of fixed-limit Spew. Options: `stacks` (required), `button` (0), `small_bet`
+    (10), `big_bet` (20), `ante` (5), `out_takes_low` (off), `declare_seconds` (120) and
+    `last_seconds` (10); `ai_seats` is filled in by the table."""
+
+    kind = "spew"
+    title = "Spew"
+    min_seats = 2
+    max_seats = 8
+    chip_game: ClassVar[bool] = True
+    table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
+
+    @classmethod
+    def goal(cls, options: Mapping[str, Any], players: int) -> str:
+        return "highest and lowest totals split each pot; stacks carry from deal to deal"
+
+    def __init__(
+        self,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise ValueError(f"Spew is played by {self.min_seats} to {self.max_seats} players")
+        self.seats = tuple(seats)
+        self.options = dict(options or {})
+        self.settings = _check_options(self.options, len(seats))
+        self.rng = rng if rng is not None else random.Random()
+        n = len(seats)
+        self.hole, self.max_draw, self.spew_total = spew_layout(n)
+        structure = Structure(
+            small_bet=self.settings["small_bet"],
+            big_bet=self.settings["big_bet"],
+            rounds=2 + self.spew_total,
+            ante=self.settings["ante"],
+        )
+        self.betting = Betting(self.settings["stacks"], structure, self.settings["button"])
+        self.stock: list[Card] = shuffled(standard_deck(), self.rng)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.discards: list[Card] = []
+        self.draws: list[int | None] = [None] * n
+        self.spew_cards: list[Card] = []
+        self.spewed: list[list[Card]] = [[] for _ in range(n)]
+        self.out = [False] * n
+        self.nut_low: list[int] = []
+        self.held_back = [0] * n  # a nut low's stack, kept out of the kit's betting
+        self.declarations: list[str | None] = [None] * n
+        self.last_actions = [""] * n
+        self._phase = "bet"
+        self.drawer: int | None = None
+        self.step = 0
+        self.showdown: dict[str, Any] | None = None
+        self._result: GameResult | None = None
+        self._opening = self._deal()
+
+    # --- the shape every game has ------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def button(self) -> int:
+        return self.betting.button
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self._phase == "bet" and self.betting.actor is not None:
+            return frozenset({self.betting.actor})
+        if self._phase == "draw" and self.drawer is not None:
+            return frozenset({self.drawer})
+        if self._phase == "declare":
+            return frozenset(s for s in self._contenders() if self.declarations[s] is None)
+        return frozenset()
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def _last_person(self) -> int | None:
+        """The one person still to declare when everyone else has (AI seats count as
+        declared): their short clock runs. A lone person among AI seats keeps the whole
+        limit, as nobody is kept waiting."""
+        ai = set(self.settings["ai_seats"])
+        people = [s for s in self._contenders() if s not in ai]
+        waiting = [s for s in people if self.declarations[s] is None]
+        if self._phase != "declare" or len(people) < 2 or len(waiting) != 1:
+            return None
+        return waiting[0]
+
+    def timers(self) -> list[TimerSpec]:
+        if self.is_over:
+            return []
+        waiting = tuple(sorted(self.to_act))
+        if self._phase != "declare":
+            return [TimerSpec(f"spew-{self.step}", TURN_SECONDS, waiting)]
+        specs = [TimerSpec("spew-declare", float(self.settings["declare_seconds"]), waiting)]
+        last = self._last_person()
+        if last is not None:
+            seconds = float(self.settings["last_seconds"])
+            specs.append(TimerSpec(f"spew-last-{last}", seconds, (last,)))
+        return specs
+
+    # --- dealing -----------------------------------------------------------------------------
+    def _take(self, count: int) -> list[Card]:
+        """The next cards of the stock. It cannot run out (eight players drawing two each and
+        four spew cards use exactly 52), but the discards would be reshuffled if it did."""
+        cards: list[Card] = []
+        while len(cards) < count:
+            if not self.stock:  # pragma: no cover - see the docstring
+                self.stock, self.discards = shuffled(self.discards, self.rng), []
+            cards.append(self.stock.pop(0))
+        return cards
+
+    def _deal(self) -> list[Event]:
+        posted = self.betting.post_antes()
+        order = self.betting.order_from_button()
+        for _ in range(self.hole):
+            for seat in order:
+                self.hands[seat] += self._take(1)
+        ante = self.betting.structure.ante
+        text = f"Spew: {self.seats[self.button]} deals {self.hole} cards each."
+        if ante:
+            text += f" Antes {ante}: the pot is {self.betting.pot_total}."
+        short = [self.seats[p.seat] for p in posted if p.all_in]
+        if short:
+            text += f" All-in on the ante: {', '.join(short)}."
+        data = {"button": self.button, "hole": self.hole, "max_draw": self.max_draw,
+                "spew_total": self.spew_total, **self._chips()}
+        events = [Event(text, None, "deal", data)]
+        for seat in range(self.n):
+            events.append(self._hand_event(seat, f"Your hand: {self._hand_text(seat)}."))
+        self.betting.start_round()
+        return events + self._advance()
+
+    def _hand_text(self, seat: int) -> str:
+        hand = self.hands[seat]
+        if not hand:
+            return "no cards"
+        return f"{label_cards(spew_order(hand))} (high {high_total(hand)}, low {low_total(hand)})"
+
+    def _hand_event(self, seat: int, text: str, **extra: Any) -> Event:
+        hand = self.hands[seat]
+        data = {"hand": cards_to_json(spew_order(hand)), "high": high_total(hand),
+                "low": low_total(hand), **extra}
+        return Event(text, seat, "hand", data)
+
+    def _stacks(self) -> list[int]:
+        return [s + h for s, h in zip(self.betting.stacks, self.held_back, strict=True)]
+
+    def _chips(self) -> dict[str, Any]:
+        b = self.betting
+        return {
+            "stacks": self._stacks(),
+            "bets": list(b.bets),
+            "pot": b.pot_total,
+            "pots": [pot.to_json() for pot in b.pots()],
+        }
+
+    def _contenders(self) -> list[int]:
+        """The seats still playing for the pots with cards: not folded, not spewed out."""
+        b = self.betting
+        return [s for s in b.order_from_button() if not b.folded[s] and not self.out[s]]
+
+    # --- the flow of the deal ------------------------------------------------------------------
+    def _advance(self) -> list[Event]:
+        """Move on while nobody has a decision: close finished rounds, start the draw, turn
+        spew cards, skip rounds where nobody can bet, and end the deal."""
+        events: list[Event] = []
+        b = self.betting
+        while True:
+            if self._phase == "draw":
+                if self.drawer is not None:
+                    return events
+                b.start_round()
+                self._phase = "bet"
+                self._clear_last_actions()
+                continue
+            if self._phase != "bet" or b.actor is not None:
+                return events
+            for seat, amount in b.end_round():
+                events.append(
+                    Event(
+                        f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
+                        None,
+                        "uncalled",
+                        {"seat": seat, "amount": amount, **self._chips()},
+                    )
+                )
+            if b.lone_player is not None:
+                return events + self._lone_winner(b.lone_player)
+            if b.round_no == 1:
+                events += self._start_draw()
+                continue
+            if b.round_no >= b.structure.rounds or not self._contenders():
+                return events + self._start_declaring()
+            events += self._spew()
+            if self._phase == "over":
+                return events
+            if b.lone_player is not None:
+                return events + self._lone_winner(b.lone_player)
+            b.start_round()
+            self._clear_last_actions()
+
+    def _clear_last_actions(self) -> None:
+        self.last_actions = [
+            "fold" if self.betting.folded[s] and not self.out[s] else
+            ("out" if self.out[s] else "") for s in range(self.n)
+        ]
+
+    def _start_draw(self) -> list[Event]:
+        self._phase = "draw"
+        self._clear_last_actions()
+        live = self._contenders()
+        self.drawer = live[0]
+        pot = self.betting.pot_total
+        text = f"The draw (pot {pot}): throw up to {self.max_draw} cards in turn, or stand pat."
+        return [Event(text, None, "draw_begins", {"max_draw": self.max_draw, **self._chips()})]
+
+    def _next_drawer(self, seat: int) -> int | None:
+        order = self._contenders()
+        after = order[order.index(seat) + 1 :]
+        return after[0] if after else None
+
+    def _spew(self) -> list[Event]:
+        """Turn the next spew card: every card of its rank leaves every hand still in, face
+        up. A player left with no cards is out of the pot, or (option) the nut low."""
+        b = self.betting
+        card = self._take(1)[0]
+        self.spew_cards.append(card)
+        removed: dict[int, list[Card]] = {}
+        for seat in self._contenders():
+            gone = [c for c in self.hands[seat] if c.rank == card.rank]
+            if gone:
+                self.hands[seat] = [c for c in self.hands[seat] if c.rank != card.rank]
+                self.spewed[seat] += gone
+                removed[seat] = gone
+        emptied = [s for s in removed if not self.hands[s]]
+        number = len(self.spew_cards)
+        words = rank_word(card.rank or 0, plural=True)
+        if removed:
+            spews = "; ".join(f"{self.seats[s]} spews {label_cards(c)}" for s, c in removed.items())
+        else:
+            spews = f"nobody holds {words}"
+        text = f"Spew card {number} of {self.spew_total}: {card.label}. {spews}."
+        data: dict[str, Any] = {
+            "card": str(card),
+            "number": number,
+            "removed": {str(s): cards_to_json(c) for s, c in removed.items()},
+            "out": emptied,
+        }
+        events: list[Event] = []
+        takes_low = bool(self.settings["out_takes_low"]) and not self.nut_low
+        if emptied and len(emptied) == len(self._contenders()) and not self.settings[
+                "out_takes_low"]:
+            # Nobody left holding a card: nobody can be "out" of a pot that must be paid.
+            data["out"] = []
+            events.append(Event(text, None, "spew", {**data, **self._chips()}))
+            return events + self._everyone_spewed_out(emptied)
+        for seat in emptied:
+            self.out[seat] = True
+            if takes_low:
+                self.held_back[seat] = b.stacks[seat]
+                b.stacks[seat] = 0
+                self.nut_low.append(seat)
+                won = sum(p.amount // 2 for p in b.pots() if seat in p.eligible)
+                text += (f" {self.seats[seat]} has no cards left: the nut low, half the pot"
+                         f" ({won}) is theirs, and the rest play for high only.")
+            else:
+                b.folded[seat] = True  # the kit folds only on a turn: out of every pot
+                text += f" {self.seats[seat]} has no cards left and is out of the pot."
+        self._clear_last_actions()
+        events.append(Event(text, None, "spew", {**data, **self._chips()}))
+        for seat, cards in removed.items():
+            events.append(self._hand_event(
+                seat, f"You spew {label_cards(cards)}: {self._hand_text(seat)}.",
+                spewed=cards_to_json(cards)))
+        return events
+
+    def _everyone_spewed_out(self, emptied: Sequence[int]) -> list[Event]:
+        """One spew card emptied every hand still in: each pot is shared by its players."""
+        b = self.betting
+        order = b.order_from_button()
+        awards = b.settle([split_evenly(p.amount, p.eligible, order) for p in b.pots()])
+        names = " and ".join(self.seats[s] for s in emptied)
+        text = f"Every hand still in is empty ({names}): each pot is shared by its players."
+        self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "lone": None,
+                         "lines": [text], "declarations": {}}
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _start_declaring(self) -> list[Event]:
+        live = self._contenders()
+        if self.nut_low or len(live) < 2:
+            # High only (the nut low holds the low), or one hand left: nothing to declare.
+            return self._showdown()
+        self._phase = "declare"
+        self._clear_last_actions()
+        names = ", ".join(self.seats[s] for s in live)
+        text = f"Declare, sealed: high, low or both ({names}). Nothing is shown until all have."
+        return [Event(text, None, "declare_begins", {"seats": live})]
+
+    # --- actions -----------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act:
+            return []
+        if self._phase == "declare":
+            return [Action("declare", (side,)) for side in SIDES]
+        if self._phase == "draw":
+            hand = spew_order(self.hands[seat])
+            actions = [Action("stand")]
+            for size in range(1, min(self.max_draw, len(hand)) + 1):
+                actions += [
+                    Action("draw", tuple(cards_to_json(c))) for c in combinations(hand, size)
+                ]
+            return actions
+        options = self.betting.options(seat)
+        assert options is not None
+        return [Action(name) for name in _bet_names(options)]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("This deal is over.")
+        if seat not in self.to_act:
+            raise IllegalAction("It is not your turn.")
+        last_before = self._last_person()
+        if action == TIMEOUT or action.name == "timeout":
+            if self._phase == "declare":
+                events = self._declare_timeout(seat)
+                self.step += 1
+                return events + self._after_declaring(last_before)
+            action = self._timeout_action(seat)
+        if self._phase == "declare":
+            if action.name != "declare" or len(action.args) != 1:
+                raise IllegalAction("Declare high, low or both.")
+            side = str(action.args[0]).strip().lower()
+            if side not in SIDES:
+                raise IllegalAction(f"{action.args[0]!r} is not a side: high, low or both.")
+            events = self._declare(seat, side)
+            self.step += 1
+            return events + self._after_declaring(last_before)
+        if self._phase == "draw":
+            if action.name == "stand":
+                events = self._draw(seat, [])
+            elif action.name == "draw":
+                thrown = parse_action_cards(action.args, self.hands[seat])
+                if len(thrown) > self.max_draw:
+                    raise IllegalAction(f"You may draw at most {self.max_draw} cards.")
+                events = self._draw(seat, thrown)
+            else:
+                raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
+        elif action.name in BET_ACTIONS:
+            events = self._bet(seat, action.name)
+        else:
+            raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+        self.step += 1
+        return events
+
+    def _timeout_action(self, seat: int) -> Action:
+        """The clock ran out: check if possible, else fold; in the draw, stand pat."""
+        if self._phase == "draw":
+            return Action("stand")
+        options = self.betting.options(seat)
+        assert options is not None
+        return Action("check" if options.call == 0 else "fold")
+
+    def _bet(self, seat: int, name: str) -> list[Event]:
+        b = self.betting
+        options = b.options(seat)
+        assert options is not None
+        if name not in _bet_names(options):
+            raise IllegalAction(_why_not(name, options, b))
+        who = self.seats[seat]
+        if name == "fold":
+            b.fold(seat)
+            self.discards += self.hands[seat]
+            self.hands[seat] = []
+            text, last = f"{who} folds.", "fold"
+        elif name in ("check", "call"):
+            amount = b.check_or_call(seat)
+            if amount == 0:
+                text, last = f"{who} checks.", "check"
+            else:
+                last = f"call {amount}"
+                text = f"{who} calls {amount}"
+                text += " and is all-in." if b.stacks[seat] == 0 else "."
+        else:
+            to = b.bet_or_raise(seat)
+            verb = "bets" if options.is_bet else "raises to"
+            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
+            text = f"{who} {verb} {to}"
+            text += " and is all-in." if b.stacks[seat] == 0 else "."
+        self.last_actions[seat] = last
+        text += f" Pot {b.pot_total}."
+        data = {"seat": seat, "action": name, "last": last, **self._chips()}
+        return [Event(text, None, "bet", data), *self._advance()]
+
+    def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
+        who = self.seats[seat]
+        if not thrown:
+            self.draws[seat] = 0
+            self.last_actions[seat] = "stand pat"
+            events = [Event(f"{who} stands pat.", None, "draw", {"seat": seat, "count": 0})]
+        else:
+            kept = [c for c in self.hands[seat] if c not in thrown]
+            new = self._take(len(thrown))
+            self.discards += thrown
+            self.hands[seat] = kept + new
+            count = len(thrown)
+            self.draws[seat] = count
+            self.last_actions[seat] = f"draw {count}"
+            events = [
+                Event(f"{who} draws {count}.", None, "draw", {"seat": seat, "count": count}),
+                self._hand_event(
+                    seat,
+                    f"You threw {label_cards(thrown)} and drew {label_cards(new)}: "
+                    f"{self._hand_text(seat)}.",
+                    thrown=cards_to_json(thrown),
+                    drawn=cards_to_json(new),
+                ),
+            ]
+        self.drawer = self._next_drawer(seat)
+        return events + self._advance()
+
+    # --- declaring -----------------------------------------------------------------------------
+    def _declare(self, seat: int, side: str) -> list[Event]:
+        self.declarations[seat] = side
+        self.last_actions[seat] = "declared"
+        live = self._contenders()
+        done = sum(1 for s in live if self.declarations[s] is not None)
+        public = Event(
+            f"{self.seats[seat]} has declared ({done} of {len(live)}).",
+            None,
+            "declared",
+            {"seat": seat, "declared": done, "of": len(live)},
+        )
+        private = Event(f"You declared {side}. It is sealed until everyone has declared.",
+                        seat, "declaration", {"declaration": side})
+        return [public, private]
+
+    def _declare_timeout(self, seat: int) -> list[Event]:
+        self.declarations[seat] = TIMED_OUT
+        self.last_actions[seat] = "no declaration"
+        text = f"{self.seats[seat]} ran out of time to declare and cannot win this deal."
+        return [Event(text, None, "timeout", {"seat": seat})]
+
+    def _after_declaring(self, last_before: int | None) -> list[Event]:
+        if self.to_act:
+            last = self._last_person()
+            if last is None or last == last_before:
+                return []
+            seconds = f"{self.settings['last_seconds']:g}"
+            return [Event(f"Everyone else has declared: declare within {seconds} seconds, or "
+                          "you cannot win this deal.", last, "last_call",
+                          {"seconds": self.settings["last_seconds"]})]
+        return self._showdown()
+
+    # --- the end of the deal -------------------------------------------------------------------
+    def _lone_winner(self, seat: int) -> list[Event]:
+        awards = self.betting.settle_lone_player()
+        won = sum(a.amount for a in awards)
+        others = "Everyone else folded or was spewed out"
+        text = f"{others}: {self.seats[seat]} takes the pot of {won} unseen."
+        self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "lone": seat,
+                         "lines": [text], "declarations": {}}
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _showdown(self) -> list[Event]:
+        b = self.betting
+        live = self._contenders()
+        highs = {s: high_total(self.hands[s]) for s in live}
+        lows = {s: low_total(self.hands[s]) for s in live}
+        lines = []
+        for s in live:
+            line = (f"{self.seats[s]}: {label_cards(spew_order(self.hands[s]))}, "
+                    f"high {highs[s]}, low {lows[s]}")
+            declared = self.declarations[s]
+            if declared == TIMED_OUT:
+                line += ", did not declare"
+            elif declared is not None:
+                line += f", declared {declared}"
+            lines.append(line + ".")
+        for s in range(self.n):
+            if self.out[s] and s not in self.nut_low:
+                lines.append(f"{self.seats[s]} was spewed out of cards and is out of the pot.")
+        pots = b.pots()
+        order = b.order_from_button()
+        if self.nut_low:
+            shares = [self._high_only_shares(p, highs, order) for p in pots]
+        else:
+            sides = {s: SIDES[d] for s in live if (d := self.declarations[s]) in SIDES}
+            low_values = {s: -v for s, v in lows.items()}
+            shares = [declared_shares(p, sides, highs, low_values, order) for p in pots]
+        awards = b.settle(shares)
+        for pot, award in zip(pots, awards, strict=True):
+            lines.append(self._explain(pot, award, len(pots), highs, lows))
+        self.showdown = {
+            "hands": {str(s): cards_to_json(spew_order(self.hands[s])) for s in live},
+            "high": {str(s): highs[s] for s in live},
+            "low": {str(s): lows[s] for s in live},
+            "declarations": {str(s): self.declarations[s] for s in live},
+            "nut_low": list(self.nut_low),
+            "out": [s for s in range(self.n) if self.out[s]],
+            "awards": [a.to_json() for a in awards],
+            "lone": None,
+            "lines": lines,
+        }
+        text = "Showdown. " + " ".join(lines)
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _high_only_shares(
+        self, pot: Pot, highs: Mapping[int, int], order: Sequence[int]
+    ) -> dict[int, int]:
+        """A pot once a nut low was spewed out (option): half to the nut low(s) in it, the
+        rest to its highest total; a side without a player goes to the other."""
+        low = [s for s in pot.eligible if s in self.nut_low]
+        high = best_seats(highs, [s for s in pot.eligible if s not in self.nut_low])
+        if low and high:
+            shares = split_evenly(pot.amount - pot.amount // 2, high, order)
+            for seat, amount in split_evenly(pot.amount // 2, low, order).items():
+                shares[seat] = shares.get(seat, 0) + amount
+            return shares
+        return split_evenly(pot.amount, high or low or list(pot.eligible), order)
+
+    def _explain(self, pot: Pot, award: PotAward, count: int, highs: Mapping[int, int],
+                 lows: Mapping[int, int]) -> str:
+        label = "The pot" if count == 1 else ("The main pot" if award.index == 0 else
+                                                f"Side pot {award.index}")
+        names = " and ".join(self.seats[s] for s in award.shares)
+        if len(pot.eligible) == 1:
+            return f"{label} of {pot.amount} goes back to {names}, the only one in it."
+
+        def who(seats: Sequence[int], values: Mapping[int, int]) -> str:
+            return " and ".join(f"{self.seats[s]} ({values[s]})" for s in seats)
+
+        if self.nut_low:
+            low = [s for s in pot.eligible if s in self.nut_low]
+            high = best_seats(highs, [s for s in pot.eligible if s not in self.nut_low])
+            parts = []
+            if high:
+                parts.append(f"high to {who(high, highs)}")
+            if low:
+                parts.append(f"low to {' and '.join(self.seats[s] for s in low)} (no cards)")
+            return f"{label} of {pot.amount}: {', '.join(parts)}."
+        declared = {s: SIDES[d] for s in pot.eligible
+                    if (d := self.declarations[s]) in SIDES}
+        outcome = resolve_declarations(pot.eligible, declared, highs,
+                                       {s: -v for s, v in lows.items()})
+        parts = []
+        if outcome.scoop is not None:
+            s = outcome.scoop
+            parts.append(f"{self.seats[s]} wins both ways (high {highs[s]}, low {lows[s]}) "
+                         "and takes it all")
+        else:
+            if outcome.high:
+                parts.append(f"high to {who(outcome.high, highs)}")
+            if outcome.low:
+                parts.append(f"low to {who(outcome.low, lows)}")
+            if not outcome.high and not outcome.low:
+                parts.append("nobody wins a side: shared by its players")
+            elif not outcome.high or not outcome.low:
+                parts.append("the other side has no winner")
+        for s in outcome.failed:
+            parts.append(f"{self.seats[s]} declared both and did not win both outright, "
+                         "so wins nothing")
+        shares = ", ".join(f"{self.seats[s]} {a}" for s, a in award.shares.items())
+        return f"{label} of {pot.amount}: {'; '.join(parts)} ({shares})."
+
+    def _end(self) -> Event:
+        self._phase = "over"
+        self.drawer = None
+        for seat in self.nut_low:  # a nut low's stack comes back from behind the kit
+            self.betting.stacks[seat] += self.held_back[seat]
+            self.held_back[seat] = 0
+        stacks = tuple(self.betting.stacks)
+        chips = tuple(self.betting.net())
+        top = max(chips)
+        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
+        moves = ", ".join(
+            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
+        )
+        summary = f"Deal over: {moves or 'no chips moved'}."
+        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
+        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+
+    # --- what each seat is asked and sees -------------------------------------------------------
+    def prompt(self, seat: int) -> Prompt | None:
+        if seat not in self.to_act:
+            return None
+        if self._phase == "declare":
+            text = (f"Your hand: {self._hand_text(seat)}. Declare, sealed: high (highest "
+                    "total), low (lowest), or both (you must win both outright, or you win "
+                    "nothing). A declaration is final.")
+            return Prompt(text, (
+                Choice("High", Action("declare", ("high",)), "primary"),
+                Choice("Low", Action("declare", ("low",)), "primary"),
+                Choice("Both", Action("declare", ("both",)), "danger"),
+            ))
+        if self._phase == "draw":
+            hand = spew_order(self.hands[seat])
+            text = (f"The draw: your hand is {self._hand_text(seat)}. "
+                    f"Pick the cards to throw (0-{self.max_draw}), or stand pat.")
+            pick = CardPick("Throw cards", "draw", tuple(cards_to_json(hand)), 0,
+                            min(self.max_draw, len(hand)), tuple(c.label for c in hand))
+            return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
+        options = self.betting.options(seat)
+        assert options is not None
+        text = f"Pot {options.pot}. "
+        text += f"To call: {options.call}." if options.call else "Nothing to call."
+        text += f" Your hand: {self._hand_text(seat)}."
+        stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
+        return Prompt(text, tuple(_bet_choices(options, stack, bet)))
+
+    def _public_fields(self) -> dict[str, Any]:
+        b = self.betting
+        actor = b.actor if self._phase == "bet" else None
+        options = b.options(actor) if actor is not None else None
+        stacks = tuple(self._stacks())
+        return {
+            "kind": self.kind,
+            "names": self.seats,
+            "scores": stacks,
+            "phase": self._phase,
+            "to_act": tuple(sorted(self.to_act)),
+            "deal": 1,
+            "result": self._result,
+            "button": b.button,
+            "ante": b.structure.ante,
+            "small_bet": b.structure.small_bet,
+            "big_bet": b.structure.big_bet,
+            "betting_round": b.round_no,
+            "rounds": b.structure.rounds,
+            "max_draw": self.max_draw,
+            "spew_total": self.spew_total,
+            "out_takes_low": bool(self.settings["out_takes_low"]),
+            "stacks": stacks,
+            "bets": tuple(b.bets),
+            "committed": tuple(b.committed),
+            "folded": tuple(b.folded[s] and not self.out[s] for s in range(self.n)),
+            "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
+                            and not self.out[s] for s in range(self.n)),
+            "pot": b.pot_total,
+            "pots": tuple(b.pots()),
+            "draws": tuple(self.draws),
+            "hand_sizes": tuple(len(h) for h in self.hands),
+            "stock": len(self.stock),
+            "spew_cards": tuple(cards_to_json(self.spew_cards)),
+            "spewed": tuple(tuple(cards_to_json(c)) for c in self.spewed),
+            "out": tuple(self.out),
+            "nut_low": tuple(self.nut_low),
+            "declared": tuple(d is not None for d in self.declarations),
+            "to_call": options.call if options else 0,
+            "raise_to": options.raise_to if options else None,
+            "last_actions": tuple(self.last_actions),
+            "showdown": json_record(self.showdown),
+        }
+
+    def public_view(self) -> SpewView:
+        return SpewView(**self._public_fields())
+
+    def view(self, seat: int) -> SpewSeatView:
+        hand = self.hands[seat]
+        return SpewSeatView(
+            **self._public_fields(),
+            seat=seat,
+            hand=tuple(cards_to_json(spew_order(hand))),
+            high=high_total(hand),
+            low=low_total(hand),
+            declaration=self.declarations[seat],
+        )
+
+    # --- snapshots -----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+            "rng": rng_to_json(self.rng),
+            "betting": self.betting.to_json(),
+            "stock": cards_to_json(self.stock),
+            "hands": [cards_to_json(h) for h in self.hands],
+            "discards": cards_to_json(self.discards),
+            "draws": list(self.draws),
+            "spew_cards": cards_to_json(self.spew_cards),
+            "spewed": [cards_to_json(c) for c in self.spewed],
+            "out": list(self.out),
+            "nut_low": list(self.nut_low),
+            "held_back": list(self.held_back),
+            "declarations": list(self.declarations),
+            "last_actions": list(self.last_actions),
+            "phase": self._phase,
+            "drawer": self.drawer,
+            "step": self.step,
+            "showdown": self.showdown,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Spew:
+        game = cls.__new__(cls)
+        game.seats = tuple(data["seats"])
+        game.options = dict(data["options"])
+        game.settings = _check_options(game.options, len(game.seats))
+        game.hole, game.max_draw, game.spew_total = spew_layout(len(game.seats))
+        game.rng = rng_from_json(data["rng"])
+        game.betting = Betting.from_json(data["betting"])
+        game.stock = cards_from_json(data["stock"])
+        game.hands = [cards_from_json(h) for h in data["hands"]]
+        game.discards = cards_from_json(data["discards"])
+        game.draws = [None if d is None else int(d) for d in data["draws"]]
+        game.spew_cards = cards_from_json(data["spew_cards"])
+        game.spewed = [cards_from_json(c) for c in data["spewed"]]
+        game.out = [bool(x) for x in data["out"]]
+        game.nut_low = [int(x) for x in data["nut_low"]]
+        game.held_back = [int(x) for x in data["held_back"]]
+        game.declarations = list(data["declarations"])
+        game.last_actions = list(data["last_actions"])
+        game._phase = data["phase"]
+        game.drawer = data["drawer"]
+        game.step = data["step"]
+        game.showdown = data["showdown"]
+        game._result = GameResult.from_json(data["result"]) if data["result"] else None
+        game._opening = []
+        return game
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        return spew_ai(self.view(seat), self.legal_actions(seat), rng)
+
+
+# --- the AI ---------------------------------------------------------------------------------
+
+SAMPLES = 48
+
+
+def _unseen(view: SpewSeatView) -> list[Card]:
+    """Cards this seat has not seen: not its own, not a spew card, not spewed."""
+    seen = set(view.hand) | set(view.spew_cards)
+    for cards in view.spewed:
+        seen |= set(cards)
+    return [c for c in standard_deck() if str(c) not in seen]
+
+
+def estimate(view: SpewSeatView, rng: random.Random, samples: int = SAMPLES
+             ) -> tuple[float, float]:
+    """The chances (high, low) that this hand ends strictly best on that side against every
+    rival still in: rivals' hands sampled from the unseen cards (none of a rank already
+    spewed, or they would have spewed it), the spew cards still to come turned on all."""
+    mine = cards_from_json(view.hand)
+    rivals = [s for s in range(len(view.names)) if s != view.seat and not view.folded[s]
+              and not view.out[s]]
+    if not rivals:
+        return 1.0, 1.0
+    gone = {parse_rank(c) for c in view.spew_cards}
+    pool = [c for c in _unseen(view) if c.rank not in gone]
+    to_come = view.spew_total - len(view.spew_cards)
+    wins_high = wins_low = 0
+    for _ in range(samples):
+        sizes = [view.hand_sizes[s] for s in rivals]
+        if sum(sizes) + to_come > len(pool):
+            continue
+        drawn = rng.sample(pool, sum(sizes) + to_come)
+        spews = {c.rank for c in drawn[:to_come]}
+        hand = [c for c in mine if c.rank not in spews]
+        my_high, my_low = high_total(hand), low_total(hand)
+        high_ok = low_ok = bool(hand)
+        at = to_come
+        for size in sizes:
+            theirs = [c for c in drawn[at:at + size] if c.rank not in spews]
+            at += size
+            if not theirs:
+                continue
+            if high_total(theirs) >= my_high:
+                high_ok = False
+            if low_total(theirs) <= my_low:
+                low_ok = False
+        wins_high += high_ok
+        wins_low += low_ok
+    return wins_high / samples, wins_low / samples
+
+
+def parse_rank(text: str) -> int:
+    return cards_from_json([text])[0].rank or 0
+
+
+def _leaning(hand: Sequence[Card]) -> str:
+    """The side a hand leans to: low cards (ace to six) against high ones (ten to ace)."""
+    low = sum(1 for c in hand if (c.rank or 0) <= 6 or c.rank == 14)
+    high = sum(1 for c in hand if (c.rank or 0) >= 10)
+    if low != high:
+        return "low" if low > high else "high"
+    return "low" if low_total(hand) < 25 else "high"
+
+
+def _throw(hand: Sequence[Card], most: int) -> list[Card]:
+    """The cards that do not fit the side the hand leans to, worst first, up to `most`."""
+    side = _leaning(hand)
+    if side == "low":
+        bad = sorted((c for c in hand if 7 <= (c.rank or 0) <= 13), key=lambda c: -(c.rank or 0))
+    else:
+        bad = sorted((c for c in hand if (c.rank or 0) <= 8), key=lambda c: c.rank or 0)
+    return bad[:most]
+
+
+def spew_ai(view: SpewSeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """A Spew player that sees only its own seat's view and the listed legal actions.
+
+    Draw: lean to the side most of the cards suit (aces suit both) and throw the rest.
+    Declare: estimate by sampling the rivals' hands and the spew cards to come how often
+    the hand is strictly best each way; both when both are likely, else the likelier side.
+    Bet: the better chance (a half of the pot is won against the rivals who go the other
+    way, so the chance is shaded up) against the pot odds.
+    """
+    names = {action.name for action in legal}
+    hand = cards_from_json(view.hand)
+    if view.phase == "draw":
+        throw = _throw(hand, view.max_draw)
+        return Action("draw", tuple(cards_to_json(throw))) if throw else Action("stand")
+    high, low = estimate(view, rng)
+    if view.phase == "declare":
+        if high > 0.8 and low > 0.8:
+            return Action("declare", ("both",))
+        return Action("declare", ("high" if high >= low else "low",))
+    chance = max(high, low)
+    aggressive = "bet" if "bet" in names else "raise" if "raise" in names else None
+    if aggressive and chance > 0.75:
+        return Action(aggressive)
+    if "check" in names:
+        return Action("check")
+    odds = view.to_call / (view.pot + view.to_call)
+    return Action("call" if chance / 2 >= odds or chance > 0.5 else "fold")
