@@ -7,8 +7,8 @@ from engine.games import (  # noqa: F401  (register themselves)
     poangpoker,
     poke,
     red_dog,
-    spew,
     sppoker,
+    zero_to_55,
 )
 from engine.games.registry import GAMES, register
 

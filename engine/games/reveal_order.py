@@ -994,12 +994,27 @@ def _ai_order(game: RevealGame, view: RevealSeatView, rng: random.Random) -> Act
     return Action("order", tuple(cards_to_json(sorted(hand, key=telling))))
 
 
+CLEAR_MARGIN = 10  # how much nearer its goal one side must be to count as a clear lean
+
+
+def _clear_side(high: int, low: int) -> str:
+    """The side a hand clearly plays, or "both" while it could go either way (its high
+    total about as near 55 as its low total is to 0): such a hand is counted against us
+    on both sides."""
+    to_high, to_low = max(0, 55 - high), low
+    if to_high - to_low > CLEAR_MARGIN:
+        return "low"
+    if to_low - to_high > CLEAR_MARGIN:
+        return "high"
+    return "both"
+
+
 def _chances(
     game: RevealGame, view: RevealSeatView, rng: random.Random
 ) -> tuple[float, float, float]:
     """Estimated chances of winning high, low, and both outright: opponents' face-down cards
     sampled from the cards this seat has not seen. For one side an opponent counts on the
-    side its sampled hand leans to (or the side it declared, once shown); for both, against
+    side its sampled hand clearly plays (or the side it declared, once shown); for both, against
     every opponent on both sides, since a tie or loss on either side loses everything."""
     mine = cards_from_json(view.cards)
     if game.jackpot(mine):
@@ -1020,7 +1035,7 @@ def _chances(
         for _ in range(SAMPLES):
             theirs = shown + rng.sample(unseen, missing)
             high, low = game.high_total(theirs), game.low_total(theirs)
-            side = "both" if game.jackpot(theirs) else declared or game.single_side(theirs)
+            side = "both" if game.jackpot(theirs) else declared or _clear_side(high, low)
             beat_high += side == "low" or high < my_high
             beat_low += side == "high" or low > my_low
             beat_both += high < my_high and low > my_low and not game.jackpot(theirs)
