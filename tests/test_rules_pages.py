@@ -16,7 +16,7 @@ PAGES = sorted(RULES_DIR.glob("*.md"))
 TITLES = {"sppoker": "Sppoker", "poke": "Poke", "poangpoker": "Poängpoker and Chicago",
           "hands": "Hands", "red_dog": "Red Dog", "badugi": "Badugi",
           "dealers_choice": "Dealer's Choice", "old_man_49er": "Old Man 49er",
-          "zero_to_55": "Zero to 55"}
+          "spew": "Spew", "zero_to_55": "Zero to 55"}
 # A line that starts a new block in Markdown: a list item, a heading, a fence.
 STARTS = re.compile(r"^\s*(?:[-*] |\d+\. |#|```)")
 

@@ -7,6 +7,7 @@ from engine.games import (  # noqa: F401  (register themselves)
     poangpoker,
     poke,
     red_dog,
+    spew,
     sppoker,
     zero_to_55,
 )
