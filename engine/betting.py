@@ -15,9 +15,12 @@ Public API (stable; the chip games build on it):
   round 0), the actor's `fold` / `check_or_call` / `bet_or_raise` until `actor` is None,
   `end_round()` (uncalled chips go back); finally `settle(shares)` pays every pot.
   Reading: `actor`, `options(seat)`, `stacks`, `bets`, `committed`, `folded`, `live`,
-  `pots()`, `pot_total`, `lone_player`, `order_from_button()`, `net()`, `to_json()` /
-  `Betting.from_json()`. The verifiers: `verify_fold`, `verify_check_or_call`,
-  `verify_bet_or_raise` (and `can_fold`, `can_check_or_call`, `can_bet_or_raise`).
+  `pots()`, `pot_total`, `lone_player`, `order_from_button()`, `blind_seats()`, `net()`,
+  `round_no`, `short_all_ins` (this round's all-ins of less than a full bet), `awards`
+  (how the pots were paid), `to_json()` / `Betting.from_json()`. Shortcuts for the
+  payout: `settle_lone_player()` and `settle_high(values)`. The verifiers: `verify_fold`,
+  `verify_check_or_call`, `verify_bet_or_raise` (and `can_fold`, `can_check_or_call`,
+  `can_bet_or_raise`).
 - Payout helpers, pure functions over pots and hand values: `split_evenly` (odd chips one
   each from the dealer's left), `best_seats`, `high_shares` (best hand takes the pot),
   `Declaration`, `resolve_declarations` and `declared_shares` (sealed high / low / both
@@ -326,6 +329,8 @@ class Betting:
                 self.bets[seat] += amount
                 posted.append(Forced(seat, amount, what, self.stacks[seat] == 0))
             big = self.bets[big_seat]
+            if big < self.structure.blinds[1] and big < self.bet_size:
+                self.short_all_ins += 1  # an all-in big blind is a short all-in bet
             if big > 0 and 2 * big >= self.bet_size:  # a full (or half) big blind is the bet
                 self.level, self.count = big, 1
             start = (big_seat + 1) % self.n
@@ -416,7 +421,10 @@ class Betting:
             if o != seat
         ):
             raise IllegalAction("Nobody still in could call a raise: check or call.")
-        return min(self.level + self.bet_size, self.bets[seat] + self.stacks[seat])
+        to = self.level + self.bet_size
+        if to <= high:  # a small blind bigger than a short big blind: raise from the blind
+            to = high + self.bet_size
+        return min(to, self.bets[seat] + self.stacks[seat])
 
     def can_fold(self, seat: int) -> bool:
         return _allowed(self.verify_fold, seat)
