@@ -7,6 +7,7 @@ up to every balance and no chip was made or lost.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from loopback.handles import ChannelHandle, UserHandle
@@ -163,3 +164,79 @@ async def test_a_dealers_choice_session_of_three_deals_with_a_player_joining(
     await alice.click(board, label="End")
     await bot.stop()
     check_ledger(world, [alice, bob, carol])
+
+
+async def test_old_man_49er_across_a_kill_9_after_the_reveal_orders_are_fixed(
+        world: World) -> None:
+    """Nothing face down and no declaration reaches the channel before the rules show it:
+    every public message is checked against the cards each person holds face down."""
+    discord, bot = world.discord, world.bot
+    alice, bob = discord.user("alice"), discord.user("bob")
+    people = [alice, bob]
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "old-man-49er start buy_in:100", [bob], ai=1)
+    player = AutoPlayer(discord, general, people, seed=7)
+    checks = []
+
+    def no_face_down_card_is_public(_move: object) -> None:
+        public = "\n".join(m.text for m in general.messages())
+        board = player.board()
+        for person in people:
+            views = [m.text for m in person.dms() if "Your cards: " in m.text]
+            if not views or board is None:
+                continue
+            cards = views[-1].split("Your cards: ")[1].split(" — ")[0].split()
+            row = next((line for line in board.content.splitlines()
+                        if line.startswith(person.name.title() + " ")), "")
+            exposed = row.split(": ", 1)[1].split(" + ")[0].split() if ": " in row else []
+            down = [card for card in cards if card not in exposed]
+            leaked = [card for card in down if card in public]
+            assert not leaked, f"{person.name}'s face-down {leaked} in the channel"
+            checks.append(person.name)
+        # Sealed declarations: the board says who has declared, and which side only once all
+        # have (never some sides while others are still to declare).
+        rows = [line for line in (board.content if board else "").splitlines()
+                if " down" in line]  # the seats' rows
+        text = "\n".join(rows)
+        sides = re.findall(r"declared (?:high|low|both)", text)
+        waiting = re.findall(r"declared(?! (?:high|low|both))", text)
+        assert not (sides and waiting), text
+
+    player.on_move.append(no_face_down_card_is_public)
+
+    def orders_fixed() -> bool:
+        """Every order is fixed (seen on any version of the board: the deal may even be over
+        already, when everyone but one folds at once)."""
+        return cash_board(general) is not None or any(
+            text.count("order fixed") >= 3 for m in general.messages(include_deleted=True)
+            for text in [m.text, *(v.content for v in m.history)])
+
+    await player.play(until=orders_fixed)
+    await bot.restart()
+    await discord.wait_for(lambda: "back exactly where it was" in channel_text(general))
+    await player.play(until=lambda: cash_board(general) is not None)  # the deal is over
+    assert len(checks) > 10  # the watch looked at every move
+
+    await discord.wait_for(lambda: cash_board(general) is not None, timeout=20)
+    board = cash_board(general)
+    assert board is not None
+    await alice.click(board, label="End")
+    await bot.stop()
+    check_ledger(world, people)
+
+
+async def test_spew_with_people_and_an_ai_to_the_end_of_a_deal(world: World) -> None:
+    discord, bot = world.discord, world.bot
+    alice, bob = discord.user("alice"), discord.user("bob")
+    people = [alice, bob]
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "spew start buy_in:100", [bob], ai=1)
+    player = AutoPlayer(discord, general, people, seed=8)
+    await player.play(until=lambda: cash_board(general) is not None)
+    text = channel_text(general)
+    assert "Deal over:" in text
+    board = cash_board(general)
+    assert board is not None
+    await alice.click(board, label="End")
+    await bot.stop()
+    check_ledger(world, people)

@@ -1,0 +1,136 @@
+"""The high-low chip games: `/old-man-49er` and `/spew` (start, rules), and how their tables
+read: exposed cards and the totals they can make, spew cards and what they took, the pot and
+side pots, stacks, bets, and who has fixed an order or declared (never what).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.plugins import GamePlugin
+from bot.render import Renderer, cards_text
+from cogs.chip_games import BUY_IN
+from cogs.common import send_rules, start_table
+from engine.games.old_man_49er import OldMan49er
+from engine.games.reveal_order import RevealSeatView, RevealView
+from engine.games.spew import Spew, SpewSeatView, SpewView
+
+
+def _totals(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low} or {high}"
+
+
+def reveal_public(view: RevealView) -> list[str]:
+    lines = [f"{view.phase.capitalize()} · reveals {view.reveals} · ante {view.ante}, bets "
+             f"{view.small_bet}/{view.big_bet} · **pot {view.pot}**"]
+    if len(view.pots) > 1:
+        lines.append("Pots: " + ", ".join(
+            f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
+            for i, pot in enumerate(view.pots)))
+    for seat, name in enumerate(view.names):
+        shown = cards_text(list(view.exposed[seat])) if view.exposed[seat] else "—"
+        total = _totals(*view.exposed_totals[seat]) if view.exposed[seat] else ""
+        state = " (folded)" if view.folded[seat] else " (all in)" if view.all_in[seat] else ""
+        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
+        marks = []
+        if view.ordered[seat]:
+            marks.append("order fixed")
+        if view.declared[seat] and view.declarations is None:
+            marks.append("declared")
+        if view.declarations is not None and view.declarations[seat]:
+            marks.append(f"declared {view.declarations[seat]}")
+        extra = f" · {', '.join(marks)}" if marks else ""
+        lines.append(f"{name} {view.stacks[seat]}{bet}{state}: {shown}"
+                     f"{f' = {total}' if total else ''} + {view.hidden[seat]} down{extra}")
+    return lines
+
+
+def reveal_private(view: RevealSeatView) -> list[str]:
+    lines = [f"Your cards: {cards_text(list(view.cards))} — high {view.high_total}, "
+             f"low {view.low_total}"]
+    if view.picked and not view.order_fixed:
+        lines.append(f"Reveal order so far: {cards_text(list(view.picked))}")
+    if view.order_fixed:
+        lines.append(f"Your reveal order is fixed: {cards_text(list(view.hand))}")
+    if view.declaration:
+        lines.append(f"Your declaration: **{view.declaration}**")
+    return lines + reveal_public(view)
+
+
+def spew_public(view: SpewView) -> list[str]:
+    lines = [f"{view.phase.capitalize()} · round {view.betting_round + 1} of {view.rounds} · "
+             f"ante {view.ante}, bets {view.small_bet}/{view.big_bet} · **pot {view.pot}**"]
+    if view.spew_cards:
+        lines.append(f"Spew cards ({len(view.spew_cards)} of {view.spew_total}): "
+                     f"{cards_text(list(view.spew_cards))}")
+    if len(view.pots) > 1:
+        lines.append("Pots: " + ", ".join(
+            f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
+            for i, pot in enumerate(view.pots)))
+    for seat, name in enumerate(view.names):
+        state = (" (out of cards)" if view.out[seat] else " (folded)" if view.folded[seat]
+                 else " (all in)" if view.all_in[seat] else "")
+        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
+        drew = f", drew {view.draws[seat]}" if view.draws[seat] is not None else ""
+        lost = (f", spewed {cards_text(list(view.spewed[seat]))}" if view.spewed[seat]
+                else "")
+        sealed = " · declared" if view.declared[seat] else ""
+        lines.append(f"{name} {view.stacks[seat]}{bet}{state}: {view.hand_sizes[seat]} cards"
+                     f"{drew}{lost}{sealed}")
+    return lines
+
+
+def spew_private(view: SpewSeatView) -> list[str]:
+    lines = [f"Your hand: {cards_text(list(view.hand))} — high {view.high}, low {view.low}"]
+    if view.declaration:
+        lines.append(f"Your declaration: **{view.declaration}**")
+    return lines + spew_public(view)
+
+
+REVEAL = Renderer(private=reveal_private, public=reveal_public)
+PLUGINS = (
+    GamePlugin(game=OldMan49er, renderer=REVEAL, extension=__name__),
+    GamePlugin(game=Spew, renderer=Renderer(private=spew_private, public=spew_public),
+               extension=__name__),
+)
+
+
+@app_commands.guild_only()
+class OldMan49erCommands(commands.GroupCog, group_name="old-man-49er",
+                         group_description="Old Man 49er: reveal one by one; 49 takes all (chips)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open an Old Man 49er cash table here")
+    @app_commands.describe(buy_in=BUY_IN)
+    async def start(self, interaction: discord.Interaction,
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
+        await start_table(interaction, OldMan49er.kind, buy_in=buy_in)
+
+    @app_commands.command(name="rules", description="How Old Man 49er is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, OldMan49er.kind, OldMan49er.title)
+
+
+@app_commands.guild_only()
+class SpewCommands(commands.GroupCog, group_name="spew",
+                   group_description="Spew: spew cards strip ranks from every hand (chips)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Spew cash table here")
+    @app_commands.describe(buy_in=BUY_IN)
+    async def start(self, interaction: discord.Interaction,
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
+        await start_table(interaction, Spew.kind, buy_in=buy_in)
+
+    @app_commands.command(name="rules", description="How Spew is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, Spew.kind, Spew.title)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(OldMan49erCommands(bot))
+    await bot.add_cog(SpewCommands(bot))
