@@ -124,6 +124,7 @@ class Run:
     ai_steps: int = 0
     deals: int = 0
     elapsed: float = 0.0
+    backlog: float = 0.0  # seconds the outbox took to empty once play stopped
     game_over: bool = False
     waits: list[float] = field(default_factory=list)
     calls: Counter[str] = field(default_factory=Counter)
@@ -165,6 +166,7 @@ class Run:
             "people": self.people, "ai_seats": self.ai, "person_moves": self.moves,
             "steps": self.steps, "ai_steps": self.ai_steps, "deals_started": self.deals,
             "game_over": self.game_over, "seconds": round(self.elapsed, 2),
+            "outbox_drained_after_seconds": _round(self.backlog, 2),
             "seconds_per_step": _round(self.seconds_per_step),
             "wait": {what: _round(self.wait(what)) for what in ("mean", "p90", "max")},
             "prompts": len(self.waits),
@@ -185,7 +187,7 @@ class Run:
 
 
 def _round(value: float, digits: int = 3) -> float | None:
-    return None if math.isnan(value) else round(value, digits)
+    return None if not math.isfinite(value) else round(value, digits)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -283,7 +285,7 @@ async def play_one(setup: Setup, speed: str, limits: bool, options: Options) -> 
                              extra_env={"AI_DELAY": str(options.ai_delay)})
             await bot.start()
             try:
-                played = await drive(discord, setup, speed, options, run)
+                played = await drive(discord, setup, speed, options, run, database)
             except BaseException:
                 print(bot.log_tail(40), file=sys.stderr)
                 raise
@@ -308,7 +310,7 @@ class Played:
 
 
 async def drive(discord: LoopbackDiscord, setup: Setup, speed: str, options: Options,
-                run: Run) -> Played:
+                run: Run, database: Path) -> Played:
     """Start the table and let the people play until the bound; then let the bot finish."""
     users = [discord.user(name) for name in PEOPLE[: setup.people]]
     channel = discord.channel("general")
@@ -340,21 +342,37 @@ async def drive(discord: LoopbackDiscord, setup: Setup, speed: str, options: Opt
     finally:
         stop.set()
         await asyncio.gather(*seats, return_exceptions=True)
-    await settle(discord)
+    run.backlog = await settle(discord, database)
     run.game_over = run.game_over or player.winners() is not None
     return Played(mark, start_ack, [m.acked_at for m in player.moves if m.acked_at],
                   {u.id for u in users})
 
 
-async def settle(discord: LoopbackDiscord, quiet: float = 1.5, longest: float = 30.0) -> None:
-    """Until the bot has sent nothing for `quiet` seconds: the last steps' messages are
-    part of what they cost."""
-    give_up = time.monotonic() + longest
+async def settle(discord: LoopbackDiscord, database: Path, quiet: float = 1.0,
+                 longest: float = 90.0) -> float:
+    """Until the bot's outbox is empty and it has sent nothing for `quiet` seconds: the last
+    steps' messages are part of what they cost. Quiet alone is not enough: a worker held by a
+    full bucket sends nothing for up to 5 s with rows still waiting. Returns how long the
+    outbox took to empty after play stopped (the narration's backlog)."""
+    began = time.monotonic()
+    give_up = began + longest
+    drained: float | None = None
     while time.monotonic() < give_up:
         seen = len(discord.state.requests)
         await asyncio.sleep(quiet)
-        if len(discord.state.requests) == seen:
-            return
+        if outbox_rows(database) == 0:
+            drained = drained if drained is not None else time.monotonic() - began
+            if len(discord.state.requests) == seen:
+                break
+        else:
+            drained = None
+    return drained if drained is not None else math.inf
+
+
+def outbox_rows(database: Path) -> int:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True,
+                                            timeout=5)) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
 
 
 def measure(discord: LoopbackDiscord, database: Path, played: Played, run: Run) -> None:
@@ -579,7 +597,8 @@ def report(runs: list[Run], options: Options, version: str) -> str:
         "a game, not a whole one).",
         "Wait = from the answer to the move that made a person's prompt due to the prompt's "
         "buttons existing. Steps = every move the bot applied (AI seats' too); deals = deals "
-        "or hands begun (* the game ended); calls per step count every REST call, 429s apart.",
+        "or hands begun (* the game ended); calls per step count every REST call, 429s apart; "
+        "drain = seconds the bot's outbox took to empty once the people stopped.",
         "",
     ]
     by = {(r.game, r.speed, r.limits): r for r in runs}
@@ -588,7 +607,8 @@ def report(runs: list[Run], options: Options, version: str) -> str:
     header = (f"{'game / speed':<24}{'limits':>7}{'moves':>6}{'steps':>6}{'deals':>6}"
               f"{'s/step':>8}"
               f"{'wait mean':>10}{'p90':>6}{'max':>6}{'chan/step':>10}  calls per step: "
-              + " ".join(f"{k:>8}" for k in CALL_KINDS) + f"{'429s':>6}{'max/move':>9}")
+              + " ".join(f"{k:>8}" for k in CALL_KINDS) + f"{'429s':>6}{'max/move':>9}"
+              + f"{'drain':>7}")
     lines.append(header)
     for game, speed in pairs:
         setup = GAMES[game]
@@ -604,7 +624,8 @@ def report(runs: list[Run], options: Options, version: str) -> str:
                 f"{_fmt(run.wait('p90')):>6}{_fmt(run.wait('max')):>6}"
                 f"{_fmt(run.channel_per_step):>10}                  "
                 + " ".join(f"{_fmt(run.per_step(k)):>8}" for k in CALL_KINDS)
-                + f"{sum(run.limited.values()):>6}{run.max_calls_per_move:>9}")
+                + f"{sum(run.limited.values()):>6}{run.max_calls_per_move:>9}"
+                + f"{_fmt(run.backlog, 1):>7}")
             label = ""
     lines += ["", "Targets:"]
     for verdict in verdicts(runs):
@@ -692,6 +713,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "a game with limits on beside the same with them off)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="figures as JSON on stdout")
+    parser.add_argument("--json-file", help="also write the JSON figures to this file")
     parser.add_argument("--trace", action="store_true",
                         help="print each late prompt's requests, in the order they were made")
     args = parser.parse_args(argv)
@@ -712,13 +734,16 @@ def main(argv: list[str] | None = None) -> int:
     runs = asyncio.run(main_async(args))
     options = Options(args.ai_delay, {"human": args.moves_human, "fast": args.moves_fast},
                       args.seconds, args.seed, args.trace)
+    figures = json.dumps({
+        "bot_version": version, "ai_delay": args.ai_delay, "think_seconds": SPEEDS,
+        "bounds": {"person_moves": options.moves, "seconds_per_run": args.seconds},
+        "runs": [run.figures() for run in runs], "targets": verdicts(runs),
+        "wall_seconds": round(time.monotonic() - started, 1),
+    }, indent=2, ensure_ascii=False)
+    if args.json_file:
+        Path(args.json_file).write_text(figures + "\n")
     if args.json:
-        print(json.dumps({
-            "bot_version": version, "ai_delay": args.ai_delay, "think_seconds": SPEEDS,
-            "bounds": {"person_moves": options.moves, "seconds_per_run": args.seconds},
-            "runs": [run.figures() for run in runs], "targets": verdicts(runs),
-            "wall_seconds": round(time.monotonic() - started, 1),
-        }, indent=2, ensure_ascii=False))
+        print(figures)
     else:
         print(report(runs, options, version))
         print(f"\n({time.monotonic() - started:.0f} s in all)")
