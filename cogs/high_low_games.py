@@ -1,6 +1,6 @@
-"""The high-low chip games: `/old-man-49er` and `/spew` (start, rules), and how their tables
-read: exposed cards and the totals they can make, spew cards and what they took, the pot and
-side pots, stacks, bets, and who has fixed an order or declared (never what).
+"""The high-low chip games: `/old-man-49er`, `/zero-to-55` and `/spew` (start, rules), and
+how their tables read: exposed cards and the totals they can make, spew cards and what they
+took, the pot and side pots, stacks, bets, and who has fixed an order or declared (never what).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from cogs.common import send_rules, start_table
 from engine.games.old_man_49er import OldMan49er
 from engine.games.reveal_order import RevealSeatView, RevealView
 from engine.games.spew import Spew, SpewSeatView, SpewView
+from engine.games.zero_to_55 import ZeroTo55
 
 
 def _totals(low: int, high: int) -> str:
@@ -92,6 +93,7 @@ def spew_private(view: SpewSeatView) -> list[str]:
 REVEAL = Renderer(private=reveal_private, public=reveal_public)
 PLUGINS = (
     GamePlugin(game=OldMan49er, renderer=REVEAL, extension=__name__),
+    GamePlugin(game=ZeroTo55, renderer=REVEAL, extension=__name__),
     GamePlugin(game=Spew, renderer=Renderer(private=spew_private, public=spew_public),
                extension=__name__),
 )
@@ -131,6 +133,25 @@ class SpewCommands(commands.GroupCog, group_name="spew",
         await send_rules(interaction, Spew.kind, Spew.title)
 
 
+@app_commands.guild_only()
+class ZeroTo55Commands(commands.GroupCog, group_name="zero-to-55",
+                       group_description="Zero to 55: closest to 0 or to 55 wins (chips)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Zero to 55 cash table here")
+    @app_commands.describe(buy_in=BUY_IN, draw_fee="Chips per card drawn (default 0: free)")
+    async def start(self, interaction: discord.Interaction,
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    draw_fee: app_commands.Range[int, 0, 100] | None = None) -> None:
+        await start_table(interaction, ZeroTo55.kind, buy_in=buy_in, draw_fee=draw_fee)
+
+    @app_commands.command(name="rules", description="How Zero to 55 is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, ZeroTo55.kind, ZeroTo55.title)
+
+
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(OldMan49erCommands(bot))
+    await bot.add_cog(ZeroTo55Commands(bot))
     await bot.add_cog(SpewCommands(bot))

@@ -240,3 +240,20 @@ async def test_spew_with_people_and_an_ai_to_the_end_of_a_deal(world: World) -> 
     await alice.click(board, label="End")
     await bot.stop()
     check_ledger(world, people)
+
+
+async def test_zero_to_55_with_people_and_an_ai_to_the_end_of_a_deal(world: World) -> None:
+    discord, bot = world.discord, world.bot
+    alice, bob = discord.user("alice"), discord.user("bob")
+    people = [alice, bob]
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "zero-to-55 start buy_in:100 draw_fee:1", [bob],
+                     ai=1)
+    player = AutoPlayer(discord, general, people, seed=12)
+    await player.play(until=lambda: cash_board(general) is not None)
+    assert "Deal over:" in channel_text(general)
+    board = cash_board(general)
+    assert board is not None
+    await alice.click(board, label="End")
+    await bot.stop()
+    check_ledger(world, people)
