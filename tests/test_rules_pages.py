@@ -15,6 +15,7 @@ from cogs.common import EMBED_DESCRIPTION_LIMIT, RULES_DIR, rules_embeds
 PAGES = sorted(RULES_DIR.glob("*.md"))
 TITLES = {"sppoker": "Sppoker", "poke": "Poke", "poangpoker": "Poängpoker and Chicago",
           "hands": "Hands", "red_dog": "Red Dog", "badugi": "Badugi",
+          "holdem_sppoker": "Hold'em Sppoker",
           "dealers_choice": "Dealer's Choice", "old_man_49er": "Old Man 49er",
           "spew": "Spew", "zero_to_55": "Zero to 55"}
 # A line that starts a new block in Markdown: a list item, a heading, a fence.

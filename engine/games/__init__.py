@@ -3,6 +3,7 @@
 from engine.games import (  # noqa: F401  (register themselves)
     badugi,
     dealers_choice,
+    holdem_sppoker,
     old_man_49er,
     poangpoker,
     poke,

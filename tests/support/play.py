@@ -33,6 +33,9 @@ SHORT: dict[str, Callable[[int], dict[str, Any]]] = {
     "old_man_49er": lambda seats: {"stacks": [150, 31, 90, 12, 64, 47, 200][:seats]},
     "spew": lambda seats: {"stacks": [200, 23, 120, 9, 64, 41, 150, 17][:seats],
                            "button": seats - 1},
+    # Short stacks beside deep ones (all-ins, side pots), the button on the last seat.
+    "holdem_sppoker": lambda seats: {"stacks": [150, 27, 90, 12, 64, 200, 45, 33][:seats],
+                                     "button": seats - 1},
     "zero_to_55": lambda seats: {"stacks": [120, 40, 200, 14, 75, 33, 9][:seats],
                                  "button": seats - 1, "draw_fee": 2 * (seats % 2)},
     "dealers_choice": lambda seats: {"stacks": [30 + 7 * seat for seat in range(seats)]},

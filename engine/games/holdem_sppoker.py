@@ -1,0 +1,1046 @@
+"""Hold'em Sppoker (the variation in seed 000): Texas Hold'em with the 56-card Sppoker deck,
+where each pot is split between the best poker hand and the best word.
+
+One `HoldemSppoker` game is ONE DEAL, the contract of every chip game (see badugi.py): the
+table builds a game per deal from the stacks it carries (`stacks`, required) and the dealer
+seat (`button`), and moves the stacks by `result.chips` when it ends.
+
+The deal, as RULINGS.md rules it: blinds 5/10, two hole cards each (one at a time from the
+dealer's left), a betting round, the flop (3 cards), a round, the turn, a round, the river, a
+round; fixed limit 10/10/20/20 through the betting kit (engine/betting.py): a bet and three
+raises a round (the big blind is the first bet before the flop), all-ins and side pots, a
+lone player left after folds takes everything unseen. A card is burned before each street.
+
+Then the players still in declare, sealed and at once, with Sppoker's machinery
+(engine/games/sppoker.py, engine/words.py): poker, spelling or both, with a word for the
+last two, made from the letters of their own seven cards (hole and board), each card once. An
+invalid word does not declare: the player is told why and asked again; if their time runs out
+with it standing, the hand is revealed with it and it loses spelling. A player whose time
+runs out without a declaration plays poker. Poker is the best five of the seven, SPPOKER
+cards wild.
+
+Each pot is resolved among the players eligible for it by the kit's `declared_shares` with
+poker as its "high" side and spelling as its "low" side: half to each side's winner(s), the
+odd chip to poker; a side without a winner goes whole to the other's; "both" must be strictly
+best on both sides or loses both; a pot nobody wins is shared by those in it.
+
+>>> from engine.words import WordFinder, WordListDictionary
+>>> words = WordListDictionary(["tea", "at"])
+>>> game = HoldemSppoker(["Ann", "Bob", "Cid"], {"stacks": [200, 200, 200]},
+...                      random.Random(1), dictionary=words, finder=WordFinder(["tea"], words))
+>>> game.phase, sorted(game.to_act), game.public_view().pot
+('bet', [0], 15)
+>>> [choice.label for choice in game.prompt(0).choices]
+['Fold', 'Call 10', 'Raise to 20']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.betting import Betting, Declaration, Pot, Structure, declared_shares
+from engine.betting import resolve_declarations as resolve_pot
+from engine.cards import Card, label_cards, shuffled, sppoker_deck
+from engine.evaluator import evaluate, strength_of_codes
+from engine.game import (
+    TIMEOUT,
+    Action,
+    Choice,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    Prompt,
+    TextAsk,
+    TimerSpec,
+    places_from_scores,
+    rng_from_json,
+    rng_to_json,
+)
+from engine.games.badugi import _bet_choices, _bet_names, _why_not
+from engine.games.registry import register
+from engine.games.sppoker import _ALIASES, _finder_for, _reference, sppoker_cards
+from engine.games.trickgame import cards_from_json, cards_to_json
+from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.words import (
+    Dictionary,
+    WordCheck,
+    WordFinder,
+    get_dictionary,
+    get_finder,
+    hand_letters,
+    validate_word,
+    word_rank,
+)
+
+__all__ = ["HoldemSppoker", "HoldemSppokerSeatView", "HoldemSppokerView", "holdem_sppoker_ai"]
+
+HOLE = 2
+BOARD = 5
+ROUNDS = 4
+STREETS = ("preflop", "flop", "turn", "river")
+STREET_CARDS = (0, 3, 1, 1)  # board cards dealt before each betting round
+TURN_SECONDS = 60.0
+DEFAULTS: dict[str, Any] = {
+    "button": 0, "small_blind": 5, "big_blind": 10, "small_bet": 10, "big_bet": 20,
+}
+WORD_DEFAULTS: dict[str, Any] = {"language": "en_US", "declare_seconds": 120, "last_seconds": 10}
+OPTIONS = ("stacks", "ai_seats", *DEFAULTS, *WORD_DEFAULTS)
+# Options a cash table keeps for itself; tolerated, as Badugi does, if one passes them along.
+CASH_TABLE_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})
+BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
+KINDS = ("poker", "spelling", "double")  # Sppoker's names; "double" is shown as "both"
+KIND_NAMES = {"poker": "poker", "spelling": "spelling", "double": "both"}
+SIDES = {"poker": Declaration.HIGH, "spelling": Declaration.LOW, "double": Declaration.BOTH}
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldemSppokerView(GameView):
+    """The table: `scores` are the stacks behind; `board` the community cards dealt so far
+    (card texts, letters included); `street` preflop/flop/turn/river; `bets` this round's
+    bets, `committed` all each seat put in; `pot` every chip in the middle and `pots` the main
+    and side pots collected so far; `to_call` / `raise_to` what the seat to act faces;
+    `declared` which players still in have completed their sealed declaration (never what
+    they declared); `showdown` the end's record once the deal is over."""
+
+    button: int
+    small_blind: int
+    big_blind: int
+    small_bet: int
+    big_bet: int
+    betting_round: int
+    street: str
+    board: tuple[str, ...]
+    board_labels: tuple[str, ...]
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    pot: int
+    pots: tuple[Pot, ...]
+    to_call: int
+    raise_to: int | None
+    last_actions: tuple[str, ...]
+    declared: tuple[bool, ...]
+    showdown: JSONRecord | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldemSppokerSeatView(HoldemSppokerView, SeatView):
+    """A seat's view: `hand` its two hole cards, `labels` them as shown, `letters` the
+    letters of its cards so far (hole then board), `poker` its best hand once the flop is
+    out, and its own sealed `declaration` ("poker", "spelling", "double" = both) and `word`
+    with the verdict on it (`word_check`)."""
+
+    labels: tuple[str, ...] = ()
+    letters: str = ""
+    poker: str | None = None
+    poker_cards: tuple[str, ...] = ()
+    declaration: str | None = None
+    word: str | None = None
+    word_check: WordCheck | None = None
+
+
+def _whole(key: str, value: Any, *, positive: bool = False) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < (1 if positive else 0):
+        raise ValueError(f"{key} must be a whole number{' above 0' if positive else ''}, "
+                         f"not {value!r}")
+    return value
+
+
+def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(OPTIONS) - CASH_TABLE_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown Hold'em Sppoker options: {', '.join(unknown)}")
+    stacks = options.get("stacks")
+    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
+        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
+    for stack in stacks:
+        _whole("every stack", stack, positive=True)
+    values = {key: _whole(key, options.get(key, default)) for key, default in DEFAULTS.items()}
+    if not 0 <= values["button"] < seats:
+        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
+    if not 0 < values["small_bet"] <= values["big_bet"]:
+        raise ValueError("the small bet must be positive and no bigger than the big bet")
+    if not 0 < values["small_blind"] <= values["big_blind"] <= values["small_bet"]:
+        raise ValueError("the blinds must be positive, the small one no bigger than the big "
+                         "one, and the big blind no bigger than the small bet")
+    language = options.get("language", WORD_DEFAULTS["language"])
+    if not isinstance(language, str) or not language:
+        raise ValueError("language names a dictionary, such as en_US")
+    clocks = {}
+    for key in ("declare_seconds", "last_seconds"):
+        value = options.get(key, WORD_DEFAULTS[key])
+        if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+            raise ValueError(f"{key} must be a positive number of seconds")
+        clocks[key] = float(value)
+    ai_seats = options.get("ai_seats", [])
+    if not isinstance(ai_seats, list | tuple):
+        raise ValueError("ai_seats lists seat numbers")
+    # A cash table may keep AI seat numbers from an earlier seating: ignore those out of range.
+    ai = sorted({int(s) for s in ai_seats if isinstance(s, int) and 0 <= s < seats})
+    return {"stacks": list(stacks), **values, "language": language, **clocks, "ai_seats": ai}
+
+
+@register
+class HoldemSppoker(Game):
+    """One deal of fixed-limit Hold'em Sppoker. Options: `stacks` (required), `button` (0),
+    `small_blind` (5), `big_blind` (10), `small_bet` (10), `big_bet` (20), `language`
+    (en_US: the dictionary that judges words), `declare_seconds` (120: the whole table's
+    declaration clock), `last_seconds` (10: the last person to declare); `ai_seats` is
+    filled in by the table (AI seats count as declared for the last person's clock).
+
+    `dictionary` and `finder` may be injected (tests, simulations), as for Sppoker; by
+    default they are the shared ones of `language`. `deck` stacks the deck (the top first),
+    for tests and for replaying a real deal: see `from_deal`.
+    """
+
+    kind: ClassVar[str] = "holdem_sppoker"
+    title: ClassVar[str] = "Hold'em Sppoker"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 8
+    chip_game: ClassVar[bool] = True
+    table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
+
+    @classmethod
+    def goal(cls, options: Mapping[str, Any], players: int) -> str:
+        return "each pot split between the best poker hand and the best word; stacks carry"
+
+    def __init__(
+        self,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        rng: random.Random | None = None,
+        *,
+        dictionary: Dictionary | None = None,
+        finder: WordFinder | None = None,
+        deck: Sequence[Card] | None = None,
+        _deal: bool = True,
+    ) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise ValueError(
+                f"Hold'em Sppoker is played by {self.min_seats} to {self.max_seats} players"
+            )
+        self.seats = tuple(seats)
+        self.options = dict(options or {})
+        settings = _check_options(self.options, len(seats))
+        self.settings = settings
+        self.rng = rng if rng is not None else random.Random()
+        self._set_words(dictionary, finder)
+        structure = Structure(
+            small_bet=settings["small_bet"],
+            big_bet=settings["big_bet"],
+            rounds=ROUNDS,
+            blinds=(settings["small_blind"], settings["big_blind"]),
+        )
+        self.betting = Betting(settings["stacks"], structure, settings["button"])
+        n = len(seats)
+        self.stock: list[Card] = list(deck) if deck is not None else shuffled(
+            sppoker_deck(), self.rng)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]  # the hole cards
+        self.board: list[Card] = []
+        self.burned: list[Card] = []
+        self.last_actions = [""] * n
+        self.declarations: list[str | None] = [None] * n
+        self.words: list[str | None] = [None] * n
+        self.expired = [False] * n  # time ran out with an invalid word standing
+        self.timed_out = [False] * n  # time ran out without a declaration: poker
+        self._phase = "bet"
+        self.step = 0
+        self.showdown: dict[str, Any] | None = None
+        self._result: GameResult | None = None
+        self._opening: list[Event] = self._deal() if _deal else []
+
+    def _set_words(self, dictionary: Dictionary | None, finder: WordFinder | None) -> None:
+        lang = self.settings["language"]
+        self.dictionary: Dictionary = dictionary or (
+            finder.dictionary if finder else get_dictionary(lang)
+        )
+        if finder is None:
+            finder = get_finder(lang) if dictionary is None else _finder_for(lang, dictionary)
+        self.finder = finder
+
+    @classmethod
+    def from_deal(
+        cls,
+        seats: Sequence[str],
+        holes: Sequence[str],
+        board: str,
+        options: Mapping[str, Any],
+        rng: random.Random | None = None,
+        *,
+        dictionary: Dictionary | None = None,
+        finder: WordFinder | None = None,
+    ) -> HoldemSppoker:
+        """A deal whose hole cards ("Ah Kd" per seat, letters filled in) and board (five
+        cards) are as given; the burns and the rest come from the shuffled remainder."""
+        rng = rng or random.Random(0)
+        hole_cards = [sppoker_cards(text) for text in holes]
+        board_cards = sppoker_cards(board)
+        if len(hole_cards) != len(seats) or any(len(h) != HOLE for h in hole_cards):
+            raise ValueError(f"give {HOLE} hole cards for each of the {len(seats)} seats")
+        if len(board_cards) != BOARD:
+            raise ValueError(f"give the {BOARD} board cards")
+        dealt = [c for hole in hole_cards for c in hole] + board_cards
+        if len(set(dealt)) != len(dealt):
+            raise ValueError("a card is dealt twice")
+        rest = shuffled([c for c in sppoker_deck() if c not in set(dealt)], rng)
+        button = int(options.get("button", 0)) % len(seats)
+        order = [(button + k) % len(seats) for k in range(1, len(seats) + 1)]
+        deck = [hole_cards[seat][r] for r in range(HOLE) for seat in order]
+        deck += [rest.pop(), *board_cards[:3], rest.pop(), board_cards[3], rest.pop(),
+                 board_cards[4], *rest]
+        return cls(seats, options, rng, dictionary=dictionary, finder=finder, deck=deck)
+
+    # --- the shape every game has ------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def button(self) -> int:
+        return self.betting.button
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        if self._phase == "bet" and self.betting.actor is not None:
+            return frozenset({self.betting.actor})
+        if self._phase == "declare":
+            return frozenset(s for s in self.betting.live if not self._is_done(s))
+        return frozenset()
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def timers(self) -> list[TimerSpec]:
+        if self.is_over:
+            return []
+        if self._phase == "bet":
+            return [TimerSpec(f"holdem-sppoker-{self.step}", TURN_SECONDS,
+                              tuple(sorted(self.to_act)))]
+        specs = [TimerSpec("holdem-sppoker-declare", self.settings["declare_seconds"],
+                           tuple(sorted(self.to_act)))]
+        last = self._last_person()
+        if last is not None:
+            specs.append(TimerSpec(f"holdem-sppoker-last-{last}",
+                                   self.settings["last_seconds"], (last,)))
+        return specs
+
+    # --- dealing -----------------------------------------------------------------------------
+    def _deal(self) -> list[Event]:
+        b = self.betting
+        posted = b.start_round()  # posts the blinds
+        order = b.order_from_button()
+        for _ in range(HOLE):
+            for seat in order:
+                self.hands[seat].append(self.stock.pop(0))
+        small, big = posted
+        text = (
+            f"Hold'em Sppoker: {self.seats[self.button]} deals. Blinds: "
+            f"{self.seats[small.seat]} {small.amount}, {self.seats[big.seat]} {big.amount}."
+        )
+        short = [self.seats[p.seat] for p in posted if p.all_in]
+        if short:
+            text += f" All-in on the blind: {', '.join(short)}."
+        events = [Event(text, None, "deal", {"button": self.button, **self._chips()})]
+        for seat in range(self.n):
+            events.append(self._hand_event(seat))
+        return events + self._advance()
+
+    def _cards_of(self, seat: int) -> list[Card]:
+        """The seat's own cards and the board: what its poker hand and its word are made of."""
+        return self.hands[seat] + self.board
+
+    def _hand_text(self, seat: int) -> str:
+        cards = self._cards_of(seat)
+        text = f"{label_cards(self.hands[seat])}"
+        if self.board:
+            text += f" with the board {label_cards(self.board)}"
+        text += f" — letters {hand_letters(cards)}"
+        if len(cards) >= 5:
+            text += f"; poker: {evaluate(cards).description}"
+        return text
+
+    def _hand_event(self, seat: int) -> Event:
+        data = {"hand": cards_to_json(self.hands[seat]), "board": cards_to_json(self.board),
+                "letters": hand_letters(self._cards_of(seat))}
+        return Event(f"Your cards: {self._hand_text(seat)}.", seat, "hand", data)
+
+    def _chips(self) -> dict[str, Any]:
+        b = self.betting
+        return {
+            "stacks": list(b.stacks),
+            "bets": list(b.bets),
+            "pot": b.pot_total,
+            "pots": [pot.to_json() for pot in b.pots()],
+        }
+
+    def _street(self) -> list[Event]:
+        """Burn one, then deal the next street's board cards face up."""
+        b = self.betting
+        self.burned.append(self.stock.pop(0))
+        new = [self.stock.pop(0) for _ in range(STREET_CARDS[b.round_no])]
+        self.board += new
+        street = STREETS[b.round_no]
+        text = f"The {street}: {label_cards(new)}. Board: {label_cards(self.board)} " \
+               f"(letters {hand_letters(self.board)}). Pot {b.pot_total}."
+        events = [Event(text, None, "board", {"street": street,
+                                               "board": cards_to_json(self.board),
+                                               "cards": cards_to_json(new), **self._chips()})]
+        return events + [self._hand_event(seat) for seat in b.live]
+
+    # --- the flow of the deal ------------------------------------------------------------------
+    def _advance(self) -> list[Event]:
+        """Move on while nobody has a betting decision: close finished rounds, deal the
+        next street (all of them when everyone still in is all-in), end in a lone winner or
+        in the declarations."""
+        events: list[Event] = []
+        b = self.betting
+        while self._phase == "bet" and b.actor is None:
+            for seat, amount in b.end_round():
+                events.append(Event(
+                    f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
+                    None, "uncalled", {"seat": seat, "amount": amount, **self._chips()}))
+            if b.lone_player is not None:
+                return events + self._lone_winner(b.lone_player)
+            if b.round_no >= ROUNDS:
+                return events + self._start_declaring()
+            events += self._street()
+            b.start_round()
+            self._clear_last_actions()
+        return events
+
+    def _clear_last_actions(self) -> None:
+        self.last_actions = ["fold" if self.betting.folded[s] else "" for s in range(self.n)]
+
+    def _start_declaring(self) -> list[Event]:
+        self._phase = "declare"
+        self._clear_last_actions()
+        live = self.betting.live
+        names = ", ".join(self.seats[s] for s in live)
+        text = (f"The betting is over (pot {self.betting.pot_total}). {names}: declare poker, "
+                "spelling or both, sealed. Nothing is shown until everyone has declared.")
+        events = [Event(text, None, "declare_begins", {"seats": live, **self._chips()})]
+        last = self._last_person()
+        if last is not None:
+            events.append(self._last_call(last))
+        return events
+
+    # --- actions -----------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._phase == "declare":
+            if not self._can_declare(seat):
+                return []
+            return [Action("declare", ("poker",)), Action("declare", ("spelling", None)),
+                    Action("declare", ("double", None))]
+        if seat not in self.to_act:
+            return []
+        options = self.betting.options(seat)
+        assert options is not None
+        return [Action(name) for name in _bet_names(options)]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("This deal is over.")
+        if not 0 <= seat < self.n:
+            raise IllegalAction("That seat is not at this table.")
+        if self._phase == "declare":
+            events = self._apply_declaring(seat, action)
+        else:
+            if seat not in self.to_act:
+                raise IllegalAction("It is not your turn.")
+            if action == TIMEOUT or action.name == "timeout":
+                options = self.betting.options(seat)
+                assert options is not None
+                action = Action("check" if options.call == 0 else "fold")
+            if action.name not in BET_ACTIONS:
+                raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+            events = self._bet(seat, action.name)
+        self.step += 1
+        return events
+
+    def _bet(self, seat: int, name: str) -> list[Event]:
+        b = self.betting
+        options = b.options(seat)
+        assert options is not None
+        if name not in _bet_names(options):
+            raise IllegalAction(_why_not(name, options, b))
+        who = self.seats[seat]
+        if name == "fold":
+            b.fold(seat)
+            text, last = f"{who} folds.", "fold"
+        elif name in ("check", "call"):
+            amount = b.check_or_call(seat)
+            if amount == 0:
+                text, last = f"{who} checks.", "check"
+            else:
+                last = f"call {amount}"
+                text = f"{who} calls {amount}" + (" and is all-in." if b.stacks[seat] == 0
+                                                   else ".")
+        else:
+            to = b.bet_or_raise(seat)
+            verb = "bets" if options.is_bet else "raises to"
+            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
+            text = f"{who} {verb} {to}" + (" and is all-in." if b.stacks[seat] == 0 else ".")
+        self.last_actions[seat] = last
+        text += f" Pot {b.pot_total}."
+        data = {"seat": seat, "action": name, "last": last, **self._chips()}
+        return [Event(text, None, "bet", data), *self._advance()]
+
+    # --- declaring (Sppoker's sealed declarations) ---------------------------------------------
+    def _can_declare(self, seat: int) -> bool:
+        return (self._phase == "declare" and seat in self.betting.live
+                and not self.expired[seat] and not self.timed_out[seat])
+
+    def _is_done(self, seat: int) -> bool:
+        """Complete: poker, or spelling/both with a valid word, or time ran out. An invalid
+        word does not declare (Sppoker's ruling): the reveal waits for a valid one."""
+        kind = self.declarations[seat]
+        if kind is None:
+            return False
+        if kind == "poker" or self.expired[seat]:
+            return True
+        return self._check(seat).ok
+
+    def _check(self, seat: int) -> WordCheck:
+        return validate_word(self.words[seat], self._cards_of(seat), self.dictionary)
+
+    def _last_person(self) -> int | None:
+        """The one person still awaited when every other seat still in has declared (AI
+        seats count as declared: they declare after the people); needs two people in the
+        hand, as in Sppoker."""
+        if self._phase != "declare":
+            return None
+        ai = set(self.settings["ai_seats"])
+        people = [s for s in self.betting.live if s not in ai]
+        waiting = [s for s in people if not self._is_done(s)]
+        return waiting[0] if len(people) >= 2 and len(waiting) == 1 else None
+
+    def _last_call(self, seat: int) -> Event:
+        seconds = f"{self.settings['last_seconds']:g}"
+        if self.declarations[seat] in ("spelling", "double"):
+            then = "your hand is revealed with the word you gave, which loses spelling"
+        else:
+            then = "you play poker"
+        return Event(f"Everyone else has declared: declare within {seconds} seconds, or {then}.",
+                     seat, "last_call", {"seconds": self.settings["last_seconds"]})
+
+    def _apply_declaring(self, seat: int, action: Action) -> list[Event]:
+        if seat not in self.betting.live:
+            raise IllegalAction("You are not in this hand: only the players still in declare.")
+        last_before = self._last_person()
+        if action == TIMEOUT or action.name == "timeout":
+            events = self._timeout(seat)
+        elif action.name == "declare":
+            events = self._declare(seat, action.args)
+        else:
+            raise IllegalAction("Declare poker, spelling (with a word) or both (with a word).")
+        last = self._last_person()
+        if last is not None and last != last_before:
+            events.append(self._last_call(last))
+        if not self.to_act:
+            events += self._showdown()
+        return events
+
+    def _declare(self, seat: int, args: Sequence[Any]) -> list[Event]:
+        if self.timed_out[seat] or self.expired[seat]:
+            raise IllegalAction("Your time ran out: your declaration stands as it was.")
+        if not args or not isinstance(args[0], str) or len(args) > 2:
+            raise IllegalAction("Declare poker, spelling or both (with a word for the last two).")
+        kind = _ALIASES.get(args[0].strip().lower())
+        if kind is None:
+            raise IllegalAction(f"{args[0]!r} is not a declaration: poker, spelling or both.")
+        word = args[1] if len(args) == 2 else None
+        if word is not None and not isinstance(word, str):
+            raise IllegalAction("The word must be text.")
+        was_done = self._is_done(seat)
+        before = (self.declarations[seat], self.words[seat])
+        self.declarations[seat] = kind
+        if word is not None:
+            self.words[seat] = word.strip()
+        if was_done and not self._is_done(seat):
+            # A counted declaration is never replaced by an incomplete one.
+            check = self._check(seat)
+            self.declarations[seat], self.words[seat] = before
+            why = f"{check.word} is not valid — {check.reason}" if check.word else \
+                "A spelling hand needs a word"
+            raise IllegalAction(f"{why}. Your declaration stays {self._shown(seat)}.")
+        events: list[Event] = []
+        if self._is_done(seat) and not was_done:
+            done = sum(1 for s in self.betting.live if self._is_done(s))
+            events.append(Event(
+                f"{self.seats[seat]} has declared ({done} of {len(self.betting.live)}).",
+                None, "declared", {"seat": seat, "declared": done,
+                                   "of": len(self.betting.live)}))
+        if self._is_done(seat):
+            verb = "changed your declaration to" if was_done else "declared"
+            events.append(Event(f"You {verb} {self._shown(seat)}.", seat, "declaration",
+                                {"declaration": kind, "word": self.words[seat],
+                                 "changed": was_done}))
+        if kind != "poker":
+            events.append(self._word_event(seat))
+        return events
+
+    def _shown(self, seat: int) -> str:
+        kind = self.declarations[seat]
+        assert kind is not None
+        shown = KIND_NAMES[kind]
+        if kind != "poker":
+            word = self.words[seat]
+            shown += f" with {word.upper()}" if word else " (no word yet)"
+        return shown
+
+    def _word_event(self, seat: int) -> Event:
+        check = self._check(seat)
+        if check.ok:
+            text = f"{check.word} is a valid word ({len(check.word)} letters)."
+        else:
+            what = f"{check.word} is not valid — {check.reason}." if check.word else \
+                "You have no word yet: a spelling hand needs a word."
+            text = what + " You have not declared yet: send another word, or declare poker."
+        return Event(text, seat, "word_check",
+                     {"ok": check.ok, "word": check.word, "reason": check.reason})
+
+    def _timeout(self, seat: int) -> list[Event]:
+        if seat not in self.to_act:
+            raise IllegalAction("That seat is not awaited.")
+        if self.declarations[seat] in ("spelling", "double"):
+            self.expired[seat] = True  # revealed with the invalid word standing (RULINGS)
+        else:
+            self.declarations[seat] = "poker"  # the chip game's default: nothing is forfeited
+            self.timed_out[seat] = True
+        # The channel learns only that the time ran out, never what stands.
+        text = f"{self.seats[seat]} ran out of time to declare."
+        return [Event(text, None, "timeout", {"seat": seat})]
+
+    # --- the end of the deal -------------------------------------------------------------------
+    def _lone_winner(self, seat: int) -> list[Event]:
+        awards = self.betting.settle_lone_player()
+        won = sum(a.amount for a in awards)
+        text = f"Everyone else folded: {self.seats[seat]} takes the pot of {won} unseen."
+        self.showdown = {"players": [], "board": cards_to_json(self.board),
+                         "awards": [a.to_json() for a in awards], "pots": [], "lone": seat}
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _values(self) -> tuple[dict[int, int], dict[int, tuple[int, int] | None]]:
+        live = self.betting.live
+        poker = {s: strength_of_codes([c.code for c in self._cards_of(s)]) for s in live}
+        words: dict[int, tuple[int, int] | None] = {}
+        for s in live:
+            check = self._check(s)
+            words[s] = word_rank(check.word) if check.ok else None
+        return poker, words
+
+    def _showdown(self) -> list[Event]:
+        b = self.betting
+        live = [s for s in b.order_from_button() if not b.folded[s]]
+        declared = {s: SIDES[self.declarations[s] or "poker"] for s in live}
+        poker, words = self._values()
+        # Only a spelling or both declaration plays its word.
+        low = {s: words[s] if declared[s] != Declaration.HIGH else None for s in live}
+        pots = b.pots()
+        order = b.order_from_button()
+        shares = [declared_shares(pot, declared, poker, low, order) for pot in pots]
+        explained = [self._explain(k, pot, declared, poker, low, len(pots))
+                     for k, pot in enumerate(pots)]
+        awards = b.settle(shares)
+        players = []
+        lines = []
+        for s in live:
+            cards = self._cards_of(s)
+            value = evaluate(cards)
+            kind = self.declarations[s] or "poker"
+            check = self._check(s) if kind != "poker" else None
+            players.append({
+                "seat": s,
+                "name": self.seats[s],
+                "hand": cards_to_json(self.hands[s]),
+                "labels": [c.label for c in self.hands[s]],
+                "letters": hand_letters(cards),
+                "declaration": kind,
+                "timed_out": self.timed_out[s] or self.expired[s],
+                "word": check.word if check else None,
+                "word_ok": check.ok if check else None,
+                "word_reason": check.reason if check else "",
+                "poker": value.description,
+                "poker_cards": [c.label for c in value.cards],
+                "longest": self.finder.best_words(hand_letters(cards), limit=3),
+                "won": sum(a.shares.get(s, 0) for a in awards),
+            })
+            said = KIND_NAMES[kind] + (f" {check.word or '(no word)'}" if check else "")
+            if check and not check.ok:
+                said += f" (invalid: {check.reason})"
+            late = " (out of time)" if self.timed_out[s] or self.expired[s] else ""
+            lines.append(f"• {self.seats[s]}: {label_cards(self.hands[s])} — {said}{late} — "
+                         f"{value.description}.")
+        for record, award in zip(explained, awards, strict=True):
+            record["shares"] = {str(seat): amount for seat, amount in award.shares.items()}
+        self.showdown = {
+            "players": players,
+            "board": cards_to_json(self.board),
+            "awards": [a.to_json() for a in awards],
+            "pots": explained,
+            "lone": None,
+        }
+        text = (f"Showdown. Board {label_cards(self.board)}.\n" + "\n".join(lines) + "\n"
+                + "\n".join(str(p["text"]) for p in explained))
+        return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
+
+    def _explain(self, index: int, pot: Pot, declared: Mapping[int, Declaration],
+                 poker: Mapping[int, int], low: Mapping[int, tuple[int, int] | None],
+                 count: int) -> dict[str, Any]:
+        """Who takes which side of one pot, and why, for the showdown."""
+        outcome = resolve_pot(pot.eligible, declared, poker, low)
+        label = "The pot" if count == 1 else ("The main pot" if index == 0 else
+                                                f"Side pot {index}")
+
+        def names(seats: Sequence[int]) -> str:
+            return " and ".join(self.seats[s] for s in seats)
+
+        parts = []
+        for seat in outcome.failed:
+            parts.append(f"{self.seats[seat]}'s both fails "
+                         f"({self._why_both_fails(seat, pot, declared, poker, low)}).")
+        if len(pot.eligible) == 1:
+            parts.append(f"{label} of {pot.amount} goes back to {names(pot.eligible)}, "
+                         "the only one in it.")
+        elif outcome.scoop is not None:
+            parts.append(f"{label} of {pot.amount}: {self.seats[outcome.scoop]} wins both "
+                         "sides outright and takes it all.")
+        elif outcome.high and outcome.low:
+            spelling_half = pot.amount // 2
+            odd = " (the odd chip goes to poker)" if pot.amount % 2 else ""
+            parts.append(f"{label} of {pot.amount}: poker half {pot.amount - spelling_half} "
+                         f"to {names(outcome.high)}, spelling half {spelling_half} to "
+                         f"{names(outcome.low)}{odd}.")
+        elif outcome.high:
+            parts.append(f"{label} of {pot.amount}: nobody wins spelling, so all of it goes "
+                         f"to the poker side: {names(outcome.high)}.")
+        elif outcome.low:
+            parts.append(f"{label} of {pot.amount}: nobody wins poker, so all of it goes to "
+                         f"the spelling side: {names(outcome.low)}.")
+        else:
+            parts.append(f"{label} of {pot.amount}: nobody wins either side, so it is shared "
+                         f"by {names(pot.eligible)}.")
+        return {"index": index, "amount": pot.amount, "eligible": list(pot.eligible),
+                "poker": list(outcome.high), "spelling": list(outcome.low),
+                "scoop": outcome.scoop, "failed": list(outcome.failed),
+                "text": " ".join(parts)}
+
+    def _why_both_fails(self, seat: int, pot: Pot, declared: Mapping[int, Declaration],
+                        poker: Mapping[int, int],
+                        low: Mapping[int, tuple[int, int] | None]) -> str:
+        mine = low.get(seat)
+        if mine is None:
+            return "no valid word"
+        for other in pot.eligible:
+            if other == seat:
+                continue
+            if declared[other] != Declaration.LOW and poker[other] >= poker[seat]:
+                verb = "tied" if poker[other] == poker[seat] else "beaten"
+                return f"{verb} on poker by {self.seats[other]}"
+            theirs = low.get(other)
+            if declared[other] != Declaration.HIGH and theirs is not None and theirs >= mine:
+                verb = "tied" if theirs == mine else "beaten"
+                return f"{verb} on spelling by {self.seats[other]}"
+        return "another both wins"  # pragma: no cover - a scoop leaves nobody else a side
+
+    def _end(self) -> Event:
+        self._phase = "over"
+        stacks = tuple(self.betting.stacks)
+        chips = tuple(self.betting.net())
+        top = max(chips)
+        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
+        moves = ", ".join(
+            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
+        )
+        summary = f"Deal over: {moves or 'no chips moved'}."
+        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
+        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+
+    # --- what each seat is asked and sees -------------------------------------------------------
+    def prompt(self, seat: int) -> Prompt | None:
+        if self._phase == "declare":
+            if not self._can_declare(seat):
+                return None
+            letters = hand_letters(self._cards_of(seat))
+            kind = self.declarations[seat]
+            if kind is None:
+                text = "Declare poker, spelling or both (sealed)."
+            elif not self._is_done(seat):
+                check = self._check(seat)
+                why = f"{check.word} is not valid — {check.reason}" if check.word else "No word"
+                text = f"{why}: you have not declared yet. Send another word, or declare poker."
+            else:
+                text = f"You declared {self._shown(seat)}. You may change it until the reveal."
+            text += f" Your cards: {self._hand_text(seat)}."
+            placeholder = f"letters: {' '.join(letters)}"
+            return Prompt(text, (
+                Choice("Poker", Action("declare", ("poker",)), "primary"),
+                TextAsk("Spelling", "declare", "Your word", placeholder, 1, 20, ("spelling",)),
+                TextAsk("Both", "declare", "Your word", placeholder, 1, 20, ("double",)),
+            ))
+        if seat not in self.to_act:
+            return None
+        options = self.betting.options(seat)
+        assert options is not None
+        text = f"Pot {options.pot}. "
+        text += f"To call: {options.call}." if options.call else "Nothing to call."
+        text += f" Your cards: {self._hand_text(seat)}."
+        stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
+        return Prompt(text, tuple(_bet_choices(options, stack, bet)))
+
+    def _public_fields(self) -> dict[str, Any]:
+        b = self.betting
+        actor = b.actor if self._phase == "bet" else None
+        options = b.options(actor) if actor is not None else None
+        structure = b.structure
+        declaring = self._phase == "declare"
+        return {
+            "kind": self.kind,
+            "names": self.seats,
+            "scores": tuple(b.stacks),
+            "phase": self._phase,
+            "to_act": tuple(sorted(self.to_act)),
+            "deal": 1,
+            "result": self._result,
+            "button": b.button,
+            "small_blind": structure.blinds[0],
+            "big_blind": structure.blinds[1],
+            "small_bet": structure.small_bet,
+            "big_bet": structure.big_bet,
+            "betting_round": min(b.round_no, ROUNDS - 1),
+            "street": STREETS[min(b.round_no, ROUNDS - 1)],
+            "board": tuple(cards_to_json(self.board)),
+            "board_labels": tuple(c.label for c in self.board),
+            "stacks": tuple(b.stacks),
+            "bets": tuple(b.bets),
+            "committed": tuple(b.committed),
+            "folded": tuple(b.folded),
+            "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
+                            for s in range(self.n)),
+            "pot": b.pot_total,
+            "pots": tuple(b.pots()),
+            "to_call": options.call if options else 0,
+            "raise_to": options.raise_to if options else None,
+            "last_actions": tuple(self.last_actions),
+            "declared": tuple(declaring and not b.folded[s] and self._is_done(s)
+                              for s in range(self.n)),
+            "showdown": json_record(self.showdown),
+        }
+
+    def public_view(self) -> HoldemSppokerView:
+        return HoldemSppokerView(**self._public_fields())
+
+    def view(self, seat: int) -> HoldemSppokerSeatView:
+        cards = self._cards_of(seat)
+        value = evaluate(cards) if len(cards) >= 5 else None
+        declaration = self.declarations[seat]
+        word = self.words[seat]
+        return HoldemSppokerSeatView(
+            **self._public_fields(),
+            seat=seat,
+            hand=tuple(cards_to_json(self.hands[seat])),
+            labels=tuple(c.label for c in self.hands[seat]),
+            letters=hand_letters(cards),
+            poker=value.description if value else None,
+            poker_cards=tuple(c.label for c in value.cards) if value else (),
+            declaration=declaration,
+            word=word,
+            word_check=self._check(seat) if word is not None else None,
+        )
+
+    # --- snapshots -----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+            "rng": rng_to_json(self.rng),
+            "betting": self.betting.to_json(),
+            "stock": cards_to_json(self.stock),
+            "hands": [cards_to_json(h) for h in self.hands],
+            "board": cards_to_json(self.board),
+            "burned": cards_to_json(self.burned),
+            "last_actions": list(self.last_actions),
+            "declarations": list(self.declarations),
+            "words": list(self.words),
+            "expired": list(self.expired),
+            "timed_out": list(self.timed_out),
+            "phase": self._phase,
+            "step": self.step,
+            "showdown": self.showdown,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        dictionary: Dictionary | None = None,
+        finder: WordFinder | None = None,
+    ) -> HoldemSppoker:
+        if data.get("kind") != cls.kind:
+            raise ValueError(f"not a Hold'em Sppoker snapshot: {data.get('kind')!r}")
+        game = cls(data["seats"], data["options"], rng_from_json(data["rng"]),
+                   dictionary=dictionary, finder=finder, deck=[], _deal=False)
+        game.betting = Betting.from_json(data["betting"])
+        game.stock = cards_from_json(data["stock"])
+        game.hands = [cards_from_json(h) for h in data["hands"]]
+        game.board = cards_from_json(data["board"])
+        game.burned = cards_from_json(data["burned"])
+        game.last_actions = list(data["last_actions"])
+        game.declarations = list(data["declarations"])
+        game.words = list(data["words"])
+        game.expired = [bool(x) for x in data["expired"]]
+        game.timed_out = [bool(x) for x in data["timed_out"]]
+        game._phase = data["phase"]
+        game.step = int(data["step"])
+        game.showdown = data["showdown"]
+        game._result = GameResult.from_json(data["result"]) if data["result"] else None
+        return game
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        if seat not in self.to_act:
+            raise IllegalAction("Nothing to decide now.")
+        return holdem_sppoker_ai(self.view(seat), self.legal_actions(seat), rng,
+                                 self.finder, self.dictionary)
+
+
+# --- the AI ---------------------------------------------------------------------------------
+
+SAMPLES = 24
+
+
+def _unseen(view: HoldemSppokerSeatView) -> list[tuple[int, str]]:
+    known = set(view.hand) | set(view.board)
+    return [(c.code, c.letter or "") for c in sppoker_deck() if str(c) not in known]
+
+
+def _equity(
+    view: HoldemSppokerSeatView, finder: WordFinder, rng: random.Random, samples: int
+) -> float:
+    """Our expected share of the pot, by Monte Carlo over the unseen cards (the rest of the
+    board and each opponent's hole cards). In each sample every player, us included, is
+    modelled declaring the side its seven cards are relatively better at (Sppoker's reference
+    distributions of 7-card hands), and the pot is resolved with the kit's own rules."""
+    hole = [(c.code, c.letter or "") for c in cards_from_json(view.hand)]
+    known_board = [(c.code, c.letter or "") for c in cards_from_json(view.board)]
+    rivals = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
+    unseen = _unseen(view)
+    missing = BOARD - len(view.board)
+    ref = _reference(finder)
+    seats = (view.seat, *rivals)
+    pot = Pot(1000, seats)
+    total = 0
+    for _ in range(samples):
+        drawn = rng.sample(unseen, missing + HOLE * len(rivals))
+        common = known_board + drawn[:missing]
+        poker: dict[int, int] = {}
+        words: dict[int, tuple[int, int] | None] = {}
+        declared: dict[int, Declaration] = {}
+        for k, seat in enumerate(seats):
+            own = hole if k == 0 else drawn[missing + HOLE * (k - 1) : missing + HOLE * k]
+            cards = own + common
+            poker[seat] = strength_of_codes([code for code, _ in cards])
+            rank = finder.best_rank("".join(letter for _, letter in cards))
+            words[seat] = rank if rank != (0, 0) else None
+            prefers_poker = ref.poker_pct(poker[seat]) >= ref.word_pct(words[seat])
+            declared[seat] = Declaration.HIGH if prefers_poker else Declaration.LOW
+        total += declared_shares(pot, declared, poker, words, list(seats)).get(view.seat, 0)
+    return total / (pot.amount * samples)
+
+
+def _declaration(
+    view: HoldemSppokerSeatView, finder: WordFinder, rng: random.Random, samples: int
+) -> tuple[str, str | None]:
+    """The declaration with the best expected share of the pot, estimated over the
+    opponents' possible hole cards. Each opponent is modelled declaring the side its hand
+    is relatively better at (Sppoker's reference distributions of 7-card hands), and each
+    of our three choices is resolved with the kit's own pot rules."""
+    cards = cards_from_json(view.hand + view.board)
+    word = finder.best_word(hand_letters(cards))
+    if word is None:
+        return "poker", None
+    my_poker = strength_of_codes([c.code for c in cards])
+    my_word = word_rank(word)
+    ref = _reference(finder)
+    rivals = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
+    unseen = _unseen(view)
+    board = [(c.code, c.letter or "") for c in cards_from_json(view.board)]
+    me = view.seat
+    seats = (me, *rivals)
+    pot = Pot(1000, seats)
+    totals = dict.fromkeys(KINDS, 0.0)
+    for _ in range(samples):
+        drawn = rng.sample(unseen, HOLE * len(rivals))
+        poker: dict[int, int] = {me: my_poker}
+        words: dict[int, tuple[int, int] | None] = {me: my_word}
+        declared: dict[int, Declaration] = {}
+        for k, seat in enumerate(rivals):
+            theirs = drawn[HOLE * k : HOLE * k + HOLE] + board
+            poker[seat] = strength_of_codes([code for code, _ in theirs])
+            rank = finder.best_rank("".join(letter for _, letter in theirs))
+            words[seat] = rank if rank != (0, 0) else None
+            prefers_poker = ref.poker_pct(poker[seat]) >= ref.word_pct(words[seat])
+            declared[seat] = Declaration.HIGH if prefers_poker else Declaration.LOW
+        for kind in KINDS:
+            declared[me] = SIDES[kind]
+            shares = declared_shares(pot, declared, poker, words, list(seats))
+            totals[kind] += shares.get(me, 0)
+    kind = max(KINDS, key=lambda k: (totals[k], k == "poker"))
+    return kind, (None if kind == "poker" else word)
+
+
+def holdem_sppoker_ai(
+    view: HoldemSppokerSeatView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    finder: WordFinder,
+    dictionary: Dictionary,
+    samples: int = SAMPLES,
+) -> Action:
+    """A Hold'em Sppoker player that sees only its own seat's view and the legal actions.
+
+    Betting: its expected share of the pot (see `_equity`: its poker hand and the longest
+    word its cards can make, by the longest-word finder, against the opponents' possible
+    cards); it bets and raises when that share is well above an even one, calls when the
+    pot odds pay, folds to a bet otherwise, and now and then bets a hand a little better than
+    even (so that it is not read like a book). Declaring: the choice of the best
+    expected share (see `_declaration`), with the finder's best word, checked by the table's
+    dictionary (a refused word would leave it undeclared).
+    """
+    names = {action.name for action in legal}
+    if view.phase == "declare":
+        kind, word = _declaration(view, finder, rng, samples)
+        cards = cards_from_json(view.hand + view.board)
+        if kind == "poker" or not validate_word(word, cards, dictionary).ok:
+            return Action("declare", ("poker",))
+        return Action("declare", (kind, word))
+    equity = _equity(view, finder, rng, samples)
+    rivals = sum(1 for s, f in enumerate(view.folded) if not f and s != view.seat)
+    fair = 1 / (rivals + 1)  # an even share of the pot
+    aggressive = "bet" if "bet" in names else "raise" if "raise" in names else None
+    if aggressive and equity > fair + 0.35 * (1 - fair):
+        return Action(aggressive)
+    if aggressive == "bet" and equity > fair + 0.15 * (1 - fair) and rng.random() < 0.3:
+        return Action(aggressive)
+    if "check" in names:
+        return Action("check")
+    if equity * (view.pot + view.to_call) >= view.to_call:  # the pot odds pay
+        return Action("call")
+    return Action("fold")
