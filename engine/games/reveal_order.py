@@ -49,7 +49,7 @@ from engine.betting import (
     resolve_declarations,
     split_evenly,
 )
-from engine.cards import Card, label_cards, parse_card, shuffled, standard_deck
+from engine.cards import Card, label_cards, shuffled, standard_deck
 from engine.game import (
     TIMEOUT,
     Action,
@@ -1079,7 +1079,3 @@ def reveal_ai(game: RevealGame, seat: int, rng: random.Random) -> Action:
         return Action("call")
     return Action("fold")
 
-
-def parse_order(texts: Sequence[str]) -> list[Card]:
-    """Cards from their texts (tests and tools)."""
-    return [parse_card(t) for t in texts]
