@@ -70,6 +70,7 @@ TARGET_P90 = {"human": 1.0, "fast": 2.0}  # seconds from a move to the next prom
 TARGET_SLOWDOWN = 1.25  # seconds per step with limits / without
 TARGET_CHANNEL_PER_STEP = 1.2
 DEAL_NUMBER = re.compile(r"^(?:Deal|Hand) (\d+) ·", re.MULTILINE)  # in every private view
+PLAY_GRACE = 1.0  # AI moves that answer the last person's move still belong to play
 SLOW_WAIT = 0.5  # a prompt later than this is looked into: where did its time go
 
 PEOPLE = ("alice", "bob")
@@ -121,6 +122,7 @@ class Run:
     ai: int
     moves: int = 0  # person moves (accepted clicks)
     steps: int = 0  # every action the bot applied, AI seats' included
+    play_steps: int = 0  # those applied while the people played (seconds per step)
     ai_steps: int = 0
     deals: int = 0
     elapsed: float = 0.0
@@ -140,7 +142,7 @@ class Run:
 
     @property
     def seconds_per_step(self) -> float:
-        return self.elapsed / self.steps if self.steps else math.nan
+        return self.elapsed / self.play_steps if self.play_steps else math.nan
 
     def per_step(self, kind: str) -> float:
         return self.calls[kind] / self.steps if self.steps else math.nan
@@ -164,7 +166,8 @@ class Run:
         return {
             "game": self.game, "speed": self.speed, "rate_limits": self.limits,
             "people": self.people, "ai_seats": self.ai, "person_moves": self.moves,
-            "steps": self.steps, "ai_steps": self.ai_steps, "deals_started": self.deals,
+            "steps": self.steps, "steps_while_playing": self.play_steps,
+            "ai_steps": self.ai_steps, "deals_started": self.deals,
             "game_over": self.game_over, "seconds": round(self.elapsed, 2),
             "outbox_drained_after_seconds": _round(self.backlog, 2),
             "seconds_per_step": _round(self.seconds_per_step),
@@ -305,6 +308,7 @@ class Played:
 
     mark: int  # index of the first request after the lobby filled
     start_ack: float
+    stopped_at: float  # when the people stopped playing
     acks: list[float]
     people: set[int]
 
@@ -342,9 +346,10 @@ async def drive(discord: LoopbackDiscord, setup: Setup, speed: str, options: Opt
     finally:
         stop.set()
         await asyncio.gather(*seats, return_exceptions=True)
+    stopped_at = discord.clock.time()
     run.backlog = await settle(discord, database)
     run.game_over = run.game_over or player.winners() is not None
-    return Played(mark, start_ack, [m.acked_at for m in player.moves if m.acked_at],
+    return Played(mark, start_ack, stopped_at, [m.acked_at for m in player.moves if m.acked_at],
                   {u.id for u in users})
 
 
@@ -397,7 +402,11 @@ def measure(discord: LoopbackDiscord, database: Path, played: Played, run: Run) 
 
     run.steps = len(actions)
     run.ai_steps = sum(1 for _, seat, _ in actions if seat not in person_seats)
-    run.elapsed = (actions[-1][2] - start_ack) if actions else 0.0
+    # The pace is that of play: a clock that runs out after the people stopped (Sppoker's
+    # 10-second rule) is a step, but not one anybody waited for.
+    played_steps = [at for _, _, at in actions if at <= played.stopped_at + PLAY_GRACE]
+    run.play_steps = len(played_steps)
+    run.elapsed = (played_steps[-1] - start_ack) if played_steps else 0.0
     run.deals = max((int(found) for m in state.messages.values()
                      if str(m.channel_id) in dm_channels
                      for found in DEAL_NUMBER.findall(m.content)), default=0)
@@ -596,7 +605,8 @@ def report(runs: list[Run], options: Options, version: str) -> str:
         f"{options.moves['fast']} (fast) person moves or {options.seconds:.0f} s: a slice of "
         "a game, not a whole one).",
         "Wait = from the answer to the move that made a person's prompt due to the prompt's "
-        "buttons existing. Steps = every move the bot applied (AI seats' too); deals = deals "
+        "buttons existing. Steps = every move the bot applied (AI seats' too; s/step counts "
+        "those made while the people played, up to the last); deals = deals "
         "or hands begun (* the game ended); calls per step count every REST call, 429s apart; "
         "drain = seconds the bot's outbox took to empty once the people stopped.",
         "",
