@@ -167,8 +167,6 @@ class Table:
                 f"({len(self.seats)} seated). Invite someone or add an AI seat."
             )
         self.seed = self.seed or random.SystemRandom().randrange(2**63)
-        if "ai_seats" in cls.table_options:  # kept in the options, so replays rebuild it
-            self.options["ai_seats"] = [i for i, seat in enumerate(self.seats) if seat.is_ai]
         dealt = self.deal()  # refused options leave the lobby as it was
         self.status = "playing"
         opening = Event(f"{cls.title} begins: " + ", ".join(s.name for s in self.seats) + ".")
@@ -178,6 +176,9 @@ class Table:
         """Build the game: the whole game, or for a chip game the next deal, on the stacks
         at the table, its seed drawn from the table's so that each deal replays exactly."""
         cls = self.game_class
+        if "ai_seats" in cls.table_options:  # kept in the options, so replays rebuild it;
+            # at a cash table seats come and go, so each deal counts them afresh
+            self.options["ai_seats"] = [i for i, seat in enumerate(self.seats) if seat.is_ai]
         options = dict(self.options)
         seed: int | str = self.seed
         if cls.chip_game:  # the table's own cash options stay with the table

@@ -1,5 +1,5 @@
-"""The chip games: `/badugi`, `/reddog` and `/dealers-choice` (start, rules), and how their
-tables read.
+"""The chip games: `/badugi`, `/reddog`, `/holdem-sppoker` and `/dealers-choice` (start,
+rules), and how their tables read.
 
 Formatting only: the pot, the side pots, each stack and bet, whose turn; the games decide
 everything (engine/games/badugi.py, engine/games/red_dog.py), the cash table carries the
@@ -15,8 +15,14 @@ from discord.ext import commands
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text, renderer_for
 from cogs.common import send_rules, start_table
+from cogs.sppoker import language_choices
 from engine.games.badugi import Badugi, BadugiSeatView, BadugiView
 from engine.games.dealers_choice import DealersChoice
+from engine.games.holdem_sppoker import (
+    HoldemSppoker,
+    HoldemSppokerSeatView,
+    HoldemSppokerView,
+)
 from engine.games.red_dog import RedDog, RedDogSeatView, RedDogView
 from engine.views import GameView, SeatView
 
@@ -72,6 +78,37 @@ def red_dog_private(view: RedDogSeatView) -> list[str]:
     return lines + red_dog_public(view)
 
 
+def holdem_public(view: HoldemSppokerView) -> list[str]:
+    board = "  ".join(view.board_labels) if view.board_labels else "—"
+    lines = [f"{view.street.capitalize()} · blinds {view.small_blind}/{view.big_blind}, bets "
+             f"{view.small_bet}/{view.big_bet} · **pot {view.pot}**", f"Board: {board}"]
+    if len(view.pots) > 1:
+        lines.append("Pots: " + ", ".join(
+            f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
+            for i, pot in enumerate(view.pots)))
+    seats = []
+    for seat, name in enumerate(view.names):
+        state = "folded" if view.folded[seat] else "all in" if view.all_in[seat] else ""
+        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
+        sealed = ", declared" if view.declared[seat] else ""
+        seats.append(f"{name} {view.stacks[seat]}{bet}{sealed}"
+                     + (f" ({state})" if state else ""))
+    lines.append("Stacks: " + " · ".join(seats))
+    return lines
+
+
+def holdem_private(view: HoldemSppokerSeatView) -> list[str]:
+    lines = [f"Your cards: {'  '.join(view.labels)} · letters **{view.letters}**"]
+    if view.poker:
+        lines.append(f"Best poker hand: **{view.poker}**")
+    if view.declaration:
+        word = f" with **{view.word.upper()}**" if view.word else ""
+        lines.append(f"Your declaration: **{view.declaration}**{word}")
+    if view.word_check is not None and not view.word_check.ok:
+        lines.append(f"⚠️ {view.word_check.reason}")
+    return lines + holdem_public(view)
+
+
 def session_public(view: GameView) -> list[str]:
     """A Dealer's Choice deal reads as the game the dealer chose; before that, who chooses."""
     if view.kind != DealersChoice.kind:
@@ -90,6 +127,9 @@ PLUGINS = (
     GamePlugin(game=Badugi, renderer=Renderer(private=badugi_private, public=badugi_public),
                extension=__name__),
     GamePlugin(game=RedDog, renderer=Renderer(private=red_dog_private, public=red_dog_public),
+               extension=__name__),
+    GamePlugin(game=HoldemSppoker,
+               renderer=Renderer(private=holdem_private, public=holdem_public),
                extension=__name__),
     GamePlugin(game=DealersChoice,
                renderer=Renderer(private=session_private, public=session_public),
@@ -135,6 +175,33 @@ class RedDogCommands(commands.GroupCog, group_name="reddog",
 
 
 @app_commands.guild_only()
+class HoldemSppokerCommands(commands.GroupCog, group_name="holdem-sppoker",
+                            group_description="Hold'em Sppoker: Texas Hold'em with the letter "
+                            "deck; pots split between poker and spelling (chips)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Hold'em Sppoker cash table here")
+    @app_commands.describe(buy_in=BUY_IN,
+                           dictionary="Dictionary for words (default: the server's)")
+    @app_commands.choices(dictionary=language_choices())
+    async def start(self, interaction: discord.Interaction,
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    dictionary: str | None = None) -> None:
+        language = dictionary
+        if language is None and interaction.guild_id is not None:
+            default = self.bot.settings.dictionary  # type: ignore[attr-defined]
+            store = self.bot.store  # type: ignore[attr-defined]
+            language = await store.get_guild_setting(interaction.guild_id, "dictionary",
+                                                     default)
+        await start_table(interaction, HoldemSppoker.kind, buy_in=buy_in, language=language)
+
+    @app_commands.command(name="rules", description="How Hold'em Sppoker is played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, HoldemSppoker.kind, HoldemSppoker.title)
+
+
+@app_commands.guild_only()
 class DealersChoiceCommands(commands.GroupCog, group_name="dealers-choice",
                             group_description="A chip session: each dealer picks the game"):
     def __init__(self, bot: commands.Bot) -> None:
@@ -154,4 +221,5 @@ class DealersChoiceCommands(commands.GroupCog, group_name="dealers-choice",
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(BadugiCommands(bot))
     await bot.add_cog(RedDogCommands(bot))
+    await bot.add_cog(HoldemSppokerCommands(bot))
     await bot.add_cog(DealersChoiceCommands(bot))

@@ -58,11 +58,12 @@ class DealersChoice(Game):
     min_seats = 2
     max_seats = 10
     chip_game: ClassVar[bool] = True
+    table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
 
     def __init__(self, seats: Sequence[str], options: Mapping[str, Any] | None,
                  rng: random.Random) -> None:
         options = dict(options or {})
-        unknown = sorted(set(options) - {"stacks", "button"})
+        unknown = sorted(set(options) - {"stacks", "button", "ai_seats"})
         if unknown:
             raise ValueError(f"unknown Dealer's Choice options: {', '.join(unknown)}")
         self.seats = tuple(seats)
@@ -71,6 +72,7 @@ class DealersChoice(Game):
         if len(self.stacks) != len(self.seats):
             raise ValueError("stacks must list the chips of every seat")
         self.button = int(options.get("button", 0)) % len(self.seats)
+        self.ai_seats = [int(seat) for seat in options.get("ai_seats") or []]
         self.menu = menu_for(len(self.seats))
         if not self.menu:
             raise ValueError(f"no chip game is played by {len(self.seats)} players")
@@ -127,8 +129,10 @@ class DealersChoice(Game):
         if action.name != "choose" or len(action.args) != 1 or action.args[0] not in self.menu:
             raise IllegalAction("Choose one of the games offered.")
         kind = str(action.args[0])
-        options = {"stacks": list(self.stacks), "button": self.button,
-                   **SESSION_OPTIONS.get(kind, {})}
+        options: dict[str, Any] = {"stacks": list(self.stacks), "button": self.button,
+                                   **SESSION_OPTIONS.get(kind, {})}
+        if "ai_seats" in GAMES[kind].table_options:  # its rules treat AI seats differently
+            options["ai_seats"] = list(self.ai_seats)
         self.inner = GAMES[kind](list(self.seats), options, self.rng)
         chosen = Event(f"{self.seats[seat]} chooses {GAMES[kind].title}.")
         return [chosen, *self.inner.opening_events()]
@@ -167,6 +171,7 @@ class DealersChoice(Game):
     def to_dict(self) -> dict[str, Any]:
         return {
             "seats": list(self.seats), "stacks": self.stacks, "button": self.button,
+            "ai_seats": self.ai_seats,
             "chosen": self.inner.kind if self.inner is not None else None,
             "inner": self.inner.to_dict() if self.inner is not None else None,
             "rng": rng_to_json(self.rng),
@@ -175,7 +180,8 @@ class DealersChoice(Game):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DealersChoice:
         rng = rng_from_json(data["rng"])
-        session = cls(data["seats"], {"stacks": data["stacks"], "button": data["button"]}, rng)
+        session = cls(data["seats"], {"stacks": data["stacks"], "button": data["button"],
+                                      "ai_seats": data.get("ai_seats") or []}, rng)
         session._opening = []
         if data.get("chosen"):
             session.inner = GAMES[str(data["chosen"])].from_dict(data["inner"])

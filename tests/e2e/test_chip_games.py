@@ -7,9 +7,11 @@ up to every balance and no chip was made or lost.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 
+from engine.words import get_finder
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
@@ -257,3 +259,54 @@ async def test_zero_to_55_with_people_and_an_ai_to_the_end_of_a_deal(world: Worl
     await alice.click(board, label="End")
     await bot.stop()
     check_ledger(world, people)
+
+
+async def test_holdem_sppoker_with_a_pot_split_between_poker_and_spelling(
+        world: World) -> None:
+    """Alice declares poker, Bob spelling with the longest word of his seven cards: each
+    wins their side, so the pot is split between them (odd chip to poker)."""
+    discord, bot = world.discord, world.bot
+    alice, bob = discord.user("alice"), discord.user("bob")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "holdem-sppoker start buy_in:100", [bob])
+
+    def waiting(user: UserHandle) -> Message | None:
+        dms = [m for m in user.dms() if m.buttons()]
+        return dms[-1] if dms else None
+
+    declared: set[str] = set()
+    while "Showdown" not in channel_text(general):
+        await discord.wait_for(lambda: "Showdown" in channel_text(general)
+                               or any(waiting(u) for u in (alice, bob)), timeout=20)
+        user = next((u for u in (alice, bob) if waiting(u) and u.name not in declared), None)
+        prompt = waiting(user) if user is not None else None
+        if user is None or prompt is None:
+            await asyncio.sleep(0.05)  # let the bot's messages arrive
+            continue
+        labels = [b.label for b in prompt.buttons()]
+        if "Poker" not in labels:
+            move = next(label for label in labels if label.startswith(("Check", "Call")))
+            await user.click(prompt, label=move)
+        elif user is alice:
+            await user.click(prompt, label="Poker")
+            declared.add(user.name)
+        else:
+            letters = re.search(r"letters \*\*(\w+)\*\*", prompt.text)
+            assert letters, prompt.text
+            word = get_finder("en_US").best_word(letters.group(1).lower())
+            assert word, f"no word in {letters.group(1)}"
+            clicked = await user.click(prompt, label="Spelling")
+            if user.modal is None:  # the prompt changed meanwhile: read it again
+                assert clicked.ephemeral, clicked.text
+                await asyncio.sleep(0.05)
+                continue
+            await user.submit_modal({"Your word": word})
+            declared.add(user.name)
+    text = channel_text(general)
+    assert "poker half" in text and "to Alice, spelling half" in text and "to Bob" in text
+    await discord.wait_for(lambda: cash_board(general) is not None, timeout=20)
+    board = cash_board(general)
+    assert board is not None
+    await alice.click(board, label="End")
+    await bot.stop()
+    check_ledger(world, [alice, bob])
