@@ -19,7 +19,14 @@ REASON_CASH_OUT = "cash-out"
 
 
 def buy_in_amount(table: Table) -> int:
-    return int(table.options.get("buy_in") or DEFAULT_BUY_IN)
+    """The buy-in: what a seat sits down with, and what a rebuy tops a stack up to."""
+    return int(table.options.get("max_buy_in") or table.options.get("buy_in") or DEFAULT_BUY_IN)
+
+
+def minimum_buy_in(table: Table) -> int:
+    """The least someone short of the buy-in may sit down with (the buy-in unless set)."""
+    return min(int(table.options.get("min_buy_in") or buy_in_amount(table)),
+               buy_in_amount(table))
 
 
 def between_deals(table: Table) -> bool:
@@ -46,9 +53,13 @@ def sit(table: Table, user_id: int | None, name: str, balance: int | None) -> li
     if user_id is not None:
         if table.seat_of(user_id) is not None:
             raise TableError("You are already seated at this table.")
-        if balance is not None and balance < amount:
-            raise TableError(f"The buy-in is {amount} chips and you have {balance}. "
+        least = minimum_buy_in(table)
+        if balance is not None and balance < least:
+            at_least = f" (at least {least} to sit down short)" if least < amount else ""
+            raise TableError(f"The buy-in is {amount} chips{at_least} and you have {balance}. "
                              "Claim your daily chips with `/chips daily`, or ask for a grant.")
+        if balance is not None:
+            amount = min(amount, balance)  # short of the buy-in but above the minimum
     if len(table.seats) >= table.game_class.max_seats:
         raise TableError(f"The table is full ({table.game_class.max_seats} seats).")
     table.seats.append(Seat(name, user_id))
@@ -69,9 +80,10 @@ def rebuy(table: Table, user_id: int, balance: int) -> list[ChipChange]:
     if amount <= 0:
         raise TableError(f"Your stack is already {table.stacks[seat]} chips, the buy-in or "
                          "more.")
-    if balance < amount:
-        raise TableError(f"A rebuy costs {amount} chips and you have {balance}. "
-                         "Claim your daily chips with `/chips daily`.")
+    amount = min(amount, balance)  # as much of it as the balance allows
+    if amount <= 0:
+        raise TableError("You have no chips to rebuy with. Claim your daily chips with "
+                         "`/chips daily`.")
     table.stacks[seat] += amount
     table.bought[seat] += amount
     return [ChipChange(user_id, -amount, REASON_BUY_IN)]

@@ -47,7 +47,7 @@ class CashDesk:
             elif op == "join":
                 moved = await service.sit(table, user_id, name)
                 await service.commit(table, [narrator.live_board(table)], moved)
-                reply = f"You sat down with {cash.buy_in_amount(table)} chips."
+                reply = f"You sat down with {-moved[0].delta} chips."
             elif op == "rebuy":
                 balance = await service.bank.balance(table.guild_id, user_id)
                 moved = cash.rebuy(table, user_id, balance)

@@ -137,6 +137,7 @@ PLUGINS = (
 )
 
 BUY_IN = "Chips you bring to the table from your balance (default 200)"
+MIN_BUY_IN = "The least a player short of the buy-in may sit down with (default: the buy-in)"
 
 
 @app_commands.guild_only()
@@ -146,10 +147,11 @@ class BadugiCommands(commands.GroupCog, group_name="badugi",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Badugi cash table in this channel")
-    @app_commands.describe(buy_in=BUY_IN)
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
-        await start_table(interaction, Badugi.kind, buy_in=buy_in)
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        await start_table(interaction, Badugi.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How Badugi is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -163,11 +165,14 @@ class RedDogCommands(commands.GroupCog, group_name="reddog",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Red Dog cash table in this channel")
-    @app_commands.describe(buy_in=BUY_IN, ante="Chips each player antes to the pot (default 1)")
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
+                           ante="Chips each player antes to the pot (default 1)")
     async def start(self, interaction: discord.Interaction,
                     buy_in: app_commands.Range[int, 5, 100_000] | None = None,
+                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None,
                     ante: app_commands.Range[int, 1, 1000] | None = None) -> None:
-        await start_table(interaction, RedDog.kind, buy_in=buy_in, ante=ante)
+        await start_table(interaction, RedDog.kind, buy_in=buy_in,
+                          min_buy_in=min_buy_in, ante=ante)
 
     @app_commands.command(name="rules", description="How Red Dog is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -182,11 +187,12 @@ class HoldemSppokerCommands(commands.GroupCog, group_name="holdem-sppoker",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Hold'em Sppoker cash table here")
-    @app_commands.describe(buy_in=BUY_IN,
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
                            dictionary="Dictionary for words (default: the server's)")
     @app_commands.choices(dictionary=language_choices())
     async def start(self, interaction: discord.Interaction,
                     buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None,
                     dictionary: str | None = None) -> None:
         language = dictionary
         if language is None and interaction.guild_id is not None:
@@ -194,7 +200,8 @@ class HoldemSppokerCommands(commands.GroupCog, group_name="holdem-sppoker",
             store = self.bot.store  # type: ignore[attr-defined]
             language = await store.get_guild_setting(interaction.guild_id, "dictionary",
                                                      default)
-        await start_table(interaction, HoldemSppoker.kind, buy_in=buy_in, language=language)
+        await start_table(interaction, HoldemSppoker.kind, buy_in=buy_in,
+                          min_buy_in=min_buy_in, language=language)
 
     @app_commands.command(name="rules", description="How Hold'em Sppoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -208,10 +215,11 @@ class DealersChoiceCommands(commands.GroupCog, group_name="dealers-choice",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Dealer's Choice table here")
-    @app_commands.describe(buy_in=BUY_IN)
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
-        await start_table(interaction, DealersChoice.kind, buy_in=buy_in)
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        await start_table(interaction, DealersChoice.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How a Dealer's Choice session goes")
     async def rules(self, interaction: discord.Interaction) -> None:

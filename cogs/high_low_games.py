@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
-from cogs.chip_games import BUY_IN
+from cogs.chip_games import BUY_IN, MIN_BUY_IN
 from cogs.common import send_rules, start_table
 from engine.games.old_man_49er import OldMan49er
 from engine.games.reveal_order import RevealSeatView, RevealView
@@ -106,10 +106,11 @@ class OldMan49erCommands(commands.GroupCog, group_name="old-man-49er",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open an Old Man 49er cash table here")
-    @app_commands.describe(buy_in=BUY_IN)
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
-        await start_table(interaction, OldMan49er.kind, buy_in=buy_in)
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        await start_table(interaction, OldMan49er.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How Old Man 49er is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -123,10 +124,11 @@ class SpewCommands(commands.GroupCog, group_name="spew",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Spew cash table here")
-    @app_commands.describe(buy_in=BUY_IN)
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None) -> None:
-        await start_table(interaction, Spew.kind, buy_in=buy_in)
+                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        await start_table(interaction, Spew.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How Spew is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -140,11 +142,14 @@ class ZeroTo55Commands(commands.GroupCog, group_name="zero-to-55",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Zero to 55 cash table here")
-    @app_commands.describe(buy_in=BUY_IN, draw_fee="Chips per card drawn (default 0: free)")
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
+                           draw_fee="Chips per card drawn (default 0: free)")
     async def start(self, interaction: discord.Interaction,
                     buy_in: app_commands.Range[int, 20, 100_000] | None = None,
+                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None,
                     draw_fee: app_commands.Range[int, 0, 100] | None = None) -> None:
-        await start_table(interaction, ZeroTo55.kind, buy_in=buy_in, draw_fee=draw_fee)
+        await start_table(interaction, ZeroTo55.kind, buy_in=buy_in,
+                          min_buy_in=min_buy_in, draw_fee=draw_fee)
 
     @app_commands.command(name="rules", description="How Zero to 55 is played here")
     async def rules(self, interaction: discord.Interaction) -> None:

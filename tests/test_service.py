@@ -324,3 +324,17 @@ async def test_the_lobby_says_what_wins_and_stops_inviting_once_started(
     started = await service.lobby_action(table_id, ALICE, "Alice", "start")
     assert "Started" in started.content and "Press **Join**" not in started.content
     assert not started.open
+
+
+async def test_a_player_short_of_the_buy_in_may_sit_down_with_at_least_the_minimum(
+        service: TableService, store: Store, chip_games: None) -> None:
+    table_id, _ = await service.open_table(GUILD, CHANNEL, ALICE, "Alice", "highcard",
+                                           {"buy_in": 500, "min_buy_in": 100})
+    await store.apply_chip_changes(GUILD, [ChipChange(BOB, -750, "test")])  # Bob has 250
+    await service.lobby_action(table_id, BOB, "Bob", "join")
+    table = service.tables[table_id]
+    assert table.stacks == [500, 250]
+    assert await store.balance(GUILD, BOB) == 0
+    await store.apply_chip_changes(GUILD, [ChipChange(CAROL, -950, "test")])  # Carol: 50
+    with pytest.raises(TableError, match="at least 100"):
+        await service.lobby_action(table_id, CAROL, "Carol", "join")
