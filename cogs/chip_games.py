@@ -12,10 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text, renderer_for
 from cogs.common import send_rules, start_table
 from cogs.sppoker import language_choices
+from engine.cards import parse_cards
+from engine.game import Event
 from engine.games.badugi import Badugi, BadugiSeatView, BadugiView
 from engine.games.dealers_choice import DealersChoice
 from engine.games.holdem_sppoker import (
@@ -25,6 +28,31 @@ from engine.games.holdem_sppoker import (
 )
 from engine.games.red_dog import RedDog, RedDogSeatView, RedDogView
 from engine.views import GameView, SeatView
+
+
+def showdown_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
+    """The hands shown at a chip game's showdown, one row a player, as a picture: easier to
+    compare at a glance than card texts (the text still says who won what, and why)."""
+    images = []
+    for event in events:
+        if event.kind != "deal_end":
+            continue
+        rows = []
+        hands = event.data.get("hands")
+        if isinstance(hands, dict):
+            for seat, cards in sorted(hands.items(), key=lambda item: int(item[0])):
+                rows.append(Row(label=names[int(seat)], cards=parse_cards(cards)))
+        for player in event.data.get("players") or []:
+            rows.append(Row(label=str(player["name"]), cards=parse_cards(player["hand"]),
+                            note=str(player.get("poker") or "")))
+        if event.data.get("board") and rows:
+            rows.append(Row(label="Board", cards=parse_cards(event.data["board"])))
+        if rows:
+            images.append(("showdown.png", render_rows(rows, title="Showdown")))
+    return images
+
+
+SHOWN = frozenset({"deal_end"})
 
 
 def badugi_public(view: BadugiView) -> list[str]:
@@ -124,12 +152,14 @@ def session_private(view: SeatView) -> list[str]:
 
 
 PLUGINS = (
-    GamePlugin(game=Badugi, renderer=Renderer(private=badugi_private, public=badugi_public),
+    GamePlugin(game=Badugi, renderer=Renderer(private=badugi_private, public=badugi_public,
+                                              images=showdown_images, image_kinds=SHOWN),
                extension=__name__),
     GamePlugin(game=RedDog, renderer=Renderer(private=red_dog_private, public=red_dog_public),
                extension=__name__),
     GamePlugin(game=HoldemSppoker,
-               renderer=Renderer(private=holdem_private, public=holdem_public),
+               renderer=Renderer(private=holdem_private, public=holdem_public,
+                                 images=showdown_images, image_kinds=SHOWN),
                extension=__name__),
     GamePlugin(game=DealersChoice,
                renderer=Renderer(private=session_private, public=session_public),

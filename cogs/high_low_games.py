@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
-from cogs.chip_games import BUY_IN, MIN_BUY_IN
+from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, showdown_images
 from cogs.common import send_rules, start_table
 from engine.games.old_man_49er import OldMan49er
 from engine.games.reveal_order import RevealSeatView, RevealView
@@ -90,11 +90,13 @@ def spew_private(view: SpewSeatView) -> list[str]:
     return lines + spew_public(view)
 
 
-REVEAL = Renderer(private=reveal_private, public=reveal_public)
+REVEAL = Renderer(private=reveal_private, public=reveal_public, images=showdown_images,
+                  image_kinds=SHOWN)
 PLUGINS = (
     GamePlugin(game=OldMan49er, renderer=REVEAL, extension=__name__),
     GamePlugin(game=ZeroTo55, renderer=REVEAL, extension=__name__),
-    GamePlugin(game=Spew, renderer=Renderer(private=spew_private, public=spew_public),
+    GamePlugin(game=Spew, renderer=Renderer(private=spew_private, public=spew_public,
+                                            images=showdown_images, image_kinds=SHOWN),
                extension=__name__),
 )
 

@@ -84,6 +84,8 @@ async def test_badugi_three_people_and_an_ai_with_side_pots_across_a_kill_9(
         await player.play(until=lambda deals=deals: len(deal_overs(general)) >= deals)
     assert "Side pot" in channel_text(general), "no all-in made a side pot in 12 deals"
     assert len(deal_overs(general)) == deals  # each deal's end told once
+    assert any(a.filename == "showdown.png" for m in general.messages()
+               for a in m.attachments), "no showdown picture"
 
     await discord.wait_for(lambda: cash_board(general) is not None, timeout=20)
     board = cash_board(general)

@@ -325,8 +325,9 @@ class AutoPlayer:
                     callback(move)
                 return move
             seat.refusals.append(result.text)
-            if "out of date" in result.text:
-                return None  # a newer view is on its way
+            if "out of date" in result.text or "Nothing is awaited" in result.text:
+                # A newer view is on its way, or the clock answered for the seat meanwhile.
+                return None
         raise AssertionError(f"{seat.user.name} found no answer the bot accepts to "
                              f"{prompt.content!r}; refusals: {seat.refusals[-5:]}")
 
