@@ -139,6 +139,9 @@ async def test_a_dealers_choice_session_of_three_deals_with_a_player_joining(
 
     async def dealer_chooses(dealer: UserHandle, game: str) -> None:
         prompt = await wait_dm_button(discord, dealer, game)
+        offered = {button.label for button in prompt.buttons()}
+        assert {"Badugi", "Red Dog", "Hold'em Sppoker", "Spew", "Old Man 49er",
+                "Zero to 55"} <= offered, offered  # every chip game for this many players
         await dealer.click(prompt, label=game)
         await discord.wait_for(lambda: f"chooses {game}" in channel_text(general))
 
