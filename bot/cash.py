@@ -148,9 +148,8 @@ def next_deal(table: Table, user_id: int) -> list[Event]:
 def cash_out_all(table: Table) -> list[ChipChange]:
     """The table ends: everyone leaves with their stack; a deal cut short counts as never
     dealt, so every chip put into it goes back to whoever put it in."""
-    stacks = table.stacks if between_deals(table) or not table.deal_stacks \
-        else table.deal_stacks
     changes: list[ChipChange] = []
+    stacks = _settling_stacks(table)
     for seat, stack in enumerate(stacks):
         changes += _cash_out(table, seat, stack)
     return sorted(changes, key=lambda change: -change.delta)
@@ -159,9 +158,16 @@ def cash_out_all(table: Table) -> list[ChipChange]:
 def net(table: Table) -> list[int]:
     """Each seat's result at the table: what it holds (or held before an unfinished deal)
     less what it bought in."""
-    stacks = table.stacks if between_deals(table) or not table.deal_stacks \
-        else table.deal_stacks
+    stacks = _settling_stacks(table)
     return [stack - bought for stack, bought in zip(stacks, table.bought, strict=True)]
+
+
+def _settling_stacks(table: Table) -> list[int]:
+    """The stacks a table settles on: as they stand between deals, or as the unfinished deal
+    found them (a deal cut short counts as never dealt)."""
+    if between_deals(table) or not table.deal_stacks:
+        return table.stacks
+    return table.deal_stacks
 
 
 def _cash_out(table: Table, seat: int, stack: int) -> list[ChipChange]:

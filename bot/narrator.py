@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot import cash, messages
 from bot.messages import Body
-from bot.render import board_text, event_embed, lobby_text, private_text, renderer_for
+from bot.render import board_text, event_embed, private_text, renderer_for
 from bot.table import Table
 from engine.game import Event
 
@@ -158,10 +158,6 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
             closing += " " + result.summary
     return [*public_events(table, events, closing), messages.edit("board", board_text(table)),
             *letters(table, events, actor)]
-
-
-def lobby(table: Table, deadline: float | None, note: str = "") -> str:
-    return lobby_text(table, deadline) + (f"\n{note}" if note else "")
 
 
 def closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:

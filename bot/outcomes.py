@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.store_core import _ts
 from bot.table import Table, TableError
 from engine.cards import CardError, parse_cards
 from engine.game import Action, CardPick, Choice, Prompt, TextAsk
@@ -45,7 +46,8 @@ class LobbyOutcome:
 
 
 def iso(moment: float) -> str:
-    return datetime.fromtimestamp(moment, UTC).isoformat()
+    """A time in the store's one fixed form, so the action log's times sort as text."""
+    return _ts(datetime.fromtimestamp(moment, UTC))
 
 
 

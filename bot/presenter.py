@@ -205,7 +205,7 @@ class Presenter:
 
     async def _attach_pictures(self, interaction: discord.Interaction,
                                picture: dict[str, Any]) -> None:
-        files = await self.sender.files_for(picture)
+        files = await self.sender.files(picture)
         if not files:
             return
         try:

@@ -187,7 +187,7 @@ class Sender:
 
     async def _post(self, table_id: str, row_id: int, body: Body,
                     refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
-        files = await self._files(body.get("picture"))
+        files = await self.files(body.get("picture"))
         embeds = [discord.Embed.from_dict(embed) for embed in body.get("embeds") or []]
         if files:
             for embed in embeds:
@@ -217,7 +217,7 @@ class Sender:
                 await self.delivery.strip_components(old.channel_id, old.message_id)
         return {ref: MessageRef(sent.channel.id, sent.id)}
 
-    async def _files(self, picture: dict[str, Any] | None) -> list[discord.File]:
+    async def files(self, picture: dict[str, Any] | None) -> list[discord.File]:
         """Pictures are drawn off the event loop, and drawing failing never stops a message."""
         if not picture:
             return []
@@ -228,9 +228,6 @@ class Sender:
             log.exception("drawing pictures failed")
             return []
         return [discord.File(io.BytesIO(data), filename=name) for name, data in images]
-
-    async def files_for(self, picture: dict[str, Any] | None) -> list[discord.File]:
-        return await self._files(picture)
 
     async def close(self) -> None:
         tasks = [*self._dispatchers.values(), *self._workers.values()]

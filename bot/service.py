@@ -88,12 +88,6 @@ class TableService:
         self._locks.pop(table.table_id, None)  # whoever holds it finishes with it
         self.clocks.forget(table.table_id)
 
-    def _get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError("This table is closed.")
-        return table
-
     async def commit(self, table: Table, bodies: list[Body],
                      chip_changes: list[ChipChange] | None = None) -> None:
         """Write the step: snapshot (or, for a finished game, its results and settlement),

@@ -8,6 +8,8 @@ stacks from deal to deal (bot/cash.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,6 +19,7 @@ from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text, renderer_for
 from cogs.common import send_rules, start_table
 from cogs.sppoker import language_choices
+from engine.betting import Pot
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games.badugi import Badugi, BadugiSeatView, BadugiView
@@ -55,15 +58,20 @@ def showdown_images(events: list[Event], names: list[str]) -> list[tuple[str, by
 SHOWN = frozenset({"deal_end"})
 
 
+def pots_line(pots: Sequence[Pot]) -> list[str]:
+    """The main and side pots, once there is more than one."""
+    if len(pots) < 2:
+        return []
+    return ["Pots: " + ", ".join(f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
+                                 for i, pot in enumerate(pots))]
+
+
 def badugi_public(view: BadugiView) -> list[str]:
     stage = (f"betting round {view.betting_round + 1}" if view.phase != "draw"
              else f"draw {view.draw_no}")
     lines = [f"{stage.capitalize()} · ante {view.ante}, bets {view.small_bet}/"
              f"{view.big_bet} · **pot {view.pot}**"]
-    if len(view.pots) > 1:
-        lines.append("Pots: " + ", ".join(
-            f"{'main' if i == 0 else f'side {i}'} {pot.amount}" for i, pot in
-            enumerate(view.pots)))
+    lines += pots_line(view.pots)
     seats = []
     for seat, name in enumerate(view.names):
         state = "folded" if view.folded[seat] else "all in" if view.all_in[seat] else ""
@@ -110,10 +118,7 @@ def holdem_public(view: HoldemSppokerView) -> list[str]:
     board = "  ".join(view.board_labels) if view.board_labels else "—"
     lines = [f"{view.street.capitalize()} · blinds {view.small_blind}/{view.big_blind}, bets "
              f"{view.small_bet}/{view.big_bet} · **pot {view.pot}**", f"Board: {board}"]
-    if len(view.pots) > 1:
-        lines.append("Pots: " + ", ".join(
-            f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
-            for i, pot in enumerate(view.pots)))
+    lines += pots_line(view.pots)
     seats = []
     for seat, name in enumerate(view.names):
         state = "folded" if view.folded[seat] else "all in" if view.all_in[seat] else ""

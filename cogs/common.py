@@ -11,24 +11,6 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 EMBED_DESCRIPTION_LIMIT = 4096
 
 
-def rules_pages(kind: str) -> list[str]:
-    """The game's rules page, cut at headings into pieces Discord embeds accept."""
-    path = RULES_DIR / f"{kind}.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else "No rules page yet."
-    pages: list[str] = []
-    current = ""
-    for line in text.splitlines():
-        if len(current) + len(line) + 1 > EMBED_DESCRIPTION_LIMIT - 10 or (
-            line.startswith("## ") and len(current) > 2500
-        ):
-            pages.append(current)
-            current = ""
-        current += line + "\n"
-    if current.strip():
-        pages.append(current)
-    return pages
-
-
 async def start_table(interaction: discord.Interaction, kind: str, **options: Any) -> None:
     await interaction.client.presenter.open_table(interaction, kind, options)  # type: ignore[attr-defined]
 

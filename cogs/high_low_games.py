@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
-from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, showdown_images
+from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, pots_line, showdown_images
 from cogs.common import send_rules, start_table
 from engine.games.old_man_49er import OldMan49er
 from engine.games.reveal_order import RevealSeatView, RevealView
@@ -26,10 +26,7 @@ def _totals(low: int, high: int) -> str:
 def reveal_public(view: RevealView) -> list[str]:
     lines = [f"{view.phase.capitalize()} · reveals {view.reveals} · ante {view.ante}, bets "
              f"{view.small_bet}/{view.big_bet} · **pot {view.pot}**"]
-    if len(view.pots) > 1:
-        lines.append("Pots: " + ", ".join(
-            f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
-            for i, pot in enumerate(view.pots)))
+    lines += pots_line(view.pots)
     for seat, name in enumerate(view.names):
         shown = cards_text(list(view.exposed[seat])) if view.exposed[seat] else "—"
         total = _totals(*view.exposed_totals[seat]) if view.exposed[seat] else ""
@@ -66,10 +63,7 @@ def spew_public(view: SpewView) -> list[str]:
     if view.spew_cards:
         lines.append(f"Spew cards ({len(view.spew_cards)} of {view.spew_total}): "
                      f"{cards_text(list(view.spew_cards))}")
-    if len(view.pots) > 1:
-        lines.append("Pots: " + ", ".join(
-            f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
-            for i, pot in enumerate(view.pots)))
+    lines += pots_line(view.pots)
     for seat, name in enumerate(view.names):
         state = (" (out of cards)" if view.out[seat] else " (folded)" if view.folded[seat]
                  else " (all in)" if view.all_in[seat] else "")
