@@ -65,7 +65,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.game import IllegalAction
+from engine.game import Action, Choice, IllegalAction
 
 __all__ = [
     "BetOptions",
@@ -78,10 +78,13 @@ __all__ = [
     "PotAward",
     "Structure",
     "best_seats",
+    "bet_choices",
+    "bet_names",
     "declared_shares",
     "high_shares",
     "resolve_declarations",
     "split_evenly",
+    "why_not",
 ]
 
 
@@ -713,3 +716,55 @@ def declared_shares(
         return shares
     winners = outcome.high or outcome.low or pot.eligible
     return split_evenly(pot.amount, winners, order)
+
+
+# --- prompts: the buttons every chip game offers ------------------------------------
+
+
+def bet_names(options: BetOptions) -> list[str]:
+    """The betting actions a seat may take now, by name, as every chip game offers them."""
+    names = ["fold"] if options.fold else []
+    names.append("check" if options.facing == 0 else "call")
+    if options.raise_to is not None:
+        names.append("bet" if options.is_bet else "raise")
+    return names
+
+
+def why_not(name: str, options: BetOptions, betting: Betting) -> str:
+    """Why a betting action is refused, from the kit's own verifiers."""
+    seat = options.seat
+    try:
+        if name == "fold":
+            betting.verify_fold(seat)
+        elif name in ("bet", "raise"):
+            betting.verify_bet_or_raise(seat)
+    except IllegalAction as refusal:
+        return str(refusal)
+    if name == "check":
+        return f"There is a bet: call {options.call} or fold."
+    if name == "call":
+        return "There is nothing to call: check."
+    if name == "bet":
+        return f"There is a bet already: raise to {options.raise_to}."
+    return f"Nobody has bet: bet {options.raise_to}."
+
+
+def bet_choices(options: BetOptions, stack: int, bet: int) -> list[Choice]:
+    """The betting buttons, the same in every chip game: Fold, Check or Call n, Bet or Raise
+    to n (fixed limit: nothing to type)."""
+    choices = []
+    if options.fold:
+        choices.append(Choice("Fold", Action("fold"), "danger"))
+    if options.facing == 0:
+        choices.append(Choice("Check", Action("check"), "secondary"))
+    else:
+        all_in = " (all-in)" if options.call == stack else ""
+        choices.append(Choice(f"Call {options.call}{all_in}", Action("call"), "primary"))
+    if options.raise_to is not None:
+        all_in = " (all-in)" if options.raise_to - bet == stack else ""
+        word = "Bet" if options.is_bet else "Raise to"
+        choices.append(
+            Choice(f"{word} {options.raise_to}{all_in}", Action(word.split()[0].lower()),
+                   "success")
+        )
+    return choices

@@ -34,7 +34,15 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from engine.badugi import BADUGI_SIZE, BadugiHand, badugi_hand
-from engine.betting import BetOptions, Betting, Pot, PotAward, Structure
+from engine.betting import (
+    Betting,
+    Pot,
+    PotAward,
+    Structure,
+    bet_choices,
+    bet_names,
+    why_not,
+)
 from engine.cards import Card, label_cards, shuffled, standard_deck
 from engine.game import (
     TIMEOUT,
@@ -343,7 +351,7 @@ class Badugi(Game):
             return actions
         options = self.betting.options(seat)
         assert options is not None
-        return [Action(name) for name in _bet_names(options)]
+        return [Action(name) for name in bet_names(options)]
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
@@ -378,8 +386,8 @@ class Badugi(Game):
         b = self.betting
         options = b.options(seat)
         assert options is not None
-        if name not in _bet_names(options):
-            raise IllegalAction(_why_not(name, options, b))
+        if name not in bet_names(options):
+            raise IllegalAction(why_not(name, options, b))
         name_ = self.seats[seat]
         if name == "fold":
             b.fold(seat)
@@ -523,7 +531,7 @@ class Badugi(Game):
         text += f"To call: {options.call}." if options.call else "Nothing to call."
         text += f" Your hand: {self._hand_text(seat)}."
         stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
-        return Prompt(text, tuple(_bet_choices(options, stack, bet)))
+        return Prompt(text, tuple(bet_choices(options, stack, bet)))
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting
@@ -623,52 +631,6 @@ class Badugi(Game):
 
 
 # --- betting choices ------------------------------------------------------------------------
-
-
-def _bet_names(options: BetOptions) -> list[str]:
-    names = ["fold"] if options.fold else []
-    names.append("check" if options.facing == 0 else "call")
-    if options.raise_to is not None:
-        names.append("bet" if options.is_bet else "raise")
-    return names
-
-
-def _why_not(name: str, options: BetOptions, betting: Betting) -> str:
-    """Why a betting action is refused, from the kit's own verifiers."""
-    seat = options.seat
-    try:
-        if name == "fold":
-            betting.verify_fold(seat)
-        elif name in ("bet", "raise"):
-            betting.verify_bet_or_raise(seat)
-    except IllegalAction as refusal:
-        return str(refusal)
-    if name == "check":
-        return f"There is a bet: call {options.call} or fold."
-    if name == "call":
-        return "There is nothing to call: check."
-    if name == "bet":
-        return f"There is a bet already: raise to {options.raise_to}."
-    return f"Nobody has bet: bet {options.raise_to}."
-
-
-def _bet_choices(options: BetOptions, stack: int, bet: int) -> list[Choice]:
-    choices = []
-    if options.fold:
-        choices.append(Choice("Fold", Action("fold"), "danger"))
-    if options.facing == 0:
-        choices.append(Choice("Check", Action("check"), "secondary"))
-    else:
-        all_in = " (all-in)" if options.call == stack else ""
-        choices.append(Choice(f"Call {options.call}{all_in}", Action("call"), "primary"))
-    if options.raise_to is not None:
-        all_in = " (all-in)" if options.raise_to - bet == stack else ""
-        word = "Bet" if options.is_bet else "Raise to"
-        choices.append(
-            Choice(f"{word} {options.raise_to}{all_in}", Action(word.split()[0].lower()),
-                   "success")
-        )
-    return choices
 
 
 # --- the AI ---------------------------------------------------------------------------------

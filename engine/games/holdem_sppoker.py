@@ -41,7 +41,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.betting import Betting, Declaration, Pot, Structure, declared_shares
+from engine.betting import (
+    Betting,
+    Declaration,
+    Pot,
+    Structure,
+    bet_choices,
+    bet_names,
+    declared_shares,
+    why_not,
+)
 from engine.betting import resolve_declarations as resolve_pot
 from engine.cards import Card, label_cards, shuffled, sppoker_deck
 from engine.evaluator import evaluate, strength_of_codes
@@ -60,7 +69,6 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
-from engine.games.badugi import _bet_choices, _bet_names, _why_not
 from engine.games.registry import register
 from engine.games.sppoker import _ALIASES, _finder_for, _reference, sppoker_cards
 from engine.games.trickgame import cards_from_json, cards_to_json
@@ -450,7 +458,7 @@ class HoldemSppoker(Game):
             return []
         options = self.betting.options(seat)
         assert options is not None
-        return [Action(name) for name in _bet_names(options)]
+        return [Action(name) for name in bet_names(options)]
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
@@ -476,8 +484,8 @@ class HoldemSppoker(Game):
         b = self.betting
         options = b.options(seat)
         assert options is not None
-        if name not in _bet_names(options):
-            raise IllegalAction(_why_not(name, options, b))
+        if name not in bet_names(options):
+            raise IllegalAction(why_not(name, options, b))
         who = self.seats[seat]
         if name == "fold":
             b.fold(seat)
@@ -801,7 +809,7 @@ class HoldemSppoker(Game):
         text += f"To call: {options.call}." if options.call else "Nothing to call."
         text += f" Your cards: {self._hand_text(seat)}."
         stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
-        return Prompt(text, tuple(_bet_choices(options, stack, bet)))
+        return Prompt(text, tuple(bet_choices(options, stack, bet)))
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting

@@ -45,9 +45,12 @@ from engine.betting import (
     Declaration,
     Pot,
     Structure,
+    bet_choices,
+    bet_names,
     declared_shares,
     resolve_declarations,
     split_evenly,
+    why_not,
 )
 from engine.cards import Card, label_cards, shuffled, standard_deck
 from engine.game import (
@@ -65,7 +68,7 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
-from engine.games.badugi import CASH_TABLE_OPTIONS, _bet_choices, _bet_names, _why_not
+from engine.games.badugi import CASH_TABLE_OPTIONS
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
 from engine.views import GameView, JSONRecord, SeatView, json_record
@@ -480,7 +483,7 @@ class RevealGame(Game):
             return [Action("declare", (side,)) for side in SIDES]
         options = self.betting.options(seat)
         assert options is not None
-        return [Action(name) for name in _bet_names(options)]
+        return [Action(name) for name in bet_names(options)]
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
@@ -533,8 +536,8 @@ class RevealGame(Game):
         b = self.betting
         options = b.options(seat)
         assert options is not None
-        if name not in _bet_names(options):
-            raise IllegalAction(_why_not(name, options, b))
+        if name not in bet_names(options):
+            raise IllegalAction(why_not(name, options, b))
         who = self.seats[seat]
         if name == "fold":
             b.fold(seat)
@@ -808,7 +811,7 @@ class RevealGame(Game):
         text += f"To call: {options.call}." if options.call else "Nothing to call."
         text += f" Your cards: {self._hand_text(seat)}."
         b = self.betting
-        return Prompt(text, tuple(_bet_choices(options, b.stacks[seat], b.bets[seat])))
+        return Prompt(text, tuple(bet_choices(options, b.stacks[seat], b.bets[seat])))
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting

@@ -44,9 +44,12 @@ from engine.betting import (
     PotAward,
     Structure,
     best_seats,
+    bet_choices,
+    bet_names,
     declared_shares,
     resolve_declarations,
     split_evenly,
+    why_not,
 )
 from engine.cards import Card, label_cards, rank_word, shuffled, standard_deck
 from engine.game import (
@@ -64,7 +67,6 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
-from engine.games.badugi import _bet_choices, _bet_names, _why_not
 from engine.games.registry import register
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.points import SPEW, best_high, best_low
@@ -523,7 +525,7 @@ class Spew(Game):
             return actions
         options = self.betting.options(seat)
         assert options is not None
-        return [Action(name) for name in _bet_names(options)]
+        return [Action(name) for name in bet_names(options)]
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
@@ -575,8 +577,8 @@ class Spew(Game):
         b = self.betting
         options = b.options(seat)
         assert options is not None
-        if name not in _bet_names(options):
-            raise IllegalAction(_why_not(name, options, b))
+        if name not in bet_names(options):
+            raise IllegalAction(why_not(name, options, b))
         who = self.seats[seat]
         if name == "fold":
             b.fold(seat)
@@ -816,7 +818,7 @@ class Spew(Game):
         text += f"To call: {options.call}." if options.call else "Nothing to call."
         text += f" Your hand: {self._hand_text(seat)}."
         stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
-        return Prompt(text, tuple(_bet_choices(options, stack, bet)))
+        return Prompt(text, tuple(bet_choices(options, stack, bet)))
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting
