@@ -9,6 +9,7 @@ import aiosqlite
 
 from bot.store_chips import ChipAccounts
 from bot.store_core import _check_page, _check_record, _from_ts, _json, _ts
+from bot.store_ratings import Ratings
 from bot.store_types import (
     GameRecord,
     KindStats,
@@ -29,7 +30,7 @@ assert set(_LEADERBOARD_ORDER) == set(get_args(LeaderboardOrder))
 
 
 
-class GameRecords(ChipAccounts):
+class GameRecords(ChipAccounts, Ratings):
     """Finished and aborted games, their results, and the leaderboards and stats read from
     them (aborted games never count)."""
 
@@ -97,6 +98,7 @@ class GameRecords(ChipAccounts):
                 for p in record.players
             ],
         )
+        await self._rate_game(conn, game_id, record, stamp)  # rated with it, never apart
         return game_id
 
     # --- stats ------------------------------------------------------------------------------

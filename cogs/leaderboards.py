@@ -1,4 +1,5 @@
-"""`/leaderboard <game>` (paginated, four orderings) and `/stats [user]`, from recorded results.
+"""`/leaderboard <game>` (paginated, five orderings) and `/stats [user]`, from recorded results
+and skill ratings (`bot.ratings`).
 
 The page buttons carry the whole page state in their custom_id, so they keep working after a
 restart and need nothing kept in memory.
@@ -14,11 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bank import Bank
+from bot.ratings import BASE, SCALE, RatingRow
 from bot.store import LeaderboardOrder, Store
 from engine.games import GAMES
 
 PAGE_SIZE = 10
-ORDERS = {"wins": "Wins", "games": "Games", "points": "Points", "win_rate": "Win rate"}
+ORDERS = {"wins": "Wins", "games": "Games", "points": "Points", "win_rate": "Win rate",
+          "rating": "Rating"}
+PER_GAME = frozenset({"points", "rating"})  # orders the all-games board cannot have
 
 
 def store_of(interaction: discord.Interaction) -> Store:
@@ -34,30 +38,37 @@ async def leaderboard_page(
     store: Store, guild_id: int, kind: str, order: str, page: int
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One page of a server's leaderboard, with buttons to page and to change the order.
-    The all-games board has no points (each game counts its own kind), so neither a points
-    column nor a Points order: asked for, it is ordered by wins."""
+    The all-games board has no points and no ratings (each game counts and rates its own
+    way), so neither their columns nor their orders: asked for, it is ordered by wins."""
     game_kind = None if kind == "all" else kind
-    orders = {key: label for key, label in ORDERS.items() if game_kind or key != "points"}
+    orders = {key: label for key, label in ORDERS.items() if game_kind or key not in PER_GAME}
     order = order if order in orders else "wins"
-    ranked: LeaderboardOrder = cast(LeaderboardOrder, order)
-    size = await store.leaderboard_size(guild_id, game_kind)
+    if order == "rating" and game_kind is not None:
+        size = await store.rating_board_size(guild_id, game_kind)
+    else:
+        size = await store.leaderboard_size(guild_id, game_kind)
     pages = max(1, -(-size // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
-    rows = await store.leaderboard(guild_id, game_kind, ranked, PAGE_SIZE, page * PAGE_SIZE)
     embed = discord.Embed(
         title=f"🏆 {game_title(kind)} — by {ORDERS[order].lower()}",
         colour=discord.Colour.gold(),
     )
-    if rows:
+    footer = f"Page {page + 1} of {pages} · finished games only"
+    if order == "rating" and game_kind is not None:
+        rated = await store.rating_board(guild_id, game_kind, PAGE_SIZE, page * PAGE_SIZE)
+        embed.description = "\n".join(rating_line(row) for row in rated) or None
+        footer += await rating_footer(store, guild_id, game_kind)
+    else:
+        ranked: LeaderboardOrder = cast(LeaderboardOrder, order)
+        rows = await store.leaderboard(guild_id, game_kind, ranked, PAGE_SIZE, page * PAGE_SIZE)
         embed.description = "\n".join(
             f"**{row.rank}.** {row.display_name} — {row.wins} won of {row.games}, "
             + ("" if row.points is None else f"{row.points} points, ")
             + f"{row.win_rate:.0%}"
             for row in rows
-        )
-    else:
+        ) or None
+    if embed.description is None:
         embed.description = "No finished games yet. Start one and be the first!"
-    footer = f"Page {page + 1} of {pages} · finished games only"
     if game_kind is None:
         footer += " · points are per game: choose a game to see them"
     embed.set_footer(text=footer)
@@ -67,6 +78,30 @@ async def leaderboard_page(
     for key, label in orders.items():
         view.add_item(PageButton(kind, key, 0, label, disabled=key == order, row=1))
     return embed, view
+
+
+def rating_line(row: RatingRow) -> str:
+    """A rated person: the conservative rating first (it orders the board), wins beside."""
+    return (f"**{row.rank}.** {row.display_name} — rating {row.skill.shown}, "
+            f"{row.wins} won of {row.games}")
+
+
+async def rating_footer(store: Store, guild_id: int, kind: str) -> str:
+    """What the number means, and the AI levels' ratings to measure oneself against."""
+    levels = await store.ai_ratings(guild_id, kind)
+    text = (f" · rating = conservative skill (mu − 3σ) × {SCALE:g} + {BASE:g}; newcomers "
+            f"start at {BASE:g}")
+    for level, skill in levels.items():
+        text += f" · AI ({level}) {skill.shown}"
+    return text
+
+
+async def default_order(store: Store, guild_id: int, kind: str) -> str:
+    """By rating once someone has played a few rated games of this game here, else by wins
+    (see `Store.rating_is_default`)."""
+    if kind in GAMES and await store.rating_is_default(guild_id, kind):
+        return "rating"
+    return "wins"
 
 
 class PageButton(
@@ -102,8 +137,9 @@ class PageButton(
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
-    choices = [app_commands.Choice(name=cls.title, value=kind) for kind, cls in GAMES.items()
-               if not cls.chip_game]  # a chip game's players are ranked by their chips
+    """Every game (a chip game's board ranks its sessions: wins, net chips as points, and
+    ratings by net chips), besides all games together and the richest players."""
+    choices = [app_commands.Choice(name=cls.title, value=kind) for kind, cls in GAMES.items()]
     return [app_commands.Choice(name="All games", value="all"),
             app_commands.Choice(name="Chips", value="chips"), *choices][:25]
 
@@ -114,13 +150,15 @@ class Leaderboards(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="This server's best players")
-    @app_commands.describe(game="Which game", order="Rank by wins, games, points or win rate")
+    @app_commands.describe(game="Which game",
+                           order="Wins, games, points, win rate or skill rating (by "
+                                 "default: rating once someone played a few games)")
     @app_commands.choices(
         game=game_choices(),
         order=[app_commands.Choice(name=label, value=key) for key, label in ORDERS.items()],
     )
     async def leaderboard(self, interaction: discord.Interaction, game: str,
-                          order: str = "wins") -> None:
+                          order: str | None = None) -> None:
         assert interaction.guild_id is not None
         if game == "chips":
             bank: Bank = self.bot.bank  # type: ignore[attr-defined]
@@ -131,9 +169,9 @@ class Leaderboards(commands.Cog):
                                   "`/chips daily` starts an account.")
             await interaction.response.send_message(embed=embed)
             return
-        embed, view = await leaderboard_page(
-            store_of(interaction), interaction.guild_id, game, order, 0
-        )
+        store = store_of(interaction)
+        order = order or await default_order(store, interaction.guild_id, game)
+        embed, view = await leaderboard_page(store, interaction.guild_id, game, order, 0)
         await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="A player's record in this server")
@@ -142,16 +180,21 @@ class Leaderboards(commands.Cog):
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
         target = user or interaction.user
-        stats = await store_of(interaction).player_stats(interaction.guild_id, target.id)
+        store = store_of(interaction)
+        stats = await store.player_stats(interaction.guild_id, target.id)
+        ratings = await store.player_ratings(interaction.guild_id, target.id)
         embed = discord.Embed(title=f"📊 {target.display_name}", colour=discord.Colour.blue())
         if not stats:
             embed.description = "No finished games in this server yet."
         for kind, record in sorted(stats.items()):
             best = "—" if record.best_score is None else str(record.best_score)
+            rating = ratings.get(kind)
+            rated = "" if rating is None else \
+                f"rating {rating.skill.shown} ({rating.last_change:+d} in the last game)\n"
             embed.add_field(
                 name=game_title(kind),
                 value=(f"played {record.played}, won {record.won}, best score {best}\n"
-                       f"last played <t:{int(record.last_played.timestamp())}:R>"),
+                       f"{rated}last played <t:{int(record.last_played.timestamp())}:R>"),
                 inline=False,
             )
         await interaction.response.send_message(embed=embed)

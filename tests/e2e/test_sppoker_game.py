@@ -55,6 +55,14 @@ async def test_two_players_play_sppoker_to_the_end(world: World) -> None:
     assert "1. Alice — 1 won of 1" in result.message.text.replace("*", "")
     stats = await bob.slash(general, "stats user:alice")
     assert "Sppoker" in stats.message.text and "played 1, won 1" in stats.message.text
+    # Skill ratings: the winner above the loser, her rating moved up by the game.
+    rated = await bob.slash(general, "leaderboard game:sppoker order:rating")
+    board = rated.message.text.replace("*", "")
+    assert "by rating" in board and "newcomers start at 1000" in board
+    ranked = re.findall(r"(\d+)\. (\w+) — rating (\d+), (\d) won of 1", board)
+    assert [(name, won) for _, name, _, won in ranked] == [("Alice", "1"), ("Bob", "0")]
+    change = re.search(r"rating (\d+) \(\+(\d+) in the last game\)", stats.message.text)
+    assert change and change.group(1) == ranked[0][2] and int(change.group(2)) > 0
 
 
 async def play_out_the_playoff(world: World, dm_players: list[UserHandle],

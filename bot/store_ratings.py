@@ -1,0 +1,187 @@
+"""Skill ratings in the store: updated with a finished game's result, read for the boards.
+
+`_rate_game` runs inside the transaction that records the game (`GameRecords._insert_game`),
+so a game's result and the ratings it moved are written together or not at all: no crash
+can leave a counted game unrated, or rate a game that was never recorded. Aborted games are
+never rated, as they never count. The arithmetic is OpenSkill's (`bot.ratings`); this module
+only reads the ratings before, and writes those after and the change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.ratings import (
+    RATED_AFTER,
+    PlayerRating,
+    RatingRow,
+    Skill,
+    Z,
+    ai_entity,
+    fresh,
+    rate,
+    user_entity,
+)
+from bot.store_core import StoreCore, _check_id, _check_page
+from bot.store_types import GameRecord, GameStatus
+
+# The conservative rating, mu − 3 sigma, to order by (Z is a constant of ours, not input).
+_CONSERVATIVE = f"(r.mu - {Z!r} * r.sigma)"
+
+
+class Ratings(StoreCore):
+    """One rating per person (and per AI level) per game per server."""
+
+    async def _rate_game(self, conn: Any, game_id: int, record: GameRecord,
+                         stamp: str) -> None:
+        """Rate a just-recorded game; the caller's transaction holds both."""
+        if record.status is not GameStatus.FINISHED:
+            return
+        seats = [(user_entity(p.user_id) if p.user_id is not None else ai_entity(), p.place)
+                 for p in record.players if p.place is not None]
+        if len(seats) < len(record.players):
+            return  # no finishing order, nothing to rate
+        entities = sorted({entity for entity, _ in seats})
+        if len(entities) < 2:
+            return  # a solitaire, or AI seats of one level only: nobody to be rated against
+        before = await _lock_current(conn, record.guild_id, record.kind, entities, stamp)
+        after = rate(seats, before)
+        for entity, skill in sorted(after.items()):
+            old = before[entity]
+            await conn.execute(
+                "INSERT INTO rating_changes (game_id, entity, mu_before, sigma_before,"
+                " mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, entity, old.mu, old.sigma, skill.mu, skill.sigma),
+            )
+            await conn.execute(
+                "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1,"
+                " last_game_id = ?, updated_at = ?"
+                " WHERE guild_id = ? AND kind = ? AND entity = ?",
+                (skill.mu, skill.sigma, game_id, stamp, record.guild_id, record.kind, entity),
+            )
+
+    # --- reading ----------------------------------------------------------------------------
+
+    async def rating_board(self, guild_id: int, kind: str, limit: int = 10,
+                           offset: int = 0) -> list[RatingRow]:
+        """A game's people by conservative rating (then the more games, then the user id, so
+        pages are stable), with their wins at that game beside it."""
+        _check_id(guild_id, "guild_id")
+        _check_page(limit, offset)
+        async with self._read() as conn:
+            rows = await _fetch(conn,
+                "SELECT r.user_id AS user_id, p.display_name AS display_name, r.mu AS mu,"
+                " r.sigma AS sigma, r.games AS games,"
+                " (SELECT count(*) FROM game_results w JOIN games g ON g.id = w.game_id"
+                "  WHERE w.user_id = r.user_id AND g.guild_id = r.guild_id"
+                "  AND g.kind = r.kind AND g.status = 'finished' AND w.win = 1) AS wins"
+                " FROM ratings r JOIN players p ON p.user_id = r.user_id"
+                " WHERE r.guild_id = ? AND r.kind = ? AND r.user_id IS NOT NULL"
+                f" ORDER BY {_CONSERVATIVE} DESC, r.games DESC, r.user_id ASC"
+                " LIMIT ? OFFSET ?",
+                (guild_id, kind, limit, offset),
+            )
+        return [
+            RatingRow(rank=offset + i + 1, user_id=int(row["user_id"]),
+                      display_name=row["display_name"],
+                      skill=Skill(float(row["mu"]), float(row["sigma"])),
+                      games=int(row["games"]), wins=int(row["wins"]))
+            for i, row in enumerate(rows)
+        ]
+
+    async def rating_board_size(self, guild_id: int, kind: str) -> int:
+        async with self._read() as conn:
+            rows = await _fetch(conn,
+                "SELECT count(*) FROM ratings"
+                " WHERE guild_id = ? AND kind = ? AND user_id IS NOT NULL",
+                (guild_id, kind),
+            )
+        return int(rows[0][0])
+
+    async def rating_is_default(self, guild_id: int, kind: str) -> bool:
+        """Whether a game's board orders by rating unless asked otherwise: once someone has
+        played `RATED_AFTER` rated games of it in this server (before that, the conservative
+        rating mostly says who played most, and wins read better)."""
+        async with self._read() as conn:
+            rows = await _fetch(conn,
+                "SELECT count(*) FROM ratings WHERE guild_id = ? AND kind = ?"
+                " AND user_id IS NOT NULL AND games >= ?",
+                (guild_id, kind, RATED_AFTER),
+            )
+        return int(rows[0][0]) > 0
+
+    async def ai_ratings(self, guild_id: int, kind: str) -> dict[str, Skill]:
+        """The AI levels' ratings at a game in this server, by level."""
+        async with self._read() as conn:
+            rows = await _fetch(conn,
+                "SELECT entity, mu, sigma FROM ratings"
+                " WHERE guild_id = ? AND kind = ? AND user_id IS NULL ORDER BY entity",
+                (guild_id, kind),
+            )
+        return {str(row["entity"]).removeprefix("ai:"): Skill(float(row["mu"]),
+                                                              float(row["sigma"]))
+                for row in rows}
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> dict[str, PlayerRating]:
+        """A person's rating at every game they were rated at in this server, by kind, with
+        the change their last rated game made to it."""
+        _check_id(guild_id, "guild_id")
+        _check_id(user_id, "user_id")
+        async with self._read() as conn:
+            rows = await _fetch(conn,
+                "SELECT r.kind AS kind, r.mu AS mu, r.sigma AS sigma, r.games AS games,"
+                " c.mu_before AS mu_before, c.sigma_before AS sigma_before"
+                " FROM ratings r LEFT JOIN rating_changes c"
+                " ON c.game_id = r.last_game_id AND c.entity = r.entity"
+                " WHERE r.guild_id = ? AND r.entity = ? ORDER BY r.kind",
+                (guild_id, user_entity(user_id)),
+            )
+        found: dict[str, PlayerRating] = {}
+        for row in rows:
+            skill = Skill(float(row["mu"]), float(row["sigma"]))
+            change = 0 if row["mu_before"] is None else skill.shown - Skill(
+                float(row["mu_before"]), float(row["sigma_before"])).shown
+            found[row["kind"]] = PlayerRating(row["kind"], skill, int(row["games"]), change)
+        return found
+
+
+async def _lock_current(conn: Any, guild_id: int, kind: str,
+                        entities: list[str], stamp: str) -> dict[str, Skill]:
+    """The ratings of these entities at this game in this server, held until the transaction
+    ends: an entity never rated gets its row first (the prior, 0 games; the caller's update
+    makes it 1 before anyone can see it), then every row is read and locked, in entity
+    order. So two games ending at once (two tables against the same AI level) rate one after
+    the other, on PostgreSQL too, rather than one overwriting the other or failing on a
+    duplicate row. (SQLite's write transaction already holds the whole database.)"""
+    prior = fresh()
+    await conn.executemany(
+        "INSERT INTO ratings (guild_id, kind, entity, user_id, mu, sigma, games, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, kind, entity) DO NOTHING",
+        [(guild_id, kind, entity, _user_of(entity), prior.mu, prior.sigma, stamp)
+         for entity in entities],
+    )
+    marks = ", ".join("?" for _ in entities)
+    lock = getattr(conn, "for_update", "")  # " FOR UPDATE" where a row lock is needed
+    rows = await _fetch(conn,
+        "SELECT entity, mu, sigma FROM ratings"
+        f" WHERE guild_id = ? AND kind = ? AND entity IN ({marks}) ORDER BY entity{lock}",
+        (guild_id, kind, *entities),
+    )
+    return {str(row["entity"]): Skill(float(row["mu"]), float(row["sigma"])) for row in rows}
+
+
+async def _fetch(conn: Any, sql: str, params: tuple[object, ...]) -> list[Any]:
+    """Every row of a query (rows read by column name): this module's one read.
+
+    It reads from either connection the store has had: aiosqlite's (`execute_fetchall`) and
+    the adapter of `bot.store_db` (`fetch_all`), which takes over as the store learns
+    PostgreSQL. Once that has landed, this is `conn.fetch_all` and `conn` its `Connection`.
+    """
+    fetch_all = getattr(conn, "fetch_all", None)
+    if fetch_all is not None:
+        return list(await fetch_all(sql, params))
+    return list(await conn.execute_fetchall(sql, params))
+
+
+def _user_of(entity: str) -> int | None:
+    return int(entity.removeprefix("user:")) if entity.startswith("user:") else None
