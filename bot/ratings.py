@@ -72,6 +72,20 @@ def ai_entity(level: str = DEFAULT_LEVEL) -> str:
     return f"ai:{level}"
 
 
+def user_of(entity: str) -> int | None:
+    """The person an entity is, or None for an AI level.
+
+    >>> user_of(user_entity(7)), user_of(ai_entity())
+    (7, None)
+    """
+    return int(entity.removeprefix("user:")) if entity.startswith("user:") else None
+
+
+def level_of(entity: str) -> str:
+    """The AI level an AI entity is (`ai_entity`'s inverse)."""
+    return entity.removeprefix("ai:")
+
+
 def rate(seats: Sequence[tuple[str, int]], before: Mapping[str, Skill]) -> dict[str, Skill]:
     """The new rating of every entity at the game, from each seat's (entity, place).
 

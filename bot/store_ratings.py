@@ -19,8 +19,10 @@ from bot.ratings import (
     Z,
     ai_entity,
     fresh,
+    level_of,
     rate,
     user_entity,
+    user_of,
 )
 from bot.store_core import StoreCore, _check_id, _check_page
 from bot.store_types import GameRecord, GameStatus
@@ -84,7 +86,7 @@ class Ratings(StoreCore):
         return [
             RatingRow(rank=offset + i + 1, user_id=int(row["user_id"]),
                       display_name=row["display_name"],
-                      skill=Skill(float(row["mu"]), float(row["sigma"])),
+                      skill=_skill(row),
                       games=int(row["games"]), wins=int(row["wins"]))
             for i, row in enumerate(rows)
         ]
@@ -118,9 +120,7 @@ class Ratings(StoreCore):
                 " WHERE guild_id = ? AND kind = ? AND user_id IS NULL ORDER BY entity",
                 (guild_id, kind),
             )
-        return {str(row["entity"]).removeprefix("ai:"): Skill(float(row["mu"]),
-                                                              float(row["sigma"]))
-                for row in rows}
+        return {level_of(row["entity"]): _skill(row) for row in rows}
 
     async def player_ratings(self, guild_id: int, user_id: int) -> dict[str, PlayerRating]:
         """A person's rating at every game they were rated at in this server, by kind, with
@@ -138,7 +138,7 @@ class Ratings(StoreCore):
             )
         found: dict[str, PlayerRating] = {}
         for row in rows:
-            skill = Skill(float(row["mu"]), float(row["sigma"]))
+            skill = _skill(row)
             change = 0 if row["mu_before"] is None else skill.shown - Skill(
                 float(row["mu_before"]), float(row["sigma_before"])).shown
             found[row["kind"]] = PlayerRating(row["kind"], skill, int(row["games"]), change)
@@ -157,7 +157,7 @@ async def _lock_current(conn: Any, guild_id: int, kind: str,
     await conn.executemany(
         "INSERT INTO ratings (guild_id, kind, entity, user_id, mu, sigma, games, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, kind, entity) DO NOTHING",
-        [(guild_id, kind, entity, _user_of(entity), prior.mu, prior.sigma, stamp)
+        [(guild_id, kind, entity, user_of(entity), prior.mu, prior.sigma, stamp)
          for entity in entities],
     )
     marks = ", ".join("?" for _ in entities)
@@ -167,7 +167,7 @@ async def _lock_current(conn: Any, guild_id: int, kind: str,
         f" WHERE guild_id = ? AND kind = ? AND entity IN ({marks}) ORDER BY entity{lock}",
         (guild_id, kind, *entities),
     )
-    return {str(row["entity"]): Skill(float(row["mu"]), float(row["sigma"])) for row in rows}
+    return {str(row["entity"]): _skill(row) for row in rows}
 
 
 async def _fetch(conn: Any, sql: str, params: tuple[object, ...]) -> list[Any]:
@@ -183,5 +183,5 @@ async def _fetch(conn: Any, sql: str, params: tuple[object, ...]) -> list[Any]:
     return list(await conn.execute_fetchall(sql, params))
 
 
-def _user_of(entity: str) -> int | None:
-    return int(entity.removeprefix("user:")) if entity.startswith("user:") else None
+def _skill(row: Any) -> Skill:
+    return Skill(float(row["mu"]), float(row["sigma"]))
