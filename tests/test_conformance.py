@@ -38,6 +38,7 @@ from tests.test_hidden_information import (
     current_public,
     deal_number,
     held,
+    leaks,
     revealed,
 )
 
@@ -83,7 +84,7 @@ def check_views(game: Game) -> None:
             assert not [c for c in cards if c in shown], f"seat {seat}'s cards are public"
             for other in range(len(hands)):
                 if other != seat:
-                    leaked = [c for c in cards if c in seen[other]]
+                    leaked = leaks(cards, seen[other], "", hands[other])
                     assert not leaked, f"seat {other} sees seat {seat}'s {leaked}"
 
 
@@ -99,7 +100,8 @@ def check_events(game: Game, events: list[Event], deal_before: int) -> None:
         shown = event.text + json.dumps(dict(event.data))
         for holder, cards in enumerate(still_held):
             if event.seat != holder:
-                leaked = [c for c in cards if c in shown or c.strip('"') in event.text.split()]
+                own = still_held[event.seat] if event.seat is not None else set()
+                leaked = leaks(cards, shown, event.text, own)
                 assert not leaked, f"{event.kind} shows seat {holder}'s {leaked}"
 
 

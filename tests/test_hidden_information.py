@@ -17,7 +17,7 @@ from engine.views import GameView
 from engine.words import WordFinder, WordListDictionary
 
 WORDS = ["at", "to", "tea", "eat", "rate", "tear", "stare", "no", "on", "one", "nose"]
-SEATS = {"sppoker": 4, "poke": 2, "poangpoker": 4, "chicago": 3}
+SEATS = {"sppoker": 4, "poke": 2, "poangpoker": 4, "chicago": 3, "pokeno": 3}
 
 
 def build(kind: str, seed: int) -> Game:
@@ -31,7 +31,19 @@ def build(kind: str, seed: int) -> Game:
 
 
 def held(game: Game) -> list[set[str]]:
-    return [{f'"{card}"' for card in hand} for hand in game.hands]  # type: ignore[attr-defined]
+    """Each seat's hidden cards: its hand, and in Po-Ke-No its face-down board too."""
+    hands: list[set[str]] = [{f'"{card}"' for card in hand}
+                             for hand in game.hands]  # type: ignore[attr-defined]
+    for seat, board in enumerate(getattr(game, "boards", None) or []):
+        hands[seat] |= {f'"{card}"' for cards in board for card in cards}
+    return hands
+
+
+def leaks(cards: set[str], shown: str, text: str, own: set[str] = frozenset()) -> list[str]:
+    """The holder's cards in what another seat is shown. A card that seat holds itself is
+    no leak: with two decks (Po-Ke-No) both may hold a copy of one card."""
+    return [c for c in cards
+            if c not in own and (c in shown or c.strip('"') in text.split())]
 
 
 # What the rules themselves reveal: the previous deal's hands, Chicago's interim winning
@@ -69,7 +81,7 @@ def test_no_card_in_hand_is_ever_shown_to_anyone_else(kind: str, seed: int) -> N
                 for other in range(len(hands)):
                     if other != seat:
                         view = current_public(game.view(other))
-                        leaked = [c for c in cards if c in view]
+                        leaked = leaks(cards, view, "", hands[other])
                         assert not leaked, f"seat {other} sees seat {seat}'s {leaked}"
         awaited = sorted(game.to_act) or [s for s in range(len(hands)) if game.prompt(s)]
         if not awaited:
@@ -87,5 +99,6 @@ def test_no_card_in_hand_is_ever_shown_to_anyone_else(kind: str, seed: int) -> N
             for holder, cards in enumerate(still_held):
                 if event.seat == holder:
                     continue
-                leaked = [c for c in cards if c in shown or c.strip('"') in event.text.split()]
+                own = still_held[event.seat] if event.seat is not None else set()
+                leaked = leaks(cards, shown, event.text, own)
                 assert not leaked, f"{event.kind} shows seat {holder}'s {leaked}"

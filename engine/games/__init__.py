@@ -7,6 +7,8 @@ from engine.games import (  # noqa: F401  (register themselves)
     old_man_49er,
     poangpoker,
     poke,
+    pokeno,
+    pokeno_solitaire,
     red_dog,
     spew,
     sppoker,

@@ -39,6 +39,7 @@ SHORT: dict[str, Callable[[int], dict[str, Any]]] = {
     "zero_to_55": lambda seats: {"stacks": [120, 40, 200, 14, 75, 33, 9][:seats],
                                  "button": seats - 1, "draw_fee": 2 * (seats % 2)},
     "dealers_choice": lambda seats: {"stacks": [30 + 7 * seat for seat in range(seats)]},
+    "pokeno": lambda seats: {"target": 60},
 }
 
 
