@@ -104,12 +104,20 @@ class Delivery:
             log.info("could not clear message %s: %s", message_id, error)
 
     async def edit(self, channel_id: int, message_id: int, content: str,
-                   view: discord.ui.View | None) -> None:
+                   view: discord.ui.View | None,
+                   files: list[discord.File] | None = None) -> bool:
+        """Replace a message's text and components (and its pictures, given new ones);
+        False when Discord failed (logged)."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await message.edit(content=content[:MAX_CONTENT], view=view)
+            if files:
+                await message.edit(content=content[:MAX_CONTENT], view=view, attachments=files)
+            else:
+                await message.edit(content=content[:MAX_CONTENT], view=view)
         except discord.HTTPException as error:
             log.warning("could not edit message %s: %s", message_id, error)
+            return False
+        return True
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)

@@ -41,6 +41,8 @@ def build_view(spec: dict[str, Any] | None) -> discord.ui.View | None:
         return components.cash_view(spec["table"])
     if spec["type"] == "lobby":
         return components.lobby_view(spec["table"])
+    if spec["type"] == "replay":
+        return components.replay_view(spec["table"])
     prompt = prompt_from_json(spec["prompt"]) if spec.get("prompt") else None
     return components.prompt_view(spec["table"], spec["seat"], spec["stamp"], prompt)
 
@@ -196,6 +198,8 @@ class Presenter:
                                                         attachments=[])
             else:
                 await interaction.response.edit_message(content=private.content, view=view)
+            # In a DM, the seat's next prompt may take this message's place (`bot.in_place`).
+            self.sender.answered_here(private.table_id, private.seat, interaction)
         else:
             await interaction.response.send_message(private.content, view=view, ephemeral=True)
         if private.pictures:

@@ -26,6 +26,7 @@ import aiohttp
 import discord
 
 from bot.delivery import Delivery
+from bot.in_place import InPlace
 from bot.messages import Body, destination, event_from_json
 from bot.presenter import build_view
 from bot.render import renderer_for
@@ -64,6 +65,7 @@ class Sender:
                  delivered: Delivered | None = None) -> None:
         self.store = store
         self.delivery = Delivery(bot)
+        self.in_place = InPlace()
         self.dm_closed = dm_closed
         self.delivered = delivered  # a prompt that starts a clock reached its player
         # Drawing is pure CPU and holds the GIL: a process of its own keeps clicks answered.
@@ -74,6 +76,11 @@ class Sender:
         self._dispatchers: dict[str, asyncio.Task[None]] = {}
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
+
+    def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
+        """The seat just answered a click in its DMs: its next prompt may replace that
+        message instead of costing the DM channel a new message and a strip."""
+        self.in_place.note(table_id, seat, interaction)
 
     def wake(self, table_id: str) -> None:
         """Rows are waiting for this table: each destination's worker sends them."""
@@ -127,8 +134,11 @@ class Sender:
                 rows = [row for row in await self.store.pending_messages(table_id)
                         if destination(row.body) == where]
                 for index, row in enumerate(rows):
-                    if superseded(row.body, rows[index + 1:]):
+                    later = rows[index + 1:]
+                    if superseded(row.body, later):
                         await self.store.message_delivered(row.id, row.table_id)
+                    elif outdated(row.body, later):  # its news still counts, not its buttons
+                        await self._deliver_row(row, refs, {**row.body, "view": None})
                     else:
                         await self._deliver_row(row, refs)
                 if key not in self._again:
@@ -141,7 +151,8 @@ class Sender:
                 self._again.discard(key)
                 self._start_worker(table_id, where)
 
-    async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef]) -> None:
+    async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef],
+                           body: Body | None = None) -> None:
         if row.attempts >= MAX_ATTEMPTS:
             log.error("giving up on message %s of table %s", row.id, row.table_id)
             await self.store.message_delivered(row.id, row.table_id)
@@ -149,7 +160,7 @@ class Sender:
         await self.store.message_attempted(row.id)
         while True:
             try:
-                changed = await self._deliver(row.table_id, row.id, row.body, refs)
+                changed = await self._deliver(row.table_id, row.id, body or row.body, refs)
                 break
             except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
                 log.warning("Discord unreachable (%s); retrying message %s", error, row.id)
@@ -180,7 +191,7 @@ class Sender:
             return {}
         if op == "strip":
             where = refs.get(ref or "")
-            if where is not None:
+            if where is not None and not await self._strip_in_place(table_id, ref or "", where):
                 await self.delivery.strip_components(where.channel_id, where.message_id)
             return {ref: None} if ref else {}
         return await self._post(table_id, row_id, body, refs)
@@ -195,6 +206,11 @@ class Sender:
         view = build_view(body.get("view"))
         nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
         if body.get("user") is not None:
+            placed = await self._in_place(table_id, row_id, body, refs, view, files)
+            if placed is not None:
+                if body.get("clocks") and self.delivered is not None:
+                    await self.delivered(table_id, body["clocks"], time.time())
+                return placed
             sent = await self.delivery.dm(body["user"], body["content"], view, files,
                                           nonce=nonce)
             if sent is None and body.get("fallback") and \
@@ -216,6 +232,53 @@ class Sender:
             elif body.get("previous") == "strip":
                 await self.delivery.strip_components(old.channel_id, old.message_id)
         return {ref: MessageRef(sent.channel.id, sent.id)}
+
+    async def _in_place(self, table_id: str, row_id: int, body: Body,
+                        refs: dict[str, MessageRef], view: discord.ui.View | None,
+                        files: list[discord.File]) -> dict[str, MessageRef | None] | None:
+        """A seat's prompt edited into the DM message its person just answered, when they
+        did so moments ago (`bot.in_place`); None when it must go as a new DM.
+
+        Durable like a post: before the edit, the message is remembered under a name of its
+        own row's, so a crash between the edit and the row's deletion finishes the same row
+        by editing the same message again (the token is gone then; the bot edits its own
+        message), never by a second DM. The prompt's ref keeps naming that message, so no
+        old prompt is left to strip."""
+        ref = ref_of(body)
+        if not ref.startswith("prompt:"):
+            return None
+        marker = f"in-place:{row_id}"
+        begun = refs.get(marker)
+        if begun is not None and begun.message_id:  # tried in place before a restart
+            if await self.delivery.edit(begun.channel_id, begun.message_id, body["content"],
+                                        view, files):
+                return {ref: begun, marker: None}
+            for file in files:
+                file.reset()
+            return None
+        current = refs.get(ref)
+        where = self.in_place.target(table_id, seat_of(ref), body["user"],
+                                     current.message_id if current else None, body["content"])
+        if where is None:
+            return None
+        placed = MessageRef(where.channel_id, where.message_id)
+        await self.store.remember_message(table_id, marker, placed)
+        refs[marker] = placed
+        if await self.in_place.edit(where, body["content"], view, files):
+            return {ref: placed, marker: None}
+        # Refused, so nothing changed: the row goes by DM, and a restart must not redo the
+        # edit (a message id of 0 says so; the row's deletion forgets the marker).
+        refs[marker] = MessageRef(0, 0)
+        await self.store.remember_message(table_id, marker, refs[marker])
+        return None
+
+    async def _strip_in_place(self, table_id: str, ref: str, where: MessageRef) -> bool:
+        """A withdrawn prompt loses its buttons through the token of the click that was
+        answered on it, when there is one, rather than through the DM channel's bucket."""
+        if not ref.startswith("prompt:"):
+            return False
+        found = self.in_place.target(table_id, seat_of(ref), None, where.message_id, "")
+        return found is not None and await self.in_place.edit(found, None, None, [])
 
     async def files(self, picture: dict[str, Any] | None) -> list[discord.File]:
         """Pictures are drawn off the event loop, and drawing failing never stops a message."""
@@ -246,6 +309,21 @@ def superseded(body: Body, later: list[PendingMessage]) -> bool:
         return False
     return any(row.body.get("ref") == body["ref"] and row.body["op"] in ("edit", "upsert", "post")
                for row in later)
+
+
+def outdated(body: Body, later: list[PendingMessage]) -> bool:
+    """A seat's prompt that a later row of the same queue replaces or withdraws: sent
+    late (its queue was held), it would arrive with buttons for a question already gone
+    ("Nothing is awaited")."""
+    ref = body.get("ref")
+    if body["op"] != "post" or not ref or not str(ref).startswith("prompt:"):
+        return False
+    return any(row.body.get("ref") == ref and row.body["op"] in ("post", "strip")
+               for row in later)
+
+
+def seat_of(ref: str) -> int:
+    return int(ref.split(":", 1)[1])
 
 
 def ref_of(body: Body) -> str:
