@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -69,19 +69,35 @@ class Settings:
     """
 
     discord_token: str | None = field(default=None, repr=False)
-    database: Path = DEFAULT_DATABASE
+    #: A SQLite file, or the ``postgresql://`` URL of a PostgreSQL database.
+    database: Path | str = DEFAULT_DATABASE
     dictionary: str = DEFAULT_DICTIONARY
     dev_guild: int | None = None
     log_level: str = DEFAULT_LOG_LEVEL
     ai_delay: float = DEFAULT_AI_DELAY
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    #: DATA_DIR, when set; see `data_dir`.
+    data_dir_setting: Path | None = None
 
     @property
     def data_dir(self) -> Path:
-        """Where the bot keeps its files beside the database (the word lists' cache): one
-        place for an owner to back up or mount (the Docker image's /data volume)."""
-        return self.database.parent
+        """Where the bot keeps its files (the word lists' cache, the sandbox's database):
+        DATA_DIR, else the SQLite file's folder, so that it is one place for an owner to
+        back up or mount (the Docker image's /data volume); with PostgreSQL and no DATA_DIR,
+        the project's data/."""
+        if self.data_dir_setting is not None:
+            return self.data_dir_setting
+        if isinstance(self.database, Path):
+            return self.database.parent
+        return DEFAULT_DATABASE.parent
+
+    def __repr__(self) -> str:
+        # As the dataclass would write it, but a PostgreSQL URL's password is left out too.
+        shown = {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
+        if isinstance(self.database, str):
+            shown["database"] = _redacted(self.database)
+        return f"Settings({', '.join(f'{key}={value!r}' for key, value in shown.items())})"
 
 
 def installed_dictionaries() -> list[str]:
@@ -131,6 +147,7 @@ def load_settings(
         ai_delay=_ai_delay(get("AI_DELAY")),
         discord_api_base=_url("DISCORD_API_BASE", get("DISCORD_API_BASE"), ("http", "https")),
         discord_gateway_url=_url("DISCORD_GATEWAY_URL", get("DISCORD_GATEWAY_URL"), ("ws", "wss")),
+        data_dir_setting=_data_dir(get("DATA_DIR")),
     )
 
 
@@ -198,9 +215,27 @@ def _parse_quoted(text: str) -> str:
     raise ValueError(f"has an opening {quote} without a closing one")
 
 
-def _database(raw: str | None) -> Path:
+def _database(raw: str | None) -> Path | str:
     if raw is None:
         return DEFAULT_DATABASE
+    scheme = raw.partition("://")[0].lower() if "://" in raw else ""
+    if scheme in ("postgresql", "postgres"):
+        try:
+            parts = urlsplit(raw)
+            _ = parts.port  # raises ValueError for a port that is not a number
+        except ValueError:
+            parts = None
+        if parts is None or not (parts.hostname or "host=" in parts.query):
+            raise SettingsError(
+                "DATABASE must be a file path or a PostgreSQL URL such as "
+                f"postgresql://user:password@host:5432/dealers_choice, not {_redacted(raw)!r}."
+            )
+        return raw
+    if scheme:
+        raise SettingsError(
+            f"DATABASE must be a file path or a postgresql:// URL; {scheme}:// is not "
+            "supported."
+        )
     # Made absolute now so that a later change of directory cannot move the database.
     path = Path(raw).expanduser().absolute()
     if path.is_dir():
@@ -208,6 +243,22 @@ def _database(raw: str | None) -> Path:
             f"DATABASE must be the path of a database file, but {path} is a directory."
         )
     return path
+
+
+def _data_dir(raw: str | None) -> Path | None:
+    if raw is None:
+        return None
+    path = Path(raw).expanduser().absolute()
+    if path.exists() and not path.is_dir():
+        raise SettingsError(f"DATA_DIR must be a folder, but {path} is a file.")
+    return path
+
+
+def _redacted(url: str) -> str:
+    """A URL without its password (settings are shown in errors and logs)."""
+    from bot.store_db import redact_url  # late: the store's adapter is not needed to read
+
+    return redact_url(url)
 
 
 def _dictionary(raw: str | None) -> str:

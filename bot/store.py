@@ -1,13 +1,13 @@
-"""The store: one SQLite file holding scores, chips, settings and unfinished tables.
+"""The store: scores, chips, settings and unfinished tables, in a SQLite file (the default)
+or a PostgreSQL database (DATABASE a ``postgresql://`` URL), behind one interface.
 
 Why it is shaped like this:
 
-* One connection, one `asyncio.Lock`. aiosqlite runs every statement on one worker thread, but
-  between two awaits another coroutine could slip its statements into our open transaction
-  (or read our uncommitted rows). Every public method therefore holds the lock for its whole
-  transaction (reads too, so nobody sees a half-written change), and write transactions are
-  explicit `BEGIN IMMEDIATE ... COMMIT` so that a second process waits for the write lock
-  up front (busy_timeout) instead of failing half-way.
+* The SQL is written once, portable, against a small adapter (`bot.store_db`): SQLite with
+  one connection and one lock (every method holds it for its whole transaction, writes
+  `BEGIN IMMEDIATE`), PostgreSQL with a pool (transactions side by side, rows that are read
+  and written back locked `FOR UPDATE` in a fixed order). The same migrations and the same
+  tests run on both.
 * A chip change and the snapshot that caused it are written in one transaction
   (`save_snapshot`): after a crash the table resumes from a snapshot that matches the chips.
 * WAL with synchronous=NORMAL: a crashed process loses nothing committed and never leaves
@@ -93,7 +93,7 @@ __all__ = [
 
 
 class Store(TableRows):
-    """The bot's persistent state. Open with `await Store.open(path)`; close when done."""
+    """The bot's persistent state. Open with `await Store.open(path_or_url)`; close when done."""
 
     # --- guild settings ---------------------------------------------------------------------
 
@@ -101,20 +101,20 @@ class Store(TableRows):
         """A server's setting, or `default` if the server never changed it."""
         _check_id(guild_id, "guild_id")
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            row = await conn.fetch_one(
                 "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?",
                 (guild_id, key),
-            ))
-        return json.loads(rows[0]["value"]) if rows else default
+            )
+        return json.loads(row["value"]) if row is not None else default
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """Every setting the server changed (defaults are the caller's business)."""
         _check_id(guild_id, "guild_id")
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key",
                 (guild_id,),
-            ))
+            )
         return {row["key"]: json.loads(row["value"]) for row in rows}
 
     async def set_guild_setting(
@@ -136,10 +136,10 @@ class Store(TableRows):
         """Back to the default; returns whether there was a setting to remove."""
         _check_id(guild_id, "guild_id")
         async with self._write() as conn:
-            cursor = await conn.execute(
+            deleted = await conn.execute(
                 "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
             )
-            return cursor.rowcount > 0
+            return deleted > 0
 
     # --- players ----------------------------------------------------------------------------
 
@@ -155,20 +155,20 @@ class Store(TableRows):
                 "INSERT INTO players (user_id, display_name, first_seen, last_seen)"
                 " VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
-                " last_seen = max(players.last_seen, excluded.last_seen)",
+                " last_seen = CASE WHEN excluded.last_seen > players.last_seen"
+                " THEN excluded.last_seen ELSE players.last_seen END",
                 (user_id, display_name, stamp, stamp),
             )
 
     async def player(self, user_id: int) -> Player | None:
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            row = await conn.fetch_one(
                 "SELECT user_id, display_name, first_seen, last_seen FROM players"
                 " WHERE user_id = ?",
                 (user_id,),
-            ))
-        if not rows:
+            )
+        if row is None:
             return None
-        row = rows[0]
         return Player(
             row["user_id"],
             row["display_name"],

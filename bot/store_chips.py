@@ -1,11 +1,14 @@
-"""Chip balances and their ledger: the ledger always adds up to the balance."""
+"""Chip balances and their ledger: the ledger always adds up to the balance.
+
+Chips move only inside the database's transactions: an account is read and written back
+under its row lock (`Connection.for_update`; on SQLite the write transaction holds the whole
+file), accounts locked in user-id order, so processes sharing one PostgreSQL never lose an
+update nor deadlock over the same players."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
-
-import aiosqlite
 
 from bot.store_core import (
     REASON_DAILY,
@@ -16,6 +19,7 @@ from bot.store_core import (
     _from_ts,
     _ts,
 )
+from bot.store_db import Connection
 from bot.store_types import (
     ChipChange,
     ChipRow,
@@ -55,19 +59,19 @@ class ChipAccounts(StoreCore):
 
     async def _open_account(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         opening: int,
         stamp: str,
     ) -> int:
-        cursor = await conn.execute(
+        inserted = await conn.execute(
             "INSERT INTO chip_balances (guild_id, user_id, balance, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO NOTHING",
             (guild_id, user_id, opening, stamp, stamp),
         )
-        if cursor.rowcount == 0:  # another process opened it meanwhile
-            current = await _current_balance(conn, guild_id, user_id)
+        if inserted == 0:  # another process opened it meanwhile
+            current = await _current_balance(conn, guild_id, user_id, lock=True)
             assert current is not None
             return current
         if opening:
@@ -78,10 +82,9 @@ class ChipAccounts(StoreCore):
             )
         return opening
 
-    async def _account(
-        self, conn: aiosqlite.Connection, guild_id: int, user_id: int, stamp: str
-    ) -> int:
-        current = await _current_balance(conn, guild_id, user_id)
+    async def _account(self, conn: Connection, guild_id: int, user_id: int, stamp: str) -> int:
+        """The balance, the account opened if need be and locked until the transaction ends."""
+        current = await _current_balance(conn, guild_id, user_id, lock=True)
         if current is None:
             current = await self._open_account(conn, guild_id, user_id, self._starting_chips, stamp)
         return current
@@ -111,7 +114,7 @@ class ChipAccounts(StoreCore):
 
     async def _apply_changes(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         guild_id: int,
         changes: list[ChipChange],
         *,
@@ -119,15 +122,15 @@ class ChipAccounts(StoreCore):
         game_id: int | None,
         stamp: str,
     ) -> dict[int, int]:
-        balances: dict[int, int] = {}
         for change in changes:
             if not isinstance(change, ChipChange):
                 raise TypeError("chip changes must be ChipChange values")
-            if change.delta == 0:
-                continue
+        moving = [change for change in changes if change.delta != 0]
+        balances: dict[int, int] = {}
+        for user in sorted({change.user_id for change in moving}):  # one lock order
+            balances[user] = await self._account(conn, guild_id, user, stamp)
+        for change in moving:
             user = change.user_id
-            if user not in balances:
-                balances[user] = await self._account(conn, guild_id, user, stamp)
             after = balances[user] + change.delta
             if after < 0:
                 raise InsufficientChipsError(guild_id, user, balances[user], change.delta)
@@ -162,11 +165,12 @@ class ChipAccounts(StoreCore):
         next_claim = datetime.combine(today + timedelta(days=1), time(), tzinfo=UTC)
         async with self._write() as conn:
             current = await self._account(conn, guild_id, user_id, stamp)
-            rows = list(await conn.execute_fetchall(
+            row = await conn.fetch_one(
                 "SELECT last_daily FROM chip_balances WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
-            ))
-            last = rows[0]["last_daily"]
+            )
+            assert row is not None
+            last = row["last_daily"]
             if last is not None and date.fromisoformat(last) >= today:
                 return DailyClaim(False, 0, current, next_claim)
             after = current + amount
@@ -188,12 +192,12 @@ class ChipAccounts(StoreCore):
         """A player's chip history in a server, newest first."""
         _check_page(limit, offset)
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT id, guild_id, user_id, delta, balance_after, reason, table_id, game_id,"
                 " created_at FROM chip_ledger WHERE guild_id = ? AND user_id = ?"
                 " ORDER BY id DESC LIMIT ? OFFSET ?",
                 (guild_id, user_id, limit, offset),
-            ))
+            )
         return [
             LedgerEntry(
                 id=row["id"],
@@ -215,22 +219,26 @@ class ChipAccounts(StoreCore):
         """The richest players of a server (ties by user id, so pages never overlap)."""
         _check_page(limit, offset)
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT b.user_id, p.display_name, b.balance FROM chip_balances b"
                 " LEFT JOIN players p ON p.user_id = b.user_id WHERE b.guild_id = ?"
                 " ORDER BY b.balance DESC, b.user_id ASC LIMIT ? OFFSET ?",
                 (guild_id, limit, offset),
-            ))
+            )
         return [
             ChipRow(offset + i + 1, row["user_id"], row["display_name"], row["balance"])
             for i, row in enumerate(rows)
         ]
 
 
-async def _current_balance(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int | None:
-    rows = list(await conn.execute_fetchall(
-        "SELECT balance FROM chip_balances WHERE guild_id = ? AND user_id = ?",
+async def _current_balance(
+    conn: Connection, guild_id: int, user_id: int, *, lock: bool = False
+) -> int | None:
+    """An account's balance (None if it has none); `lock`: held until the transaction ends,
+    for a balance that will be written back."""
+    row = await conn.fetch_one(
+        "SELECT balance FROM chip_balances WHERE guild_id = ? AND user_id = ?"
+        + (conn.for_update if lock else ""),
         (guild_id, user_id),
-    ))
-    return int(rows[0]["balance"]) if rows else None
-
+    )
+    return int(row["balance"]) if row is not None else None

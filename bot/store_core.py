@@ -1,22 +1,19 @@
-"""The store's connection: opening, migrating, one lock, explicit transactions.
+"""The store's database: opening, migrating, explicit transactions (`bot.store_db`).
 
 See `bot.store` for why the store is shaped this way."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-import aiosqlite
-
+from bot.store_db import Connection, Database, is_postgres_url, open_database
 from bot.store_migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
 from bot.store_types import (
     GameRecord,
@@ -30,7 +27,6 @@ Clock = Callable[[], datetime]
 DEFAULT_STARTING_CHIPS = 1000
 REASON_OPENING = "opening balance"
 REASON_DAILY = "daily claim"
-BUSY_TIMEOUT_MS = 5000
 _MAX_ERROR_CHARS = 20_000
 
 def utc_now() -> datetime:
@@ -73,84 +69,64 @@ def _check_page(limit: int, offset: int) -> None:
 
 
 class StoreCore:
-    """The connection, its lock and its transactions; what is stored is in the subclasses
+    """The database, its transactions and the clock; what is stored is in the subclasses
     (see `bot.store.Store`)."""
 
     def __init__(
         self,
-        conn: aiosqlite.Connection,
-        path: Path,
+        db: Database,
+        target: Path | str,
         *,
         clock: Clock,
         starting_chips: int,
         schema_version: int,
     ) -> None:
-        """Use `Store.open`: a Store is only valid over a migrated, configured connection."""
-        self._conn: aiosqlite.Connection | None = conn
-        self._path = path
+        """Use `Store.open`: a Store is only valid over a migrated, configured database."""
+        self._db: Database = db
+        self._target = target
         self._clock = clock
         self._starting_chips = starting_chips
         self._schema_version = schema_version
-        self._lock = asyncio.Lock()
 
     # --- lifecycle --------------------------------------------------------------------------
 
     @classmethod
     async def open(
         cls,
-        path: Path | str,
+        target: Path | str,
         *,
         clock: Clock = utc_now,
         starting_chips: int = DEFAULT_STARTING_CHIPS,
         migrations_dir: Path = MIGRATIONS_DIR,
     ) -> Self:
-        """Open (creating if needed) and migrate the database; refuses one newer than the code.
+        """Open and migrate the database; refuses one newer than the code.
 
-        `starting_chips` is what a chip account opens with when it is first touched
-        implicitly (a chip change or a daily claim for someone new).
+        `target` is DATABASE: the path of a SQLite file (created, with its folder, if need
+        be) or a ``postgresql://`` URL of an existing database. `starting_chips` is what a
+        chip account opens with when it is first touched implicitly (a chip change or a
+        daily claim for someone new).
         """
         if starting_chips < 0:
             raise ValueError("starting_chips cannot be negative")
-        path = Path(path)
+        if not is_postgres_url(target):
+            target = Path(target)
         migrations = discover_migrations(migrations_dir)
+        db = await open_database(target)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(
-                f"Cannot create the folder {path.parent} for the database ({exc.strerror})."
-            ) from None
-        try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"Cannot open the database {path} ({exc}).") from None
-        try:
-            conn.row_factory = sqlite3.Row
-            await cls._configure(conn, path)
-            version = await apply_migrations(conn, migrations, applied_at=_ts(clock()), path=path)
-        except sqlite3.DatabaseError as exc:
-            await conn.close()
-            raise StoreError(f"Cannot use {path} as the bot's database ({exc}).") from None
+            version = await apply_migrations(db, migrations, applied_at=_ts(clock()),
+                                             path=db.name)
+        except db.errors as exc:
+            await db.close()
+            raise StoreError(f"Cannot use {db.name} as the bot's database ({exc}).") from None
         except BaseException:
-            await conn.close()
+            await db.close()
             raise
-        return cls(conn, path, clock=clock, starting_chips=starting_chips, schema_version=version)
-
-    @staticmethod
-    async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
-        async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-            row = await cursor.fetchone()
-        if row is None or str(row[0]).lower() != "wal":
-            log.warning("%s: WAL journal not available (got %r); continuing", path, row)
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        return cls(db, target, clock=clock, starting_chips=starting_chips,
+                   schema_version=version)
 
     async def close(self) -> None:
-        """Close the connection once any running transaction has finished."""
-        async with self._lock:
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                await conn.close()
+        """Close the database once any running transaction has finished."""
+        await self._db.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -164,8 +140,14 @@ class StoreCore:
         await self.close()
 
     @property
-    def path(self) -> Path:
-        return self._path
+    def target(self) -> Path | str:
+        """DATABASE as opened: a SQLite file's path or a PostgreSQL URL."""
+        return self._target
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._db.dialect
 
     @property
     def schema_version(self) -> int:
@@ -177,42 +159,18 @@ class StoreCore:
 
     # --- transactions -----------------------------------------------------------------------
 
-    def _connection(self) -> aiosqlite.Connection:
-        if self._conn is None:
-            raise StoreError("The store is closed.")
-        return self._conn
+    def _read(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection for reads (see `bot.store_db`)."""
+        return self._db.reading()
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            yield self._connection()
+    def _write(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection in a transaction: all or nothing."""
+        return self._db.writing()
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            conn = self._connection()
-            async with self._transaction(conn):
-                yield conn
-
-    @asynccontextmanager
-    async def _transaction(self, conn: aiosqlite.Connection) -> AsyncIterator[None]:
-        """All or nothing; the caller must hold the lock.
-
-        Commit and rollback are shielded: once queued on the worker thread they finish even if
-        the awaiting task is cancelled, and anything queued later runs after them.
-        """
-        try:
-            # Inside the try: a task cancelled while BEGIN is queued must still roll back, or
-            # the connection would be left in a transaction that every later BEGIN trips on.
-            await conn.execute("BEGIN IMMEDIATE")
-            yield
-            await asyncio.shield(conn.commit())
-        except BaseException:
-            try:
-                await asyncio.shield(conn.rollback())
-            except Exception:
-                log.exception("rollback failed")
-            raise
+    @staticmethod
+    def _transaction(conn: Connection) -> AbstractAsyncContextManager[None]:
+        """A transaction on a connection held for reading."""
+        return conn.transaction()
 
     def _now(self, moment: datetime | None = None) -> str:
         return _ts(self._clock() if moment is None else moment)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, get_args
 
-import aiosqlite
-
 from bot.store_chips import ChipAccounts
 from bot.store_core import _check_page, _check_record, _from_ts, _json, _ts
+from bot.store_db import Connection
 from bot.store_ratings import Ratings
 from bot.store_types import (
     GameRecord,
@@ -53,7 +52,7 @@ class GameRecords(ChipAccounts, Ratings):
 
     async def _insert_game(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         record: GameRecord,
         table_id: str | None,
         stamp: str,
@@ -62,9 +61,9 @@ class GameRecords(ChipAccounts, Ratings):
         finished = stamp if record.finished_at is None else _ts(record.finished_at)
         if finished < started:
             raise ValueError("a game cannot finish before it started (check the clock)")
-        cursor = await conn.execute(
+        row = await conn.fetch_one(
             "INSERT INTO games (guild_id, channel_id, kind, table_id, started_at, finished_at,"
-            " status, options, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " status, options, seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 record.guild_id,
                 record.channel_id,
@@ -77,16 +76,16 @@ class GameRecords(ChipAccounts, Ratings):
                 None if record.seed is None else str(record.seed),
             ),
         )
-        game_id = cursor.lastrowid
-        assert game_id is not None
+        assert row is not None
+        game_id = int(row["id"])
         # Results point at players; make sure an unseen player has a row (the table manager
-        # normally upserts players as they sit down).
+        # normally upserts players as they sit down). In user-id order, the one lock order.
         await conn.executemany(
             "INSERT INTO players (user_id, display_name, first_seen, last_seen)"
             " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
             [
                 (p.user_id, p.name or f"user {p.user_id}", stamp, stamp)
-                for p in record.players
+                for p in sorted(record.players, key=lambda p: p.user_id or 0)
                 if p.user_id is not None
             ],
         )
@@ -127,18 +126,18 @@ class GameRecords(ChipAccounts, Ratings):
                              "needs a game")
         _check_page(limit, offset)
         where, params = _stats_filter(guild_id, kind)
-        points = "NULL" if kind is None else "coalesce(sum(r.score), 0)"
+        points = "NULL" if kind is None else "CAST(coalesce(sum(r.score), 0) AS BIGINT)"
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT r.user_id AS user_id, p.display_name AS display_name,"
-                f" count(*) AS games, sum(r.win) AS wins, {points} AS points,"
-                " CAST(sum(r.win) AS REAL) / count(*) AS win_rate"
+                f" count(*) AS games, CAST(sum(r.win) AS BIGINT) AS wins, {points} AS points,"
+                " CAST(sum(r.win) AS DOUBLE PRECISION) / count(*) AS win_rate"
                 " FROM games g JOIN game_results r ON r.game_id = g.id"
                 " JOIN players p ON p.user_id = r.user_id"
-                f" WHERE {where} GROUP BY r.user_id HAVING count(*) >= ?"
+                f" WHERE {where} GROUP BY r.user_id, p.display_name HAVING count(*) >= ?"
                 f" ORDER BY {_LEADERBOARD_ORDER[order_by]} LIMIT ? OFFSET ?",
                 (*params, min_games, limit, offset),
-            ))
+            )
         return [
             LeaderboardRow(
                 rank=offset + i + 1,
@@ -158,25 +157,26 @@ class GameRecords(ChipAccounts, Ratings):
         """How many players `leaderboard` can list, so a paginator knows its page count."""
         where, params = _stats_filter(guild_id, kind)
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            row = await conn.fetch_one(
                 "SELECT count(*) FROM (SELECT r.user_id FROM games g"
                 " JOIN game_results r ON r.game_id = g.id"
-                f" WHERE {where} GROUP BY r.user_id HAVING count(*) >= ?)",
+                f" WHERE {where} GROUP BY r.user_id HAVING count(*) >= ?) AS ranked",
                 (*params, min_games),
-            ))
-        return int(rows[0][0])
+            )
+        assert row is not None
+        return int(row[0])
 
     async def player_stats(self, guild_id: int, user_id: int) -> dict[str, KindStats]:
         """A player's record in a server per kind of game (finished games only), by kind."""
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT g.kind AS kind, count(*) AS played, sum(r.win) AS won,"
+            rows = await conn.fetch_all(
+                "SELECT g.kind AS kind, count(*) AS played, CAST(sum(r.win) AS BIGINT) AS won,"
                 " max(r.score) AS best_score, max(g.finished_at) AS last_played"
                 " FROM game_results r JOIN games g ON g.id = r.game_id"
                 " WHERE r.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
                 " GROUP BY g.kind ORDER BY g.kind",
                 (user_id, guild_id),
-            ))
+            )
         return {
             row["kind"]: KindStats(
                 kind=row["kind"],

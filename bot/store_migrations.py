@@ -8,6 +8,14 @@ whatever transaction is open and so break that guarantee).
 Rules for migration files: never edit one that has been released (add a new file); no
 BEGIN/COMMIT inside; PRAGMAs that cannot run in a transaction (`foreign_keys`) have no
 effect, so a table rebuild should use `PRAGMA defer_foreign_keys = ON` instead.
+
+One file serves both databases. It is written in SQLite's dialect and PostgreSQL gets it
+through a short, fixed list of rewrites (`bot.store_db.postgres_ddl`: INTEGER is BIGINT,
+INTEGER PRIMARY KEY an identity column, no WITHOUT ROWID, REAL is DOUBLE PRECISION, BLOB is
+TEXT; `json_valid()` exists on both). So a migration keeps to what both understand: no
+triggers (their bodies differ), no PRAGMAs, no ALTER TABLE beyond ADD COLUMN / RENAME, no
+SQLite-only functions; a table rebuild is CREATE new / INSERT ... SELECT / DROP / ALTER
+TABLE ... RENAME. The store tests run every migration on both (`./dev test`).
 """
 
 from __future__ import annotations
@@ -18,8 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosqlite
-
+from bot.store_db import Connection, Database
 from bot.store_types import MigrationError, SchemaTooNewError
 
 __all__ = [
@@ -36,15 +43,6 @@ _FILE = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
 _TRANSACTION_CONTROL = re.compile(
     r"^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE
 )
-
-_BOOTSTRAP = """
-CREATE TABLE IF NOT EXISTS schema_version (
-    version     INTEGER PRIMARY KEY CHECK (version >= 1),
-    name        TEXT    NOT NULL,
-    applied_at  TEXT    NOT NULL
-)
-"""
-
 
 @dataclass(frozen=True)
 class Migration:
@@ -105,14 +103,13 @@ def _has_code(text: str) -> bool:
     return bool(without_line.strip())
 
 
-async def current_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("SELECT coalesce(max(version), 0) FROM schema_version") as cursor:
-        row = await cursor.fetchone()
+async def current_version(conn: Connection) -> int:
+    row = await conn.fetch_one("SELECT coalesce(max(version), 0) FROM schema_version")
     return int(row[0]) if row else 0
 
 
 async def apply_migrations(
-    conn: aiosqlite.Connection,
+    db: Database,
     migrations: Sequence[Migration],
     *,
     applied_at: str,
@@ -120,12 +117,17 @@ async def apply_migrations(
 ) -> int:
     """Bring the database up to the newest migration; returns the schema version reached.
 
-    The version is read again inside each migration's write transaction, so two processes
-    starting at once cannot both apply the same file.
+    Each step takes the database's migration lock (SQLite's write lock, a PostgreSQL
+    advisory lock) and reads the version again under it, so two processes starting at once
+    cannot both apply the same file.
     """
-    await conn.execute(_BOOTSTRAP)
+    async with db.writing() as conn:
+        await conn.lock_migrations()
+        for statement in db.bootstrap():
+            await conn.execute(statement)
     known = migrations[-1].version if migrations else 0
-    found = await current_version(conn)
+    async with db.reading() as conn:
+        found = await current_version(conn)
     if found > known:
         raise SchemaTooNewError(path, found, known)
     for migration in migrations:
@@ -138,28 +140,23 @@ async def apply_migrations(
                     f"Migration {migration.version:04d}_{migration.name} controls transactions "
                     "itself; the store does that."
                 )
-        await conn.execute("BEGIN IMMEDIATE")
         try:
-            found = await current_version(conn)
-            if migration.version <= found:  # another process got there first
-                await conn.rollback()
-                continue
-            for statement in statements:
-                await conn.execute(statement)
-            await conn.execute(
-                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                (migration.version, migration.name, applied_at),
-            )
-            await conn.commit()
-        except sqlite3.Error as exc:
-            await conn.rollback()
+            async with db.writing() as conn:
+                await conn.lock_migrations()
+                found = await current_version(conn)
+                if migration.version <= found:  # another process got there first
+                    continue
+                for statement in statements:
+                    await conn.execute(db.ddl(statement))
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, applied_at),
+                )
+        except db.errors as exc:
             raise MigrationError(
                 f"Migration {migration.version:04d}_{migration.name} failed ({exc}); the "
                 f"database was left at schema version {found}."
             ) from exc
-        except BaseException:
-            await conn.rollback()
-            raise
         found = migration.version
     return found
 

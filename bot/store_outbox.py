@@ -13,9 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.store_core import StoreCore
+from bot.store_db import Connection
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class OutboxRows(StoreCore):
 
     @staticmethod
     async def _insert_step_rows(
-        conn: aiosqlite.Connection,
+        conn: Connection,
         table_id: str,
         messages: Iterable[Mapping[str, Any]],
         actions: Iterable[LoggedAction],
@@ -78,17 +77,17 @@ class OutboxRows(StoreCore):
         """Undelivered rows in the order they must go out (all tables, or one)."""
         where, params = ("WHERE table_id = ?", (table_id,)) if table_id else ("", ())
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 f"SELECT id, table_id, body, attempts FROM outbox {where} ORDER BY id", params
-            ))
+            )
         return [PendingMessage(r["id"], r["table_id"], json.loads(r["body"]), r["attempts"])
                 for r in rows]
 
     async def tables_with_pending_messages(self) -> list[str]:
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT table_id, min(id) AS first FROM outbox GROUP BY table_id ORDER BY first"
-            ))
+            )
         return [row["table_id"] for row in rows]
 
     async def message_attempted(self, row_id: int) -> None:
@@ -128,19 +127,19 @@ class OutboxRows(StoreCore):
 
     async def message_refs(self, table_id: str) -> dict[str, MessageRef]:
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT ref, channel_id, message_id FROM message_refs WHERE table_id = ?",
                 (table_id,),
-            ))
+            )
         return {r["ref"]: MessageRef(r["channel_id"], r["message_id"]) for r in rows}
 
     async def table_actions(self, table_id: str) -> list[LoggedAction]:
         """The action log of a table, finished or not, in the order the actions applied."""
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT step, seat, action, at FROM table_actions WHERE table_id = ?"
                 " ORDER BY step", (table_id,),
-            ))
+            )
         return [LoggedAction(r["step"], r["seat"], json.loads(r["action"]), r["at"])
                 for r in rows]
 

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
-
-import aiosqlite
 
 from bot.store_core import (
     _MAX_ERROR_CHARS,
@@ -19,6 +16,7 @@ from bot.store_core import (
     _json,
     log,
 )
+from bot.store_db import Connection, Row
 from bot.store_games import GameRecords
 from bot.store_outbox import LoggedAction, OutboxRows
 from bot.store_types import (
@@ -113,7 +111,7 @@ class TableRows(GameRecords, OutboxRows):
 
     async def _upsert_snapshot(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         table_id: str,
         guild_id: int,
         channel_id: int,
@@ -121,7 +119,7 @@ class TableRows(GameRecords, OutboxRows):
         encoded: str,
         stamp: str,
     ) -> int:
-        rows = list(await conn.execute_fetchall(
+        row = await conn.fetch_one(
             "INSERT INTO table_snapshots"
             " (table_id, guild_id, channel_id, kind, version, snapshot, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, 1, ?, ?, ?)"
@@ -132,13 +130,13 @@ class TableRows(GameRecords, OutboxRows):
             " AND table_snapshots.kind = excluded.kind"
             " RETURNING version",
             (table_id, guild_id, channel_id, kind, encoded, stamp, stamp),
-        ))
-        if not rows:
+        )
+        if row is None:
             raise SnapshotConflictError(
                 f"Table {table_id} is already saved for another channel or game; table ids "
                 "must be unique."
             )
-        return int(rows[0][0])
+        return int(row[0])
 
     async def delete_snapshot(
         self, table_id: str, *, messages: Iterable[Mapping[str, Any]] = (),
@@ -152,14 +150,14 @@ class TableRows(GameRecords, OutboxRows):
             raise ValueError("chips given back need the table's guild")
         stamp = self._now()
         async with self._write() as conn:
-            cursor = await conn.execute(
+            deleted = await conn.execute(
                 "DELETE FROM table_snapshots WHERE table_id = ?", (table_id,)
             )
             if changes and guild_id is not None:
                 await self._apply_changes(conn, guild_id, changes, table_id=table_id,
                                           game_id=None, stamp=stamp)
             await self._insert_step_rows(conn, table_id, messages, (), stamp)
-            return cursor.rowcount > 0
+            return deleted > 0
 
     async def load_snapshots(self) -> list[SnapshotRow]:
         """Every unfinished table, for restoring after a restart.
@@ -171,10 +169,10 @@ class TableRows(GameRecords, OutboxRows):
         good: list[SnapshotRow] = []
         bad: list[tuple[str, str]] = []
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT table_id, guild_id, channel_id, kind, version, snapshot, created_at,"
                 " updated_at FROM table_snapshots ORDER BY guild_id, channel_id, table_id"
-            ))
+            )
             for row in rows:
                 try:
                     good.append(_snapshot_row(row))
@@ -206,32 +204,37 @@ class TableRows(GameRecords, OutboxRows):
 
     async def _set_aside(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         table_id: str,
         error: str,
         *,
         now: datetime | None = None,
     ) -> bool:
         message = str(error)[:_MAX_ERROR_CHARS] or "unknown error"
-        cursor = await conn.execute(
+        # Locked first (PostgreSQL), so two processes cannot both copy it.
+        found = await conn.fetch_one(
+            "SELECT 1 FROM table_snapshots WHERE table_id = ?" + conn.for_update,
+            (str(table_id),),
+        )
+        if found is None:
+            return False
+        await conn.execute(
             "INSERT INTO broken_snapshots (table_id, guild_id, channel_id, kind, version,"
             " snapshot, original_updated_at, error, set_aside_at)"
             " SELECT table_id, guild_id, channel_id, kind, version, snapshot, updated_at, ?, ?"
             " FROM table_snapshots WHERE table_id = ?",
             (message, self._now(now), str(table_id)),
         )
-        if cursor.rowcount == 0:
-            return False
         await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (str(table_id),))
         return True
 
     async def broken_snapshots(self) -> list[BrokenSnapshot]:
         """Set-aside snapshots, newest first, for an admin to inspect."""
         async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+            rows = await conn.fetch_all(
                 "SELECT id, table_id, guild_id, channel_id, kind, version, snapshot, error,"
                 " set_aside_at FROM broken_snapshots ORDER BY id DESC"
-            ))
+            )
         return [
             BrokenSnapshot(
                 id=row["id"],
@@ -248,7 +251,7 @@ class TableRows(GameRecords, OutboxRows):
         ]
 
 
-def _snapshot_row(row: sqlite3.Row) -> SnapshotRow:
+def _snapshot_row(row: Row) -> SnapshotRow:
     raw = row["snapshot"]
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8")

@@ -29,12 +29,14 @@ def _die_with_parent() -> None:
 
 
 class BotProcess:
-    def __init__(self, discord: LoopbackDiscord, database: Path, *,
+    def __init__(self, discord: LoopbackDiscord, database: Path | str, *,
                  log_path: Path | None = None, extra_env: Mapping[str, str] | None = None,
                  args: tuple[str, ...] = ()) -> None:
         self.discord = discord
         self.database = database
-        self.log_path = log_path or database.with_suffix(".log")
+        if log_path is None and not isinstance(database, Path):
+            raise ValueError("a bot on a database URL needs a log_path")
+        self.log_path = log_path or Path(database).with_suffix(".log")
         self.extra_env = dict(extra_env or {})
         self.args = args
         self.process: asyncio.subprocess.Process | None = None

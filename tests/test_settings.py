@@ -204,6 +204,23 @@ def test_settings_are_frozen_and_hide_the_token():
     assert "super-secret" not in repr(settings)
 
 
+def test_database_may_be_a_postgresql_url_whose_password_stays_out_of_sight(tmp_path):
+    url = "postgresql://bot:hunter2@db.example:5432/dealers"
+    settings = load_settings({"DATABASE": url}, env_file=None, dictionaries=ELSEWHERE)
+    assert settings.database == url  # as given: the store connects with it
+    assert "hunter2" not in repr(settings) and "bot:***@db.example" in repr(settings)
+    assert settings.data_dir == PROJECT_ROOT / "data"  # no file to sit beside
+    socket = load_settings({"DATABASE": "postgres:///dealers?host=/run/postgresql",
+                            "DATA_DIR": str(tmp_path / "files")}, env_file=None,
+                           dictionaries=ELSEWHERE)
+    assert socket.data_dir == tmp_path / "files"
+    message = error_for({"DATABASE": "postgresql://bot:hunter2@db:port/dealers"})
+    assert "PostgreSQL URL" in message and "hunter2" not in message
+    assert "mysql:// is not supported" in error_for({"DATABASE": "mysql://db/dealers"})
+    (tmp_path / "a-file").write_text("")
+    assert "must be a folder" in error_for({"DATA_DIR": str(tmp_path / "a-file")})
+
+
 def test_docstring_examples_hold():
     # bot/ is outside pytest's doctest paths; the examples are documentation, so keep them true.
     import bot.settings

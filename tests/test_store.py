@@ -1,9 +1,10 @@
 """The store: migrations, snapshots, all-or-nothing writes, chips that always add up, stats.
 
-Every test uses its own database file under tmp_path and a fake clock, so nothing depends on
-the time of day or on another test. "Nothing changed" is checked by comparing a dump of every
-table before and after, read through a separate plain sqlite3 connection (which, like a
-restarted bot, only sees what was committed).
+Every test runs on both backends (`database`: a SQLite file under tmp_path, a new database on
+the session's PostgreSQL server) with a fake clock, so nothing depends on the time of day or
+on another test. "Nothing changed" is checked by comparing a dump of every table before and
+after, read through a separate connection (which, like a restarted bot, only sees what was
+committed).
 """
 
 from __future__ import annotations
@@ -11,11 +12,9 @@ from __future__ import annotations
 import asyncio
 import doctest
 import itertools
-import sqlite3
 import subprocess
 import sys
 import textwrap
-from contextlib import closing
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -37,7 +36,9 @@ from bot.store import (
     Store,
     StoreError,
 )
+from bot.store_db import numbered, postgres_ddl
 from bot.store_migrations import MIGRATIONS_DIR, discover_migrations, split_statements
+from tests.support.rawdb import dump, execute, fetch, fetch_one, is_postgres, table_names
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -62,13 +63,13 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "nested" / "dir" / "test.sqlite3"
+def db(database: Path | str) -> Path | str:
+    return database
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock):
-    store = await Store.open(db_path, clock=clock)
+async def store(db: Path | str, clock: FakeClock):
+    store = await Store.open(db, clock=clock)
     yield store
     await store.close()
 
@@ -76,33 +77,17 @@ async def store(db_path: Path, clock: FakeClock):
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def raw(path: Path) -> closing[sqlite3.Connection]:
-    return closing(sqlite3.connect(path))
-
-
-def dump(path: Path) -> dict[str, list[tuple]]:
-    """Every row of every table, as a committed reader sees them."""
-    with raw(path) as db:
-        names = [
-            r[0]
-            for r in db.execute(
-                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        return {name: sorted(db.execute(f"SELECT * FROM {name}"), key=repr) for name in names}
-
-
-def assert_books_balance(path: Path) -> None:
+async def assert_books_balance(db: Path | str) -> None:
     """The chip invariant: each balance equals its ledger sum and its last running balance."""
-    with raw(path) as db:
-        rows = db.execute(
-            "SELECT b.balance, coalesce(sum(l.delta), 0), count(l.id),"
-            " (SELECT balance_after FROM chip_ledger x WHERE x.guild_id = b.guild_id"
-            "  AND x.user_id = b.user_id ORDER BY x.id DESC LIMIT 1)"
-            " FROM chip_balances b LEFT JOIN chip_ledger l"
-            " ON l.guild_id = b.guild_id AND l.user_id = b.user_id"
-            " GROUP BY b.guild_id, b.user_id"
-        ).fetchall()
+    rows = await fetch(
+        db,
+        "SELECT b.balance, coalesce(sum(l.delta), 0), count(l.id),"
+        " (SELECT balance_after FROM chip_ledger x WHERE x.guild_id = b.guild_id"
+        "  AND x.user_id = b.user_id ORDER BY x.id DESC LIMIT 1)"
+        " FROM chip_balances b LEFT JOIN chip_ledger l"
+        " ON l.guild_id = b.guild_id AND l.user_id = b.user_id"
+        " GROUP BY b.guild_id, b.user_id, b.balance",
+    )
     for balance, total, lines, last in rows:
         assert balance >= 0
         assert balance == total
@@ -141,49 +126,48 @@ def ai(seat: int, score: int | None = None, win: bool = False) -> PlayerResult:
 # --- opening and migrations -------------------------------------------------------------------
 
 
-async def test_open_creates_the_folder_and_configures_the_connection(db_path, store):
-    assert db_path.exists()
+async def test_open_creates_the_folder_and_configures_the_connection(db, store):
     assert store.schema_version == len(discover_migrations()) >= 1
-    conn = store._connection()
-    for pragma, expected in [("journal_mode", "wal"), ("foreign_keys", 1)]:
-        async with conn.execute(f"PRAGMA {pragma}") as cursor:
-            assert (await cursor.fetchone())[0] == expected
-    async with conn.execute("PRAGMA busy_timeout") as cursor:
-        assert (await cursor.fetchone())[0] > 0
+    assert store.dialect == ("postgresql" if is_postgres(db) else "sqlite")
+    assert set(await table_names(db)) >= {"chip_balances", "games", "outbox", "schema_version"}
+    if is_postgres(db):
+        return  # the server's own configuration
+    assert db.exists()
+    async with store._read() as conn:
+        for pragma, expected in [("journal_mode", "wal"), ("foreign_keys", 1)]:
+            assert (await conn.fetch_all(f"PRAGMA {pragma}"))[0][0] == expected
+        assert (await conn.fetch_all("PRAGMA busy_timeout"))[0][0] > 0
 
 
-async def test_migrations_are_applied_once_and_reopening_is_idempotent(db_path, clock):
-    store = await Store.open(db_path, clock=clock)
+async def test_migrations_are_applied_once_and_reopening_is_idempotent(db, clock):
+    store = await Store.open(db, clock=clock)
     await store.upsert_player(1, "Ann")
     await store.close()
-    first = dump(db_path)
+    first = await dump(db)
     assert [row[:2] for row in first["schema_version"]] == [
         (m.version, m.name) for m in discover_migrations()
     ]
     clock.advance(days=1)
     for _ in range(2):
-        store = await Store.open(db_path, clock=clock)
+        store = await Store.open(db, clock=clock)
         assert store.schema_version == len(first["schema_version"])
         await store.close()
-    assert dump(db_path) == first  # same versions, same applied_at, data kept
+    assert await dump(db) == first  # same versions, same applied_at, data kept
 
 
-async def test_a_database_from_newer_code_is_refused(db_path, clock):
-    await (await Store.open(db_path, clock=clock)).close()
-    with raw(db_path) as db:
-        db.execute("INSERT INTO schema_version VALUES (99, 'future', '2099-01-01')")
-        db.commit()
+async def test_a_database_from_newer_code_is_refused(db, clock):
+    await (await Store.open(db, clock=clock)).close()
+    await execute(db, "INSERT INTO schema_version VALUES (99, 'future', '2099-01-01')")
     with pytest.raises(SchemaTooNewError) as caught:
-        await Store.open(db_path, clock=clock)
+        await Store.open(db, clock=clock)
     message = str(caught.value)
-    assert "99" in message and str(db_path) in message and "upgrade" in message
+    assert "99" in message and str(db) in message and "upgrade" in message
     assert caught.value.found == 99 and caught.value.known == len(discover_migrations())
-    # The refusal touched nothing: the file is still usable by the newer code.
-    with raw(db_path) as db:
-        assert db.execute("SELECT max(version) FROM schema_version").fetchone() == (99,)
+    # The refusal touched nothing: the database is still usable by the newer code.
+    assert await fetch_one(db, "SELECT max(version) FROM schema_version") == (99,)
 
 
-async def test_a_failing_migration_leaves_the_previous_version(tmp_path, db_path, clock):
+async def test_a_failing_migration_leaves_the_previous_version(tmp_path, db, clock):
     migrations = tmp_path / "migrations"
     migrations.mkdir()
     for source in MIGRATIONS_DIR.glob("*.sql"):
@@ -192,12 +176,11 @@ async def test_a_failing_migration_leaves_the_previous_version(tmp_path, db_path
     bad = migrations / f"{latest + 1:04d}_extra.sql"
     bad.write_text("CREATE TABLE extra (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n")
     with pytest.raises(MigrationError, match=f"left at schema version {latest}"):
-        await Store.open(db_path, clock=clock, migrations_dir=migrations)
-    with raw(db_path) as db:
-        assert db.execute("SELECT max(version) FROM schema_version").fetchone() == (latest,)
-        assert not db.execute("SELECT 1 FROM sqlite_schema WHERE name = 'extra'").fetchall()
+        await Store.open(db, clock=clock, migrations_dir=migrations)
+    assert await fetch_one(db, "SELECT max(version) FROM schema_version") == (latest,)
+    assert "extra" not in await table_names(db)
     bad.write_text("CREATE TABLE extra (x INTEGER); -- fixed; now it works\n")
-    store = await Store.open(db_path, clock=clock, migrations_dir=migrations)
+    store = await Store.open(db, clock=clock, migrations_dir=migrations)
     assert store.schema_version == latest + 1
     await store.close()
 
@@ -226,6 +209,26 @@ def test_statements_are_split_where_sqlite_says_they_end():
     assert parts[1].startswith("CREATE TRIGGER") and parts[1].endswith("END;")
     with pytest.raises(MigrationError, match="incomplete"):
         split_statements("CREATE TABLE t (x);\nCREATE TABLE u (y)")
+
+
+async def test_an_unreachable_postgresql_is_refused_clearly(tmp_path):
+    url = f"postgresql://bot:s3cret@/dealers?host={tmp_path}&port=1"
+    with pytest.raises(StoreError, match=r"Cannot connect to the PostgreSQL database "
+                                         r"postgresql://bot:\*\*\*@/dealers") as caught:
+        await Store.open(url)
+    assert "s3cret" not in str(caught.value)
+
+
+def test_postgresql_gets_the_migrations_in_its_dialect():
+    assert numbered("SELECT ? WHERE 'a?' = ? /* ? */") == "SELECT $1 WHERE 'a?' = $2 /* ? */"
+    assert numbered("SELECT 'it''s ?', ?") == "SELECT 'it''s ?', $1"
+    assert postgres_ddl(
+        "CREATE TABLE o (id INTEGER PRIMARY KEY AUTOINCREMENT, r REAL, g integer NOT NULL)"
+    ) == ("CREATE TABLE o (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+          " r DOUBLE PRECISION, g BIGINT NOT NULL)")
+    assert postgres_ddl("CREATE TABLE k (a TEXT, PRIMARY KEY (a)\n) WITHOUT ROWID") == (
+        "CREATE TABLE k (a TEXT, PRIMARY KEY (a)\n)"
+    )
 
 
 async def test_a_file_that_is_not_a_database_is_refused_clearly(tmp_path):
@@ -270,7 +273,7 @@ async def test_upsert_player_keeps_first_seen_and_follows_renames(store, clock):
 # --- snapshots --------------------------------------------------------------------------------
 
 
-async def test_snapshot_round_trip_survives_a_restart(db_path, store, clock):
+async def test_snapshot_round_trip_survives_a_restart(db, store, clock):
     snapshot = {"deck": ["Ah", "Td"], "rng": [3, [1, 2, 3], None], "seats": {"0": "Ann"}}
     first = await store.save_snapshot("t1", G, CH, "spew", snapshot)
     clock.advance(seconds=10)
@@ -279,7 +282,7 @@ async def test_snapshot_round_trip_survives_a_restart(db_path, store, clock):
     await store.save_snapshot("t2", G, CH + 1, "poke", {"n": 2})
     await store.close()
 
-    reopened = await Store.open(db_path, clock=clock)
+    reopened = await Store.open(db, clock=clock)
     rows = await reopened.load_snapshots()
     await reopened.close()
     assert [r.table_id for r in rows] == ["t1", "t2"]
@@ -289,21 +292,21 @@ async def test_snapshot_round_trip_survives_a_restart(db_path, store, clock):
     assert (t1.created_at, t1.updated_at) == (T0, T0 + timedelta(seconds=10))
 
 
-async def test_a_table_id_cannot_be_taken_over_by_another_channel(db_path, store):
+async def test_a_table_id_cannot_be_taken_over_by_another_channel(db, store):
     await store.save_snapshot("t1", G, CH, "spew", {"a": 1})
-    before = dump(db_path)
+    before = await dump(db)
     with pytest.raises(SnapshotConflictError):
         await store.save_snapshot("t1", G, CH + 1, "spew", {"a": 2})
-    assert dump(db_path) == before
+    assert await dump(db) == before
 
 
-async def test_unsafe_snapshots_are_refused_before_writing(db_path, store):
-    before = dump(db_path)
+async def test_unsafe_snapshots_are_refused_before_writing(db, store):
+    before = await dump(db)
     with pytest.raises(ValueError, match="not JSON-safe"):
         await store.save_snapshot("t1", G, CH, "spew", {"x": float("nan")})
     with pytest.raises(ValueError, match="not JSON-safe"):
         await store.save_snapshot("t1", G, CH, "spew", {"x": object()})
-    assert dump(db_path) == before
+    assert await dump(db) == before
 
 
 async def test_delete_snapshot(store):
@@ -313,18 +316,18 @@ async def test_delete_snapshot(store):
     assert await store.load_snapshots() == []
 
 
-async def test_corrupt_snapshot_rows_are_set_aside_on_load(db_path, store, clock):
+async def test_corrupt_snapshot_rows_are_set_aside_on_load(db, store, clock):
     await store.save_snapshot("good", G, CH, "spew", {"ok": True})
-    with raw(db_path) as db:  # what a disk fault or an old bug might leave behind
-        db.execute("PRAGMA ignore_check_constraints = ON")
-        db.executemany(
-            "INSERT INTO table_snapshots VALUES (?, ?, ?, 'spew', 3, ?, ?, ?)",
-            [
-                ("garbled", G, CH + 1, '{"deck": [1, 2', T0.isoformat(), T0.isoformat()),
-                ("a-list", G, CH + 2, "[1, 2]", T0.isoformat(), T0.isoformat()),
-            ],
-        )
-        db.commit()
+    # What a disk fault or an old bug might leave behind, past the json_valid() check.
+    unchecked = ("ALTER TABLE table_snapshots DROP CONSTRAINT table_snapshots_snapshot_check"
+                 if is_postgres(db) else "PRAGMA ignore_check_constraints = ON")
+    insert = "INSERT INTO table_snapshots VALUES (?, ?, ?, 'spew', 3, ?, ?, ?)"
+    await execute(
+        db,
+        unchecked,
+        (insert, ("garbled", G, CH + 1, '{"deck": [1, 2', T0.isoformat(), T0.isoformat())),
+        (insert, ("a-list", G, CH + 2, "[1, 2]", T0.isoformat(), T0.isoformat())),
+    )
     clock.advance(minutes=1)
 
     rows = await store.load_snapshots()
@@ -354,7 +357,7 @@ async def test_set_aside_snapshot_never_raises(store):
 # --- all-or-nothing writes --------------------------------------------------------------------
 
 
-async def test_snapshot_chips_and_results_are_written_together(db_path, store, clock):
+async def test_snapshot_chips_and_results_are_written_together(db, store, clock):
     await store.save_snapshot(
         "t1",
         G,
@@ -380,16 +383,16 @@ async def test_snapshot_chips_and_results_are_written_together(db_path, store, c
     assert saved.version is None and saved.game_id is not None
     assert saved.balances == {1: 1005}
     assert await store.load_snapshots() == []
-    with raw(db_path) as db:
-        (status, table_id, finished, seed) = db.execute(
-            "SELECT status, table_id, finished_at, seed FROM games WHERE id = ?",
-            (saved.game_id,),
-        ).fetchone()
-        ledger = db.execute(
-            "SELECT user_id, delta, reason, table_id, game_id FROM chip_ledger"
-            " WHERE reason != ? ORDER BY id",
-            (REASON_OPENING,),
-        ).fetchall()
+    (status, table_id, finished, seed) = await fetch_one(
+        db, "SELECT status, table_id, finished_at, seed FROM games WHERE id = ?",
+        (saved.game_id,),
+    )
+    ledger = await fetch(
+        db,
+        "SELECT user_id, delta, reason, table_id, game_id FROM chip_ledger"
+        " WHERE reason != ? ORDER BY id",
+        (REASON_OPENING,),
+    )
     finished_at = clock.now.isoformat(timespec="microseconds")
     assert (status, table_id, finished, seed) == ("finished", "t1", finished_at, "42")
     assert ledger == [
@@ -398,13 +401,13 @@ async def test_snapshot_chips_and_results_are_written_together(db_path, store, c
         (1, 10, "pot", "t1", saved.game_id),
     ]
     assert (await store.player_stats(G, 1))["spew"].won == 1
-    assert_books_balance(db_path)
+    await assert_books_balance(db)
 
 
-async def test_a_refused_chip_change_leaves_everything_as_it_was(db_path, store):
+async def test_a_refused_chip_change_leaves_everything_as_it_was(db, store):
     await store.save_snapshot("t1", G, CH, "spew", {"step": 1})
     await store.apply_chip_changes(G, [ChipChange(1, -990, "buy-in")])
-    before = dump(db_path)
+    before = await dump(db)
     with pytest.raises(InsufficientChipsError) as caught:
         await store.save_snapshot(
             "t1",
@@ -418,18 +421,18 @@ async def test_a_refused_chip_change_leaves_everything_as_it_was(db_path, store)
     assert (error.user_id, error.balance, error.delta) == (1, 10, -20)
     assert str(error) == "Not enough chips: user 1 has 10 and this needs 20."
     # Not the snapshot, not user 3's credit, not even user 3's new account.
-    assert dump(db_path) == before
+    assert await dump(db) == before
     with pytest.raises(InsufficientChipsError):
         await store.finish_table(
             "t1", record(human(0, 1, win=True)), chip_changes=[ChipChange(1, -11, "rake")]
         )
-    assert dump(db_path) == before
+    assert await dump(db) == before
 
 
-async def test_a_crash_inside_the_transaction_changes_nothing(db_path, store, monkeypatch):
+async def test_a_crash_inside_the_transaction_changes_nothing(db, store, monkeypatch):
     await store.save_snapshot("t1", G, CH, "spew", {"step": 1})
     await store.balance(G, 1)
-    before = dump(db_path)
+    before = await dump(db)
     original = Store._apply_changes
 
     async def crash_after_writing(self, *args, **kwargs):
@@ -447,15 +450,15 @@ async def test_a_crash_inside_the_transaction_changes_nothing(db_path, store, mo
         )
     with pytest.raises(RuntimeError, match="power cut"):
         await store.apply_chip_changes(G, [ChipChange(2, 7, "gift")])
-    assert dump(db_path) == before
+    assert await dump(db) == before
     monkeypatch.undo()
     # The connection is healthy afterwards: the next transaction goes through.
     assert (await store.save_snapshot("t1", G, CH, "spew", {"step": 2})).version == 2
 
 
-async def test_a_cancelled_write_is_rolled_back_and_the_store_goes_on(db_path, store, monkeypatch):
+async def test_a_cancelled_write_is_rolled_back_and_the_store_goes_on(db, store, monkeypatch):
     await store.save_snapshot("t1", G, CH, "spew", {"step": 1})
-    before = dump(db_path)
+    before = await dump(db)
     original = Store._apply_changes
     written = asyncio.Event()
 
@@ -476,7 +479,7 @@ async def test_a_cancelled_write_is_rolled_back_and_the_store_goes_on(db_path, s
     with pytest.raises(asyncio.CancelledError):
         await task
     monkeypatch.undo()
-    assert dump(db_path) == before
+    assert await dump(db) == before
     assert (await store.save_snapshot("t1", G, CH, "spew", {"step": 2})).version == 2
     for attempt in range(20):  # cancelled at every point of its first few awaits
         task = asyncio.create_task(store.apply_chip_changes(G, [ChipChange(1, 1, "tip")]))
@@ -485,15 +488,15 @@ async def test_a_cancelled_write_is_rolled_back_and_the_store_goes_on(db_path, s
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
     assert await store.apply_chip_changes(G, [ChipChange(1, 1, "tip")])
-    assert_books_balance(db_path)
+    await assert_books_balance(db)
 
 
-async def test_a_killed_process_leaves_no_half_change(db_path, clock):
-    store = await Store.open(db_path, clock=clock)
+async def test_a_killed_process_leaves_no_half_change(db, clock):
+    store = await Store.open(db, clock=clock)
     await store.save_snapshot("t1", G, CH, "spew", {"step": 1})
     await store.balance(G, 1)
     await store.close()
-    before = dump(db_path)
+    before = await dump(db)
     script = textwrap.dedent(
         f"""
         import asyncio, os, sys
@@ -502,7 +505,7 @@ async def test_a_killed_process_leaves_no_half_change(db_path, clock):
         from bot.store import ChipChange, GameRecord, PlayerResult, Store
 
         async def main():
-            store = await Store.open({str(db_path)!r})
+            store = await Store.open({str(db)!r})
             original = Store._apply_changes
             async def die(self, *args, **kwargs):
                 await original(self, *args, **kwargs)
@@ -520,15 +523,17 @@ async def test_a_killed_process_leaves_no_half_change(db_path, clock):
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 17, done.stderr
-    with raw(db_path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    assert dump(db_path) == before
-    reopened = await Store.open(db_path, clock=clock)
+    if not is_postgres(db):
+        assert await fetch(db, "PRAGMA integrity_check") == [("ok",)]
+    assert await dump(db) == before
+    reopened = await Store.open(db, clock=clock)
     assert [r.snapshot for r in await reopened.load_snapshots()] == [{"step": 1}]
     await reopened.close()
 
 
-async def test_concurrent_coroutines_never_interleave_transactions(db_path, store, monkeypatch):
+async def test_concurrent_coroutines_never_interleave_transactions(db, store, monkeypatch):
+    """SQLite: one transaction at a time. PostgreSQL: side by side (a connection each), and
+    still no lost update: every one of them moves account 99."""
     active: list[int] = []
     overlaps: list[tuple[int, ...]] = []
     original = Store._apply_changes
@@ -558,17 +563,18 @@ async def test_concurrent_coroutines_never_interleave_transactions(db_path, stor
             await store.apply_chip_changes(G, [ChipChange(user, 1, "refund")])
 
     await asyncio.gather(*(player(user) for user in range(1, 9)), store.balance(G, 50))
-    assert overlaps == []
+    if not is_postgres(db):
+        assert overlaps == []
     assert await store.balance(G, 99) == 1000 + 80
     assert [await store.balance(G, u) for u in range(1, 9)] == [1000] * 8
     assert {r.version for r in await store.load_snapshots()} == {10}
-    assert_books_balance(db_path)
+    await assert_books_balance(db)
 
 
 # --- chips ------------------------------------------------------------------------------------
 
 
-async def test_balance_opens_an_account_once_with_a_ledger_line(db_path, store):
+async def test_balance_opens_an_account_once_with_a_ledger_line(db, store):
     assert await store.balance(G, 1) == 1000
     assert await store.balance(G, 1, starting=5) == 1000  # already open
     assert await store.balance(G, 2, starting=250) == 250
@@ -577,23 +583,23 @@ async def test_balance_opens_an_account_once_with_a_ledger_line(db_path, store):
     [entry] = await store.ledger(G, 1)
     assert (entry.delta, entry.balance_after, entry.reason) == (1000, 1000, REASON_OPENING)
     assert await store.ledger(G, 3) == []
-    assert_books_balance(db_path)
+    await assert_books_balance(db)
 
 
-async def test_chips_never_go_negative(db_path, store):
+async def test_chips_never_go_negative(db, store):
     balances = await store.apply_chip_changes(
         G, [ChipChange(1, -600, "buy-in"), ChipChange(2, 300, "win"), ChipChange(1, 0, "even")]
     )
     assert balances == {1: 400, 2: 1300}
-    before = dump(db_path)
+    before = await dump(db)
     # A later credit does not excuse passing through a negative balance.
     with pytest.raises(InsufficientChipsError):
         await store.apply_chip_changes(G, [ChipChange(1, -500, "bet"), ChipChange(1, 500, "win")])
     with pytest.raises(InsufficientChipsError):
         await store.apply_chip_changes(G, [ChipChange(5, -1001, "bet")])  # a new account
-    assert dump(db_path) == before
+    assert await dump(db) == before
     assert await store.apply_chip_changes(G, [ChipChange(1, -400, "all in")]) == {1: 0}
-    assert_books_balance(db_path)
+    await assert_books_balance(db)
 
 
 async def test_the_ledger_records_every_change_with_its_context(store, clock):
@@ -619,7 +625,7 @@ def test_chip_changes_validate_themselves():
         ChipChange(True, 5, "pot")
 
 
-async def test_daily_claim_once_per_utc_day(db_path, store):
+async def test_daily_claim_once_per_utc_day(db, store):
     late = datetime(2024, 5, 1, 23, 59, tzinfo=UTC)
     first = await store.claim_daily(G, 1, 100, late)
     assert (first.claimed, first.amount, first.balance) == (True, 100, 1100)
@@ -633,7 +639,7 @@ async def test_daily_claim_once_per_utc_day(db_path, store):
     nxt = await store.claim_daily(G, 1, 100, datetime(2024, 5, 2, 0, 0, tzinfo=UTC))
     assert (nxt.claimed, nxt.balance) == (True, 1200)
     assert [e.reason for e in await store.ledger(G, 1)].count(REASON_DAILY) == 2
-    assert_books_balance(db_path)
+    await assert_books_balance(db)
 
 
 async def test_daily_claim_uses_the_injected_clock(store, clock):
@@ -695,13 +701,13 @@ async def test_any_sequence_of_chip_changes_keeps_the_books(store, batches):
         else:
             with pytest.raises(InsufficientChipsError):
                 await store.apply_chip_changes(guild, changes)
-    conn = store._connection()
-    rows = await conn.execute_fetchall(
-        "SELECT b.user_id, b.balance, (SELECT coalesce(sum(delta), 0) FROM chip_ledger l"
-        " WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id)"
-        " FROM chip_balances b WHERE b.guild_id = ?",
-        (guild,),
-    )
+    async with store._read() as conn:
+        rows = await conn.fetch_all(
+            "SELECT b.user_id, b.balance, (SELECT coalesce(sum(delta), 0) FROM chip_ledger l"
+            " WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id)"
+            " FROM chip_balances b WHERE b.guild_id = ?",
+            (guild,),
+        )
     assert {user: balance for user, balance, _ in rows} == model
     for _, balance, ledger_sum in rows:
         assert balance == ledger_sum >= 0
@@ -729,7 +735,7 @@ def test_game_records_validate_themselves():
     assert GameRecord(G, CH, "spew", T0, [], status="aborted").status is GameStatus.ABORTED
 
 
-async def test_record_game_keeps_ai_seats_and_big_seeds(db_path, store):
+async def test_record_game_keeps_ai_seats_and_big_seeds(db, store):
     game = GameRecord(
         guild_id=G,
         channel_id=CH,
@@ -739,29 +745,27 @@ async def test_record_game_keeps_ai_seats_and_big_seeds(db_path, store):
         seed=2**64 + 5,
     )
     game_id = await store.record_game(game, table_id="t1")
-    with raw(db_path) as db:
-        assert db.execute("SELECT seed, finished_at FROM games").fetchone() == (
-            str(2**64 + 5),
-            T0.isoformat(timespec="microseconds"),
-        )
-        assert db.execute(
-            "SELECT seat, user_id, seat_label, score, win FROM game_results WHERE game_id = ?"
-            " ORDER BY seat",
-            (game_id,),
-        ).fetchall() == [(0, 1, "P1", 3, 1), (1, None, "Robot 1", 2, 0)]
+    assert await fetch_one(db, "SELECT seed, finished_at FROM games") == (
+        str(2**64 + 5),
+        T0.isoformat(timespec="microseconds"),
+    )
+    assert await fetch(
+        db,
+        "SELECT seat, user_id, seat_label, score, win FROM game_results WHERE game_id = ?"
+        " ORDER BY seat",
+        (game_id,),
+    ) == [(0, 1, "P1", 3, 1), (1, None, "Robot 1", 2, 0)]
 
 
-async def test_aborted_games_never_count(db_path, store):
+async def test_aborted_games_never_count(db, store):
     await store.record_game(record(human(0, 1, score=5, win=True), human(1, 2)))
     await store.record_game(
         record(human(0, 1, score=99, win=True), human(1, 2), status=GameStatus.ABORTED)
     )
     await store.record_game(record(human(0, 3, score=50, win=True), status=GameStatus.ABORTED))
-    with raw(db_path) as db:
-        assert db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall() == [
-            ("aborted", 2),
-            ("finished", 1),
-        ]
+    assert await fetch(
+        db, "SELECT status, count(*) FROM games GROUP BY status ORDER BY status"
+    ) == [("aborted", 2), ("finished", 1)]
     board = await store.leaderboard(G, "spew")
     assert [(r.user_id, r.games, r.wins, r.points) for r in board] == [(1, 1, 1, 5), (2, 1, 0, 0)]
     assert (await store.player_stats(G, 1))["spew"].best_score == 5
@@ -850,8 +854,9 @@ async def test_player_stats_per_kind(store, clock):
 
 def test_docstring_examples_hold():
     # bot/ is outside pytest's doctest paths; the examples are documentation, so keep them true.
+    import bot.store_db
     import bot.store_migrations
     import bot.store_types
 
-    for module in (bot.store_types, bot.store_migrations):
+    for module in (bot.store_types, bot.store_migrations, bot.store_db):
         assert doctest.testmod(module).failed == 0

@@ -8,6 +8,11 @@ Discord's rate limits so the tests play at Discord's pace.
     DC_E2E_RATE_LIMITS=all run every test with them, WITHOUT_RATE_LIMITS included
     DC_E2E_STATS=path      append each test's request counts, as a JSON line, to `path`
     @pytest.mark.loopback(rate_limits=False)   one test without them
+
+Every test runs the bot on SQLite (DATABASE a file); those in ON_POSTGRESQL run a second time
+on PostgreSQL (a new database on the session's server, tests/support/postgres.py), as
+`test_x[sqlite]` and `test_x[postgresql]`: a representative few (whole games, kill -9 and
+restore, chips and the ledger), since the whole suite twice would cost minutes for little.
 """
 
 from __future__ import annotations
@@ -21,9 +26,11 @@ from typing import Any
 
 import pytest
 
+from bot.store_db import is_postgres_url
 from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
 from loopback.process import BotProcess
+from tests.support.postgres import PostgresServer
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +45,34 @@ def pytest_configure(config: pytest.Config) -> None:
 class World:
     discord: LoopbackDiscord
     bot: BotProcess
-    database: Path
+    database: Path | str  # a SQLite file or a PostgreSQL URL; read it with tests.support.rawdb
+
+    @property
+    def on_postgresql(self) -> bool:
+        return is_postgres_url(self.database)
+
+
+# The end-to-end tests that also run with DATABASE a PostgreSQL URL: a whole scored game (a
+# Poke rubber, recorded and ranked), a chip session killed -9 mid-deal and restored (Badugi,
+# side pots, the ledger), a kill -9 between a step's save and its messages, and the chip
+# commands with the leaderboard. About a minute on top of the SQLite run.
+ON_POSTGRESQL = frozenset({
+    "test_poke_two_users_play_a_whole_rubber",
+    "test_badugi_three_people_and_an_ai_with_side_pots_across_a_kill_9",
+    "test_kill_9_after_the_save_before_anything_is_sent",
+    "test_chips_commands_from_a_first_balance_to_the_leaderboard",
+})
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames and metafunc.definition.originalname in ON_POSTGRESQL:
+        metafunc.parametrize("backend", ["sqlite", "postgresql"])
+
+
+@pytest.fixture
+def backend() -> str:
+    """SQLite, unless the test is in ON_POSTGRESQL (then parametrized with both)."""
+    return "sqlite"
 
 
 # Whole games played through, which today send hundreds of channel messages (Poke's rubber
@@ -66,13 +100,18 @@ def loopback_options(request: pytest.FixtureRequest) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
+async def world(tmp_path: Path, request: pytest.FixtureRequest,
+                backend: str) -> AsyncIterator[World]:
+    database: Path | str = tmp_path / "bot.sqlite3"
+    if backend == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        database = await server.fresh_database()
     async with LoopbackDiscord(
         users=["alice", "bob", "carol", "dave"], channels=["general", "games"],
         **loopback_options(request),
     ) as discord:
-        database = tmp_path / "bot.sqlite3"
-        bot = BotProcess(discord, database, extra_env={"AI_DELAY": "0.05"})
+        bot = BotProcess(discord, database, log_path=tmp_path / "bot.log",
+                         extra_env={"AI_DELAY": "0.05"})
         await bot.start()
         try:
             yield World(discord, bot, database)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 
 from engine.words import get_finder
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
 from tests.e2e.helpers import AutoPlayer, channel_text, open_table, wait_dm_button
+from tests.support.rawdb import fetch, fetch_one
 
 STARTING = 1000
 
@@ -47,14 +47,14 @@ async def next_deal(world: World, channel: ChannelHandle, people: list[UserHandl
     assert "is dealt" in answer.text, answer.text
 
 
-def check_ledger(world: World, people: list[UserHandle]) -> None:
+async def check_ledger(world: World, people: list[UserHandle]) -> None:
     """Every balance is its ledger's sum, and no table is left holding anyone's chips."""
-    with sqlite3.connect(world.database) as db:
-        rows = db.execute(
-            "SELECT b.user_id, b.balance, (SELECT sum(delta) FROM chip_ledger l"
-            " WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id) FROM chip_balances b"
-        ).fetchall()
-        open_tables = db.execute("SELECT count(*) FROM table_snapshots").fetchone()[0]
+    rows = await fetch(
+        world.database,
+        "SELECT b.user_id, b.balance, (SELECT sum(delta) FROM chip_ledger l"
+        " WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id) FROM chip_balances b",
+    )
+    (open_tables,) = await fetch_one(world.database, "SELECT count(*) FROM table_snapshots")
     assert len(rows) == len(people)
     assert all(balance == total for _, balance, total in rows), rows
     assert open_tables == 0
@@ -93,7 +93,7 @@ async def test_badugi_three_people_and_an_ai_with_side_pots_across_a_kill_9(
     ended = await alice.click(board, label="End")
     assert "everyone's chips went back" in ended.text
     await bot.stop()
-    check_ledger(world, people)
+    await check_ledger(world, people)
 
 
 async def test_red_dog_until_the_pot_is_empty(world: World) -> None:
@@ -120,7 +120,7 @@ async def test_red_dog_until_the_pot_is_empty(world: World) -> None:
     assert board is not None
     await alice.click(board, label="End")
     await bot.stop()
-    check_ledger(world, people)
+    await check_ledger(world, people)
 
 
 def deals_done(channel: ChannelHandle) -> int:
@@ -171,7 +171,7 @@ async def test_a_dealers_choice_session_of_three_deals_with_a_player_joining(
     assert board is not None
     await alice.click(board, label="End")
     await bot.stop()
-    check_ledger(world, [alice, bob, carol])
+    await check_ledger(world, [alice, bob, carol])
 
 
 async def test_old_man_49er_across_a_kill_9_after_the_reveal_orders_are_fixed(
@@ -230,7 +230,7 @@ async def test_old_man_49er_across_a_kill_9_after_the_reveal_orders_are_fixed(
     assert board is not None
     await alice.click(board, label="End")
     await bot.stop()
-    check_ledger(world, people)
+    await check_ledger(world, people)
 
 
 async def test_spew_with_people_and_an_ai_to_the_end_of_a_deal(world: World) -> None:
@@ -247,7 +247,7 @@ async def test_spew_with_people_and_an_ai_to_the_end_of_a_deal(world: World) -> 
     assert board is not None
     await alice.click(board, label="End")
     await bot.stop()
-    check_ledger(world, people)
+    await check_ledger(world, people)
 
 
 async def test_zero_to_55_with_people_and_an_ai_to_the_end_of_a_deal(world: World) -> None:
@@ -264,7 +264,7 @@ async def test_zero_to_55_with_people_and_an_ai_to_the_end_of_a_deal(world: Worl
     assert board is not None
     await alice.click(board, label="End")
     await bot.stop()
-    check_ledger(world, people)
+    await check_ledger(world, people)
 
 
 async def test_holdem_sppoker_with_a_pot_split_between_poker_and_spelling(
@@ -315,4 +315,4 @@ async def test_holdem_sppoker_with_a_pot_split_between_poker_and_spelling(
     assert board is not None
     await alice.click(board, label="End")
     await bot.stop()
-    check_ledger(world, [alice, bob])
+    await check_ledger(world, [alice, bob])

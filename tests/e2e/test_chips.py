@@ -3,9 +3,8 @@ server's chip settings, and the chips leaderboard; the ledger adds up to every b
 
 from __future__ import annotations
 
-import sqlite3
-
 from tests.e2e.conftest import World
+from tests.support.rawdb import fetch
 
 
 async def test_chips_commands_from_a_first_balance_to_the_leaderboard(world: World) -> None:
@@ -41,9 +40,9 @@ async def test_chips_commands_from_a_first_balance_to_the_leaderboard(world: Wor
     assert lines[:2] == ["1. Bob — 1100 chips", "2. Carol — 525 chips"]
 
     await world.bot.stop()
-    with sqlite3.connect(world.database) as db:
-        rows = db.execute(
-            "SELECT b.user_id, b.balance, (SELECT sum(delta) FROM chip_ledger l"
-            " WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id) FROM chip_balances b"
-        ).fetchall()
+    rows = await fetch(
+        world.database,
+        "SELECT b.user_id, b.balance, (SELECT sum(delta) FROM chip_ledger l"
+        " WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id) FROM chip_balances b",
+    )
     assert rows and all(balance == total for _, balance, total in rows)
