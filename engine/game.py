@@ -205,6 +205,11 @@ class Game(abc.ABC):
     # AI plays), for games whose rules treat AI seats differently.
     table_options: ClassVar[frozenset[str]] = frozenset()
     chip_game: ClassVar[bool] = False  # one deal per game, on the stacks the table gives it
+    # Actions whose arguments everyone sees as they are made (a card played to a trick, the
+    # size of a bet, the game a dealer picks). Any other action's arguments (the cards thrown,
+    # a sealed declaration, a reveal order) are a seat's secret while the game runs, and a
+    # running game's notation withholds them (engine/notation.py). None listed: all withheld.
+    public_actions: ClassVar[frozenset[str]] = frozenset()
 
     seats: tuple[str, ...]
     rng: random.Random
@@ -286,6 +291,12 @@ class Game(abc.ABC):
     def timers(self) -> list[TimerSpec]:
         """The clocks the game wants running now; none by default."""
         return []
+
+    def action_is_public(self, seat: int, action: Action) -> bool:
+        """Whether everyone sees this action's arguments when `seat` makes it now (asked
+        before it is applied): by default, an action without arguments or one of
+        `public_actions`."""
+        return not action.args or action.name in self.public_actions
 
     @abc.abstractmethod
     def to_dict(self) -> dict[str, Any]:

@@ -8,7 +8,9 @@ seeds and every seat count the game allows:
 - the snapshot round trip (through JSON text) gives the same game, views included;
 - views are frozen, JSON-safe, and never show a seat another seat's held cards (the checks
   of test_hidden_information, on every game and every seat count);
-- the game ends, with a result for every seat, and its action log replays to it.
+- the game ends, with a result for every seat, and its action log replays to it;
+- its notation (engine/notation.py) reads back as written and rebuilds it; while it runs,
+  the notation shows no seed and no card a seat holds.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import pytest
 
 from engine.game import TIMEOUT, Event, Game, IllegalAction
 from engine.games import GAMES
+from engine.notation import Move, notation_of, parse, write
+from engine.notation import games as rebuilt_games
 from engine.replay import LoggedAction, replay
 from engine.views import GameView, SeatView
 from tests.support.play import (
@@ -43,6 +47,7 @@ from tests.test_hidden_information import (
 )
 
 MAX_STEPS = 1500
+RUNNING_CHECK = 12  # moves into the game, its running notation is checked
 SEEDS = (1, 2, 3)
 CASES = [
     (kind, seats, seed)
@@ -105,6 +110,36 @@ def check_events(game: Game, events: list[Event], deal_before: int) -> None:
                 assert not leaked, f"{event.kind} shows seat {holder}'s {leaked}"
 
 
+def check_notation(kind: str, seed: int, game: Game, log: list[LoggedAction],
+                   this_deal: int = 0) -> None:
+    """parse(write(notation)) == notation, and it rebuilds the game: the whole game once it
+    is over; while it runs, the text has no seed and no card any seat holds (the arguments
+    of the moves others did not see are withheld; a card played face up is no longer held).
+    `this_deal`: the first move of the deal being played (an earlier deal's cards are dealt
+    again)."""
+    options = options_for(kind, len(game.seats))
+    notation = notation_of(game, options, seed, log, date="2026-11-30T12:00:00Z",
+                           tags={"Table": "0123abcd"}, **extras(GAMES[kind]))
+    text = write(notation)
+    assert parse(text) == notation
+    assert parse(write(parse(text))) == notation
+    if game.is_over:
+        assert not notation.concealed
+        (again,) = rebuilt_games(parse(text), **extras(GAMES[kind]))
+        assert again.to_dict() == game.to_dict()
+        return
+    assert notation.concealed and "[Seed" not in text
+    header = text.split("\n\n")[0]
+    moves = notation.deals[-1].moves[this_deal:]
+    current = "\n".join([header, *(move.format() for move in moves)])
+    tokens = set(current.replace('"', " ").replace(",", " ").replace("]", " ").split())
+    for seat, cards in enumerate(held(game)):
+        shown = sorted(card.strip('"') for card in cards if card.strip('"') in tokens)
+        assert not shown, f"the running notation shows seat {seat}'s {shown}:\n{text}"
+    hidden = [move for deal in notation.deals for move in deal.moves if move.hidden]
+    assert all(isinstance(move, Move) and not move.action.args for move in hidden)
+
+
 def check_seats_to_act(game: Game, ai_rng: random.Random) -> None:
     for seat in sorted(game.to_act):
         assert game.legal_actions(seat), f"seat {seat} must act but has no legal action"
@@ -119,6 +154,7 @@ def test_random_play_keeps_the_game_contract(kind: str, seats: int, seed: int) -
     rng, ai_rng = random.Random(seed), random.Random(-seed)
     check_ai = random.Random(seed * 7)
     log: list[LoggedAction] = []
+    deal_starts = {deal_number(game): 0}
     for _step in range(MAX_STEPS):
         if game.is_over:
             break
@@ -136,8 +172,12 @@ def test_random_play_keeps_the_game_contract(kind: str, seats: int, seed: int) -
             assert str(refusal), "a refusal says why"
             assert game.to_dict() == before, f"refused {action} changed the game"
             continue
+        deal_starts.setdefault(deal, len(log))
         log.append(LoggedAction(seat, action))
         check_events(game, events, deal)
+        if len(log) >= RUNNING_CHECK and len(log) % RUNNING_CHECK == 0 and not game.is_over:
+            now = deal_number(game)
+            check_notation(kind, seed, game, log, deal_starts.get(now, len(log)))
     assert game.is_over, f"{kind} did not end in {MAX_STEPS} steps"
     assert not game.to_act and game.result is not None
     assert len(game.result.scores) == len(game.result.places) == seats
@@ -146,6 +186,7 @@ def test_random_play_keeps_the_game_contract(kind: str, seats: int, seed: int) -
     check_views(game)
     again = replay(kind, names(seats), options_for(kind, seats), seed, log, **extras(GAMES[kind]))
     assert again.to_dict() == game.to_dict()
+    check_notation(kind, seed, game, log)
 
 
 @pytest.mark.parametrize("kind", engine_kinds())

@@ -137,6 +137,10 @@ class DealersChoice(Game):
         chosen = Event(f"{self.seats[seat]} chooses {GAMES[kind].title}.")
         return [chosen, *self.inner.opening_events()]
 
+    def action_is_public(self, seat: int, action: Action) -> bool:
+        """The choice of game is announced; the deal's actions are the chosen game's."""
+        return self.inner.action_is_public(seat, action) if self.inner is not None else True
+
     def ai_action(self, seat: int, rng: random.Random) -> Action:
         if self.inner is not None:
             return self.inner.ai_action(seat, rng)

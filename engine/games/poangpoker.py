@@ -169,6 +169,7 @@ class PointsPoker(Game):
 
     min_seats = 2
     max_seats = 6
+    public_actions: ClassVar[frozenset[str]] = frozenset({"play"})  # to a trick, face up
     exchanges: ClassVar[int]
     last_trick_points: ClassVar[int]
     target: ClassVar[int]

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import Card, label_cards
 from engine.evaluator import Category, HandValue, evaluate
@@ -213,6 +213,7 @@ class Poke(Game):
     title = "Poke"
     min_seats = 2
     max_seats = 2
+    public_actions: ClassVar[frozenset[str]] = frozenset({"play"})  # to a trick, face up
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:

@@ -273,6 +273,7 @@ class RedDog(Game):
     min_seats = 2
     max_seats = 10
     chip_game: ClassVar[bool] = True
+    public_actions: ClassVar[frozenset[str]] = frozenset({"bet"})  # its size is announced
 
     def __init__(
         self,

@@ -1,0 +1,108 @@
+"""`python -m engine replay FILE`: a game's notation replayed in the terminal, move by move,
+every hand face up, so a bug report with a notation file reproduces exactly.
+
+    python -m engine replay game.txt            the moves, what each told, the hands per deal
+    python -m engine replay game.txt --hands    every hand after every move too
+    python -m engine replay - < game.txt        the notation from standard input
+
+Exit status 0; 2 when the file is not a notation (or hides moves: a running game's); 1 when
+a move does not replay (the rules changed, or the file was edited), naming the move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from engine.notation import Frame, Replayer, parse
+from engine.replay import ReplayError, format_action, game_class
+
+
+def hands(frame: Frame) -> list[str]:
+    width = max(len(name) for name in frame.names)
+    return [f"    {view.name:<{width}}  {' '.join(view.hand) or '—'}"
+            for view in frame.views]
+
+
+def describe(frame: Frame) -> list[str]:
+    """A move and what it told: public lines as they are, a seat's own news after its name."""
+    lines = []
+    if frame.move is not None:
+        mover = frame.names[frame.move.seat]
+        lines.append(f"  {frame.step}. {mover}: {format_action(frame.move.action)}")
+    for event in frame.events:
+        for text in event.text.split("\n"):
+            if text.strip():
+                who = "" if event.seat is None else f"[{frame.names[event.seat]}] "
+                lines.append(f"       {who}{text}")
+    return lines
+
+
+def replay_text(text: str, out: TextIO, *, every_hand: bool = False) -> None:
+    notation = parse(text)
+    title = game_class(notation.game).title
+    replayer = Replayer(notation)
+    seed = f" · seed {notation.seed}" if notation.seed is not None else ""
+    date = f" · {notation.date}" if notation.date else ""
+    print(f"{title} — {', '.join(notation.names)}{seed}{date}", file=out)
+    for name, value in notation.tags.items():
+        print(f"{name}: {value}", file=out)
+    for number, start in enumerate(replayer.starts, 1):
+        deal = notation.deals[number - 1]
+        if notation.sectioned:
+            stacks = deal.options.get("stacks")
+            extra = f" · stacks {stacks}" if stacks is not None else ""
+            print(f"\nDeal {number} · seed {deal.seed}{extra}", file=out)
+        frame = replayer.frame(start)
+        print("  As dealt:", file=out)
+        for line in describe(frame) + hands(frame):
+            print(line, file=out)
+        for step in range(1, len(deal.moves) + 1):
+            frame = replayer.frame(start + step)
+            for line in describe(frame) + (hands(frame) if every_hand else []):
+                print(line, file=out)
+        if not every_hand:
+            print("  Hands at the end:", file=out)
+            for line in hands(frame):
+                print(line, file=out)
+        if frame.result is not None:
+            scores = ", ".join(f"{name} {score}" for name, score
+                               in zip(frame.names, frame.result.scores, strict=True))
+            print(f"  Result: {scores}" + (f" · {frame.result.summary}"
+                                          if frame.result.summary else ""), file=out)
+        elif not frame.over:
+            print("  (the deal stops here, unfinished)", file=out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine",
+                                     description="Tools of the rules engine.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    replay = commands.add_parser("replay", help="replay a game's notation file")
+    replay.add_argument("file", help="the notation file (- for standard input)")
+    replay.add_argument("--hands", action="store_true", help="every hand after every move")
+    args = parser.parse_args(argv)
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as source:
+                text = source.read()
+    except OSError as error:
+        print(f"cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        replay_text(text, sys.stdout, every_hand=args.hands)
+    except ReplayError as error:
+        print(f"the replay stops: {error}", file=sys.stderr)
+        return 1
+    except ValueError as error:  # NotationError, an unknown game, options it refuses
+        print(f"{args.file}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
