@@ -10,7 +10,14 @@ import discord
 from discord.ext import commands
 
 from bot.bank import Bank
-from bot.components import CashButton, ChoiceButton, LobbyButton, PickSelect, ShowHandButton
+from bot.components import (
+    CashButton,
+    ChoiceButton,
+    LobbyButton,
+    PickSelect,
+    ReplayButton,
+    ShowHandButton,
+)
 from bot.plugins import install_plugins
 from bot.presenter import Presenter
 from bot.sender import Sender
@@ -23,7 +30,7 @@ from engine.words import get_finder
 log = logging.getLogger(__name__)
 
 # The games' own cogs come with their plug-ins (bot.plugins).
-EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips")
+EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays")
 
 
 class DealersChoice(commands.Bot):
@@ -62,7 +69,8 @@ class DealersChoice(commands.Bot):
                              self.tables.prompt_delivered)
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore()
-        self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect, CashButton)
+        self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect, CashButton,
+                               ReplayButton)
         games = dict.fromkeys(plugin.extension for plugin in self.plugins.values())
         for extension in (*EXTENSIONS, *games):
             await self.load_extension(extension)

@@ -203,6 +203,33 @@ class TextModal(discord.ui.Modal):
         )
 
 
+class ReplayButton(discord.ui.DynamicItem[Button], template=r"dc:r:(?P<table>[0-9a-f]+)"):
+    """On a game's final message: its replay, to whoever presses it (cogs/replays.py)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(label="Replay", style=discord.ButtonStyle.secondary, emoji="🎞️",
+                              custom_id=f"dc:r:{table_id}")
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(match["table"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        replays: Any = interaction.client.get_cog("Replays")  # type: ignore[attr-defined]
+        await replays.page(interaction, self.table_id, 0, -1, new=True)
+
+
+def replay_view(table_id: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(table_id))
+    return view
+
+
 def lobby_view(table_id: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:

@@ -82,6 +82,11 @@ def cash_view(table_id: str) -> dict[str, Any]:
     return {"type": "cash", "table": table_id}
 
 
+def replay_view(table_id: str) -> dict[str, Any]:
+    """The Replay button of a game's final message."""
+    return {"type": "replay", "table": table_id}
+
+
 def lobby_view(table_id: str) -> dict[str, Any]:
     return {"type": "lobby", "table": table_id}
 

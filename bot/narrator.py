@@ -156,15 +156,33 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
         closing = f"🏆 **{winners}** won the game."
         if result.summary and result.summary not in public:
             closing += " " + result.summary
-    return [*public_events(table, events, closing), messages.edit("board", board_text(table)),
-            *letters(table, events, actor)]
+    closing = "\n".join(filter(None, [closing, replay_line(table)]))
+    told = with_replay(table, public_events(table, events, closing))
+    return [*told, messages.edit("board", board_text(table)), *letters(table, events, actor)]
+
+
+def replay_line(table: Table) -> str:
+    """A finished game's short id, by which `/replay` and `/stats` find it."""
+    return f"🎞️ Replay: `/replay game:{table.table_id}`, or the button below."
+
+
+def with_replay(table: Table, bodies: list[Body]) -> list[Body]:
+    """The last channel message of a game's end carries its Replay button."""
+    for body in reversed(bodies):
+        if body["op"] == "post" and body.get("channel") is not None:
+            body["view"] = messages.replay_view(table.table_id)
+            break
+    return bodies
 
 
 def closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
     """A table that ends unfinished: its lobby or board says so, its prompts lose their
     buttons, and (unless the person who closed it was answered in place) the channel is told."""
     bodies: list[Body] = []
-    if tell_channel:
+    if tell_channel and table.status == "playing":  # a cash table its players ended
+        bodies += with_replay(table, [messages.post(
+            channel=table.channel_id, content=f"{text}\n{replay_line(table)}")])
+    elif tell_channel:
         bodies.append(messages.post(channel=table.channel_id, content=text))
     if table.status == "lobby":
         bodies.append(messages.edit("lobby", text))

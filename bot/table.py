@@ -22,6 +22,7 @@ from engine.games import GAMES
 
 CASH_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})  # a cash table's, not a deal's
 DEFAULT_BUY_IN = 200
+DEAL_RECORD = "deal"  # the action log's record of a cash table's deal (`Table.log_deal`)
 SNAPSHOT_VERSION = 2
 """2: prompt stamps from the step counter; message ids moved to the store's message refs."""
 
@@ -190,11 +191,23 @@ class Table:
         except (TypeError, ValueError) as error:
             raise TableError(f"These options don't work: {error}") from error
         if cls.chip_game:
+            self.log_deal(seed, options)
             self.deals += 1
             self.deal_stacks = list(self.stacks)
         events = self.game.opening_events()
         self.record(events)
         return events
+
+    def log_deal(self, seed: int | str, options: dict[str, Any]) -> None:
+        """A cash table's deal goes into the action log as a step of its own (by the dealer's
+        seat): each deal is a game of its own, on the seats and stacks of the moment, which
+        the log alone would not tell, so replays (`bot.replays`) read them from here."""
+        self.steps += 1
+        header = {"deal": self.deals + 1, "seed": seed,
+                  "names": [seat.name for seat in self.seats],
+                  "options": json.loads(json.dumps(options))}
+        self.unsaved_actions.append(
+            (self.steps, self.deals % len(self.seats), Action(DEAL_RECORD, (header,))))
 
     # --- play ----------------------------------------------------------------------------
     def require_game(self) -> Game:

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.bank import Bank
 from bot.ratings import BASE, SCALE, RatingRow
+from bot.replays import recent_games
 from bot.store import LeaderboardOrder, Store
 from engine.games import GAMES
 
@@ -197,6 +198,13 @@ class Leaderboards(commands.Cog):
                        f"{rated}last played <t:{int(record.last_played.timestamp())}:R>"),
                 inline=False,
             )
+        replays = await recent_games(store, interaction.guild_id, user_id=target.id, limit=3)
+        if replays:
+            embed.add_field(name="Last games — `/replay <id>` steps through one", inline=False,
+                            value="\n".join(f"`{game.table_id}` {game.title}"
+                                            + (" (aborted)" if game.status != "finished" else "")
+                                            + f" <t:{int(game.finished_at.timestamp())}:R>"
+                                            for game in replays))
         await interaction.response.send_message(embed=embed)
 
 
