@@ -9,8 +9,6 @@ only reads the ratings before, and writes those after and the change.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.ratings import (
     RATED_AFTER,
     PlayerRating,
@@ -25,6 +23,7 @@ from bot.ratings import (
     user_of,
 )
 from bot.store_core import StoreCore, _check_id, _check_page
+from bot.store_db import Connection, Row
 from bot.store_types import GameRecord, GameStatus
 
 # The conservative rating, mu − 3 sigma, to order by (Z is a constant of ours, not input).
@@ -34,7 +33,7 @@ _CONSERVATIVE = f"(r.mu - {Z!r} * r.sigma)"
 class Ratings(StoreCore):
     """One rating per person (and per AI level) per game per server."""
 
-    async def _rate_game(self, conn: Any, game_id: int, record: GameRecord,
+    async def _rate_game(self, conn: Connection, game_id: int, record: GameRecord,
                          stamp: str) -> None:
         """Rate a just-recorded game; the caller's transaction holds both."""
         if record.status is not GameStatus.FINISHED:
@@ -71,7 +70,7 @@ class Ratings(StoreCore):
         _check_id(guild_id, "guild_id")
         _check_page(limit, offset)
         async with self._read() as conn:
-            rows = await _fetch(conn,
+            rows = await conn.fetch_all(
                 "SELECT r.user_id AS user_id, p.display_name AS display_name, r.mu AS mu,"
                 " r.sigma AS sigma, r.games AS games,"
                 " (SELECT count(*) FROM game_results w JOIN games g ON g.id = w.game_id"
@@ -93,7 +92,7 @@ class Ratings(StoreCore):
 
     async def rating_board_size(self, guild_id: int, kind: str) -> int:
         async with self._read() as conn:
-            rows = await _fetch(conn,
+            rows = await conn.fetch_all(
                 "SELECT count(*) FROM ratings"
                 " WHERE guild_id = ? AND kind = ? AND user_id IS NOT NULL",
                 (guild_id, kind),
@@ -105,7 +104,7 @@ class Ratings(StoreCore):
         played `RATED_AFTER` rated games of it in this server (before that, the conservative
         rating mostly says who played most, and wins read better)."""
         async with self._read() as conn:
-            rows = await _fetch(conn,
+            rows = await conn.fetch_all(
                 "SELECT count(*) FROM ratings WHERE guild_id = ? AND kind = ?"
                 " AND user_id IS NOT NULL AND games >= ?",
                 (guild_id, kind, RATED_AFTER),
@@ -115,7 +114,7 @@ class Ratings(StoreCore):
     async def ai_ratings(self, guild_id: int, kind: str) -> dict[str, Skill]:
         """The AI levels' ratings at a game in this server, by level."""
         async with self._read() as conn:
-            rows = await _fetch(conn,
+            rows = await conn.fetch_all(
                 "SELECT entity, mu, sigma FROM ratings"
                 " WHERE guild_id = ? AND kind = ? AND user_id IS NULL ORDER BY entity",
                 (guild_id, kind),
@@ -128,7 +127,7 @@ class Ratings(StoreCore):
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
         async with self._read() as conn:
-            rows = await _fetch(conn,
+            rows = await conn.fetch_all(
                 "SELECT r.kind AS kind, r.mu AS mu, r.sigma AS sigma, r.games AS games,"
                 " c.mu_before AS mu_before, c.sigma_before AS sigma_before"
                 " FROM ratings r LEFT JOIN rating_changes c"
@@ -145,7 +144,7 @@ class Ratings(StoreCore):
         return found
 
 
-async def _lock_current(conn: Any, guild_id: int, kind: str,
+async def _lock_current(conn: Connection, guild_id: int, kind: str,
                         entities: list[str], stamp: str) -> dict[str, Skill]:
     """The ratings of these entities at this game in this server, held until the transaction
     ends: an entity never rated gets its row first (the prior, 0 games; the caller's update
@@ -161,27 +160,14 @@ async def _lock_current(conn: Any, guild_id: int, kind: str,
          for entity in entities],
     )
     marks = ", ".join("?" for _ in entities)
-    lock = getattr(conn, "for_update", "")  # " FOR UPDATE" where a row lock is needed
-    rows = await _fetch(conn,
+    rows = await conn.fetch_all(
         "SELECT entity, mu, sigma FROM ratings"
-        f" WHERE guild_id = ? AND kind = ? AND entity IN ({marks}) ORDER BY entity{lock}",
+        f" WHERE guild_id = ? AND kind = ? AND entity IN ({marks}) ORDER BY entity"
+        + conn.for_update,
         (guild_id, kind, *entities),
     )
     return {str(row["entity"]): _skill(row) for row in rows}
 
 
-async def _fetch(conn: Any, sql: str, params: tuple[object, ...]) -> list[Any]:
-    """Every row of a query (rows read by column name): this module's one read.
-
-    It reads from either connection the store has had: aiosqlite's (`execute_fetchall`) and
-    the adapter of `bot.store_db` (`fetch_all`), which takes over as the store learns
-    PostgreSQL. Once that has landed, this is `conn.fetch_all` and `conn` its `Connection`.
-    """
-    fetch_all = getattr(conn, "fetch_all", None)
-    if fetch_all is not None:
-        return list(await fetch_all(sql, params))
-    return list(await conn.execute_fetchall(sql, params))
-
-
-def _skill(row: Any) -> Skill:
+def _skill(row: Row) -> Skill:
     return Skill(float(row["mu"]), float(row["sigma"]))

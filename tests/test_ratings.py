@@ -2,15 +2,14 @@
 stronger AI level is rated above a weaker one, and the boards and /stats show them.
 
 The reference here is the `openskill` package itself, called directly on the results as the
-store recorded them, never the project's own `bot.ratings`.
+store recorded them, never the project's own `bot.ratings`. The store's tests run on both
+backends (SQLite, PostgreSQL: the `database` fixture).
 """
 
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import closing
 from pathlib import Path
 from statistics import fmean
 
@@ -24,18 +23,19 @@ from engine.ai_levels import NOVICE, STANDARD, ai_move
 from engine.game import Game
 from engine.games.poangpoker import Poangpoker
 from engine.games.poke import Poke
+from tests.support.rawdb import fetch
 
 GUILD, OTHER_GUILD, CHANNEL = 5, 6, 9
 PEOPLE = {1: "Anna", 2: "Bo", 3: "Cia", 4: "Dan"}
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "db.sqlite3"
+def db_path(database: Path | str) -> Path | str:
+    return database
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
+async def store(db_path: Path | str) -> AsyncIterator[Store]:
     opened = await Store.open(db_path)
     for user, name in PEOPLE.items():
         await opened.upsert_player(user, name)
@@ -69,40 +69,39 @@ def record_of(game: Game, seats: list[int | None], guild: int = GUILD,
     )
 
 
-def replay_with_openskill(path: Path) -> dict[tuple[int, str, str], tuple[float, float]]:
+async def replay_with_openskill(
+        path: Path | str) -> dict[tuple[int, str, str], tuple[float, float]]:
     """Every finished game the store recorded, in order, through OpenSkill's Plackett–Luce
     directly: (guild, kind, entity) -> (mu, sigma). AI seats are their level; two seats of
     one level take the mean of their new ratings."""
     model = PlackettLuce()
     ratings: dict[tuple[int, str, str], tuple[float, float]] = {}
-    with closing(sqlite3.connect(path)) as db:
-        games = db.execute("SELECT id, guild_id, kind FROM games WHERE status = 'finished'"
-                           " ORDER BY id").fetchall()
-        for game_id, guild, kind in games:
-            seats = db.execute("SELECT user_id, place FROM game_results WHERE game_id = ?"
-                               " ORDER BY seat", (game_id,)).fetchall()
-            keys = [(guild, kind, f"user:{user}" if user is not None else "ai:standard")
-                    for user, _ in seats]
-            if len(set(keys)) < 2:
-                continue
-            teams = [[model.rating(*ratings.get(key, (model.mu, model.sigma)))] for key in keys]
-            new = model.rate(teams, ranks=[place for _, place in seats])
-            by_key: dict[tuple[int, str, str], list[tuple[float, float]]] = {}
-            for key, (rating,) in zip(keys, new, strict=True):
-                by_key.setdefault(key, []).append((rating.mu, rating.sigma))
-            for key, found in by_key.items():
-                ratings[key] = (fmean(m for m, _ in found), fmean(s for _, s in found))
+    games = await fetch(path, "SELECT id, guild_id, kind FROM games WHERE status = 'finished'"
+                              " ORDER BY id")
+    for game_id, guild, kind in games:
+        seats = await fetch(path, "SELECT user_id, place FROM game_results WHERE game_id = ?"
+                                  " ORDER BY seat", (game_id,))
+        keys = [(guild, kind, f"user:{user}" if user is not None else "ai:standard")
+                for user, _ in seats]
+        if len(set(keys)) < 2:
+            continue
+        teams = [[model.rating(*ratings.get(key, (model.mu, model.sigma)))] for key in keys]
+        new = model.rate(teams, ranks=[place for _, place in seats])
+        by_key: dict[tuple[int, str, str], list[tuple[float, float]]] = {}
+        for key, (rating,) in zip(keys, new, strict=True):
+            by_key.setdefault(key, []).append((rating.mu, rating.sigma))
+        for key, found in by_key.items():
+            ratings[key] = (fmean(m for m, _ in found), fmean(s for _, s in found))
     return ratings
 
 
-def stored_ratings(path: Path) -> dict[tuple[int, str, str], tuple[float, float]]:
-    with closing(sqlite3.connect(path)) as db:
-        return {(guild, kind, entity): (mu, sigma) for guild, kind, entity, mu, sigma
-                in db.execute("SELECT guild_id, kind, entity, mu, sigma FROM ratings")}
+async def stored_ratings(path: Path | str) -> dict[tuple[int, str, str], tuple[float, float]]:
+    return {(guild, kind, entity): (mu, sigma) for guild, kind, entity, mu, sigma
+            in await fetch(path, "SELECT guild_id, kind, entity, mu, sigma FROM ratings")}
 
 
-async def test_the_projects_ratings_are_openskills_on_recorded_games(store: Store,
-                                                                   db_path: Path) -> None:
+async def test_the_projects_ratings_are_openskills_on_recorded_games(
+        store: Store, db_path: Path | str) -> None:
     tables: list[tuple[type[Game], list[int | None]]] = [
         (Poangpoker, [1, 2, None]),  # against the AI: it counts
         (Poangpoker, [3, None, 1, None]),  # two AI seats of one level
@@ -120,17 +119,17 @@ async def test_the_projects_ratings_are_openskills_on_recorded_games(store: Stor
     elsewhere = play(Poangpoker, [1, 2], seed=100)
     await store.finish_table("elsewhere", record_of(elsewhere, [1, 2], guild=OTHER_GUILD))
 
-    expected = replay_with_openskill(db_path)
-    assert stored_ratings(db_path) == expected  # exactly: the same arithmetic, no drift
+    expected = await replay_with_openskill(db_path)
+    assert await stored_ratings(db_path) == expected  # exactly: the same arithmetic, no drift
     assert (GUILD, "poangpoker", "ai:standard") in expected
     assert (OTHER_GUILD, "poangpoker", "user:1") in expected
-    with closing(sqlite3.connect(db_path)) as db:
-        changes = db.execute("SELECT count(*) FROM rating_changes c JOIN games g"
-                             " ON g.id = c.game_id WHERE g.status = 'aborted'").fetchone()
-    assert changes == (0,)
+    changes = await fetch(db_path, "SELECT count(*) FROM rating_changes c JOIN games g"
+                                   " ON g.id = c.game_id WHERE g.status = 'aborted'")
+    assert changes == [(0,)]
 
 
-async def test_a_chip_session_is_rated_by_its_net_chips(store: Store, db_path: Path) -> None:
+async def test_a_chip_session_is_rated_by_its_net_chips(store: Store,
+                                                        db_path: Path | str) -> None:
     """A cash table's record ranks its seats by net chips (`bot.results.record`); a shared
     place is a draw, as OpenSkill rates a tie."""
     nets = {1: 140, 2: -70, 3: -70, None: 0}
@@ -146,7 +145,7 @@ async def test_a_chip_session_is_rated_by_its_net_chips(store: Store, db_path: P
     assert ratings["badugi"].skill.mu > 25 and ratings["badugi"].last_change > 0
     two, three = await store.player_ratings(GUILD, 2), await store.player_ratings(GUILD, 3)
     assert two["badugi"].skill == three["badugi"].skill  # tied on net chips, rated alike
-    assert replay_with_openskill(db_path) == stored_ratings(db_path)
+    assert await replay_with_openskill(db_path) == await stored_ratings(db_path)
 
 
 def test_a_stronger_ai_level_ends_rated_above_a_weaker_one() -> None:
