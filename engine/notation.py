@@ -459,8 +459,10 @@ class Replayer:
         )
 
     def chapters(self) -> list[int]:
-        """The frames where a deal begins: each deal of a cash table, and within a game each
-        deal its views count (Chicago's deals, Sppoker's hands), for jumping to a deal."""
+        """The frames where a deal begins, for jumping to a deal: each deal of a cash table,
+        or within one game each deal its views count (Chicago's deals, Sppoker's hands)."""
+        if self._chapters is None and self.notation.sectioned:
+            self._chapters = list(self.starts)
         if self._chapters is None:
             found: list[int] = []
             for number, deal in enumerate(self.notation.deals):

@@ -16,6 +16,7 @@ from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
 from tests.e2e.helpers import AutoPlayer, channel_text, open_table, wait_dm_button
+from tests.e2e.test_chip_games import cash_board, deals_done, next_deal
 from tests.support.autoplay import HAND_LINE
 
 REPLAY_ID = re.compile(r"/replay game:(?P<id>[0-9a-f]+)")
@@ -133,4 +134,57 @@ async def test_a_finished_chicago_game_replays_move_by_move(world: World) -> Non
     text = await export(alice, games, "chicago", game_id)
     notation = parse(text)
     assert notation.names == ("Alice", "Bob") and len(Replayer(notation)) == len(pages)
+    discord.assert_no_errors()
+
+
+async def test_a_dealers_choice_session_replays_each_deal_on_its_seats_and_stacks(
+        world: World) -> None:
+    """Two deals, Carol sitting down between them; after End, the replay's deals are the
+    session's, each on the seats and stacks it was dealt on."""
+    discord = world.discord
+    alice, bob, carol = discord.user("alice"), discord.user("bob"), discord.user("carol")
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "dealers-choice start buy_in:60", [bob])
+    player = AutoPlayer(discord, general, [alice, bob], seed=7)
+    prompt = await wait_dm_button(discord, alice, "Red Dog")
+    await alice.click(prompt, label="Red Dog")
+    await player.play(until=lambda: deals_done(general) >= 1)
+    await discord.wait_for(lambda: cash_board(general) is not None, timeout=20)
+    board = cash_board(general)
+    assert board is not None
+    await carol.click(board, label="Join")
+    player = AutoPlayer(discord, general, [alice, bob, carol], seed=8)
+    await next_deal(world, general, [alice, bob, carol])
+    prompt = await wait_dm_button(discord, bob, "Badugi")
+    await bob.click(prompt, label="Badugi")
+    await player.play(until=lambda: deals_done(general) >= 2)
+    await discord.wait_for(lambda: cash_board(general) is not None, timeout=20)
+    board = cash_board(general)
+    assert board is not None
+    await alice.click(board, label="End")
+    await discord.wait_for(lambda: any(m.button("Replay") for m in general.messages()))
+
+    final = final_message(general)
+    assert "Alice ended the table" in final.text
+    opened = await carol.click(final, label="Replay")
+    page = opened.message
+    assert page is not None and "Deal 1 of 2 · as dealt" in page.text
+    jump = next(select for select in page.selects() if select.placeholder == "Jump to a deal")
+    second = await carol.select(page, custom_id=jump.custom_id, values=["Deal 2"])
+    page = second.message
+    assert page is not None and "Deal 2 of 2 · as dealt" in page.text
+    assert "Carol:" in page.text and "Bob chooses" not in page.text
+    stepped = await carol.click(page, label="▶")
+    assert stepped.message is not None and "**Bob**: choose badugi" in stepped.message.text
+    last = await carol.click(stepped.message, label="⏭")
+    assert last.message is not None and "🏁" in last.message.text
+
+    game_id = REPLAY_ID.search(final.text)
+    assert game_id is not None
+    notation = parse(await export(alice, general, "dealers_choice", game_id["id"]))
+    one, two = notation.deals
+    assert one.names == ("Alice", "Bob") and two.names == ("Alice", "Bob", "Carol")
+    assert one.options["stacks"] == [60, 60] and sum(two.options["stacks"]) == 180
+    assert two.options["stacks"][2] == 60 and two.options["button"] == 1
+    assert one.moves[0].action.args == ("red_dog",)
     discord.assert_no_errors()
