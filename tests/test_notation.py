@@ -5,8 +5,10 @@ the line, stepping through a replay forwards and back, and `python -m engine rep
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -199,3 +201,30 @@ def test_python_m_engine_replay_prints_the_game(tmp_path: Path) -> None:
     path.write_text("\n".join(broken))
     stopped = run_engine("replay", str(path))
     assert stopped.returncode == 1 and "the replay stops: deal 1, move" in stopped.stderr
+
+
+def notation_blocks(path: Path) -> list[str]:
+    """The code blocks of a page that are notations, as written there."""
+    blocks = re.findall(r"^( *)```\n(.*?)^\1```", path.read_text(encoding="utf-8"),
+                        re.MULTILINE | re.DOTALL)
+    found = [textwrap.dedent(body) for _, body in blocks]
+    return [body for body in found if body.startswith("[Game ")]
+
+
+@pytest.mark.parametrize("page", ["docs/notation.md", "README.md"])
+def test_the_documented_notations_are_real(page: str) -> None:
+    """Every notation the docs show reads back as written, and the finished ones replay."""
+    blocks = notation_blocks(ROOT / page)
+    assert blocks
+    for block in blocks:
+        notation = parse(block)
+        assert write(notation) == block
+        if not notation.concealed:
+            rebuilt = games(notation)
+            assert all(game.is_over and game.result for game in rebuilt)
+            if notation.sectioned:  # a cash table's result: each seat's net chips
+                nets = [sum(game.result.chips[seat] for game in rebuilt if game.result)
+                        for seat in range(len(notation.names))]
+            else:
+                nets = list(rebuilt[0].result.scores) if rebuilt[0].result else []
+            assert notation.tags["Result"] == nets
