@@ -63,7 +63,8 @@ HIDDEN = "?"
 LIFTED = ("stacks", "button")  # deal options written as tags of their own
 NOTES_KEPT = 10  # a seat's private news kept per hand, as the table keeps it
 RECENT_KEPT = 6  # the last public lines, as the live board shows them
-_TAG = re.compile(r"\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+(?P<value>.*)\]")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_TAG = re.compile(r"\[(?P<name>[A-Za-z][A-Za-z0-9_]*) (?P<value>.*)\]")
 _HEADER_TAGS = ("Game", "Seats", "Options", "Seed", "Date")
 
 
@@ -141,6 +142,9 @@ class Notation:
         clash = [tag for tag in self.tags if tag in _HEADER_TAGS or tag == "Deal"]
         if clash:
             raise ValueError(f"{clash[0]} is a field of the notation, not a further tag")
+        bad = [tag for tag in self.tags if not _TAG_NAME.fullmatch(tag)]
+        if bad:
+            raise ValueError(f"a tag's name is a letter, then letters, digits or _: {bad[0]!r}")
 
     @classmethod
     def single(cls, game: str, names: Sequence[str], options: Mapping[str, Any],
@@ -220,8 +224,8 @@ def parse(text: str) -> Notation:
     tags: dict[str, Any] = {}
     sections: list[tuple[dict[str, Any], list[Move]]] = []
     plain: list[Move] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
+    for number, raw in enumerate(text.split("\n"), 1):  # not splitlines: a name may hold
+        line = raw.strip(" \t\r")                     # U+2028, which JSON leaves as it is
         if not line or line.startswith(";"):
             continue
         try:

@@ -12,6 +12,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.game import TIMEOUT, Action, Game, IllegalAction
 from engine.notation import (
@@ -228,3 +230,34 @@ def test_the_documented_notations_are_real(page: str) -> None:
             else:
                 nets = list(rebuilt[0].result.scores) if rebuilt[0].result else []
             assert notation.tags["Result"] == nets
+
+
+@given(
+    seats=st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=4),
+    options=st.dictionaries(st.text(max_size=6), st.one_of(st.text(max_size=6), st.integers(),
+                                                           st.none()), max_size=3),
+    seed=st.one_of(st.integers(0, 2**70), st.text(max_size=10), st.none()),
+    moves=st.lists(st.tuples(st.integers(0, 3), st.from_regex(r"[a-z_]{1,8}", fullmatch=True),
+                             st.lists(st.one_of(st.text(max_size=8), st.integers(-9, 99),
+                                                st.booleans(), st.none()), max_size=3),
+                             st.booleans()), max_size=6),
+    tags=st.dictionaries(st.from_regex(r"[A-Z][a-z0-9_]{0,6}", fullmatch=True)
+                         .filter(lambda tag: tag not in ("Game", "Seats", "Options", "Seed",
+                                                         "Date", "Deal")),
+                         st.one_of(st.text(max_size=8), st.integers()), max_size=2),
+    sections=st.booleans(),
+)
+def test_any_notation_reads_back_as_written(seats: list[str], options: dict[str, object],
+                                            seed: int | str | None,
+                                            moves: list[tuple[int, str, list[object], bool]],
+                                            tags: dict[str, object], sections: bool) -> None:
+    made = tuple(Move(seat, Action(name), hidden=True) if hidden and args
+                 else Move(seat, Action(name, tuple(args)))
+                 for seat, name, args, hidden in moves)
+    notation = Notation.single("poke", seats, options, seed, made, date="2026-11-30",
+                               tags=tags)
+    if sections:
+        deal = Deal(tuple(seats), {**options, "stacks": [5] * len(seats), "button": 0},
+                    None if seed is None else f"{seed}:1", made)
+        notation = Notation("poke", tuple(seats), options, seed, (deal, deal), None, tags)
+    assert parse(write(notation)) == notation
