@@ -1,10 +1,13 @@
-"""The bot: a `commands.Bot` whose `setup_hook` opens the store, restores unfinished tables,
-registers the buttons that must survive restarts, loads the cogs and syncs the commands."""
+"""The bot: a `commands.AutoShardedBot` whose `setup_hook` opens the store, takes its shards'
+leases (bot.shards), restores their unfinished tables, registers the buttons that must survive
+restarts, loads the cogs and syncs the commands."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -23,6 +26,7 @@ from bot.presenter import Presenter
 from bot.sender import Sender
 from bot.service import TableService
 from bot.settings import Settings
+from bot.shards import LeaseKeeper, ShardPlan
 from bot.store import Store
 from bot.wordlists import install as install_word_lists
 from engine.words import get_finder
@@ -30,10 +34,22 @@ from engine.words import get_finder
 log = logging.getLogger(__name__)
 
 # The games' own cogs come with their plug-ins (bot.plugins).
+EXIT_LEASE_LOST = 70
 EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays")
 
 
-class DealersChoice(commands.Bot):
+def _sharding(settings: Settings) -> dict[str, Any]:
+    """SHARD_COUNT/SHARD_IDS: this process runs those shards (bot.shards); without them it
+    runs as many as Discord recommends, all here."""
+    options: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+    if settings.shard_ids is not None:
+        options["shard_ids"] = list(settings.shard_ids)
+    return options
+
+
+class DealersChoice(commands.AutoShardedBot):
     def __init__(self, settings: Settings, **options: object) -> None:
         # The bot uses no voice: discord.py's warnings that PyNaCl and davey are missing are
         # noise, printed before the bot's own first sentence.
@@ -46,6 +62,7 @@ class DealersChoice(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **_sharding(settings),
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
@@ -62,13 +79,17 @@ class DealersChoice(commands.Bot):
         await asyncio.to_thread(get_finder, self.settings.dictionary)
         self.plugins = install_plugins()
         self.store = await Store.open(self.settings.database)
+        # No table is restored before this process holds its shards' leases.
+        self.shard_plan = ShardPlan.of(self.settings.shard_count, self.settings.shard_ids)
+        self.leases = LeaseKeeper(self.store, self.shard_plan, on_lost=self._lease_lost)
+        await self.leases.acquire()
         self.bank = Bank(self.store)
         self.tables = TableService(self.store, ai_pause=self.settings.ai_delay,
                                    wake=lambda table_id: self.sender.wake(table_id))
         self.sender = Sender(self, self.store, self.tables.dm_closed,
                              self.tables.prompt_delivered)
         self.presenter = Presenter(self.tables, self.sender)
-        await self.tables.restore()
+        await self.tables.restore(owns=self.shard_plan.owns)
         self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect, CashButton,
                                ReplayButton)
         games = dict.fromkeys(plugin.extension for plugin in self.plugins.values())
@@ -81,11 +102,18 @@ class DealersChoice(commands.Bot):
         else:
             await self.tree.sync()
 
+    def _lease_lost(self, shard: int) -> None:
+        """Another process drives shard `shard`'s tables now (or may at any moment): this one
+        must not touch them again, so it stops at once; what it saved is all there is."""
+        log.critical("lost the lease of shard %d: stopping now", shard)
+        logging.shutdown()
+        os._exit(EXIT_LEASE_LOST)
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
         if not self._resumed:
             self._resumed = True
-            await self.sender.start()  # what was saved but not sent before a crash
+            await self.sender.start(owns=self.shard_plan.owns)  # saved but unsent before a crash
             await self.tables.resume()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -97,6 +125,8 @@ class DealersChoice(commands.Bot):
             await self.tables.close()
         if hasattr(self, "sender"):
             await self.sender.close()
+        if hasattr(self, "leases"):
+            await self.leases.release()
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()

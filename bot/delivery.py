@@ -39,7 +39,7 @@ def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
 
 
 class Delivery:
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: commands.Bot | commands.AutoShardedBot) -> None:
         self.bot = bot
         self._dm_channels: dict[int, discord.DMChannel] = {}
 

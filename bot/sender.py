@@ -61,8 +61,8 @@ def draw(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
 
 
 class Sender:
-    def __init__(self, bot: commands.Bot, store: Store, dm_closed: DmClosed,
-                 delivered: Delivered | None = None) -> None:
+    def __init__(self, bot: commands.Bot | commands.AutoShardedBot, store: Store,
+                 dm_closed: DmClosed, delivered: Delivered | None = None) -> None:
         self.store = store
         self.delivery = Delivery(bot)
         self.in_place = InPlace()
@@ -89,9 +89,10 @@ class Sender:
             return
         self._dispatchers[table_id] = asyncio.create_task(self._dispatch(table_id))
 
-    async def start(self) -> None:
-        """After a restart: whatever was saved but not yet sent goes out."""
-        for table_id in await self.store.tables_with_pending_messages():
+    async def start(self, owns: Callable[[int | None], bool] | None = None) -> None:
+        """After a restart: whatever was saved but not yet sent goes out (for the tables of
+        the guilds `owns` accepts: this process's shards)."""
+        for table_id in await self.store.tables_with_pending_messages(owns):
             self.wake(table_id)
 
     async def drain(self) -> None:

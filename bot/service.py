@@ -356,9 +356,12 @@ class TableService:
 
     # --- results ---------------------------------------------------------------------------
     # --- restart ---------------------------------------------------------------------------
-    async def restore(self) -> None:
-        """Load every unfinished table; a snapshot that cannot load is set aside, not fatal."""
+    async def restore(self, owns: Callable[[int | None], bool] | None = None) -> None:
+        """Load every unfinished table (of the guilds `owns` accepts: this process's shards);
+        a snapshot that cannot load is set aside, not fatal."""
         for row in await self.store.load_snapshots():
+            if owns is not None and not owns(row.guild_id):
+                continue
             try:
                 table = Table.from_dict(row.snapshot)
             except ValueError as error:

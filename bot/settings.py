@@ -79,6 +79,10 @@ class Settings:
     discord_gateway_url: str | None = None
     #: DATA_DIR, when set; see `data_dir`.
     data_dir_setting: Path | None = None
+    #: SHARD_COUNT: the bot's shards in all (None: as Discord recommends, all in this process).
+    shard_count: int | None = None
+    #: SHARD_IDS: the shards this process runs (None: all of them).
+    shard_ids: tuple[int, ...] | None = None
 
     @property
     def data_dir(self) -> Path:
@@ -134,6 +138,7 @@ def load_settings(
         raw = raw.strip()
         return raw or None
 
+    shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"), get("DATABASE"))
     return Settings(
         discord_token=get("DISCORD_TOKEN"),
         database=_database(get("DATABASE")),
@@ -148,6 +153,8 @@ def load_settings(
         discord_api_base=_url("DISCORD_API_BASE", get("DISCORD_API_BASE"), ("http", "https")),
         discord_gateway_url=_url("DISCORD_GATEWAY_URL", get("DISCORD_GATEWAY_URL"), ("ws", "wss")),
         data_dir_setting=_data_dir(get("DATA_DIR")),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
 
 
@@ -243,6 +250,40 @@ def _database(raw: str | None) -> Path | str:
             f"DATABASE must be the path of a database file, but {path} is a directory."
         )
     return path
+
+
+def _shards(count_raw: str | None, ids_raw: str | None,
+            database: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0,1" or "0-3"): which of the bot's shards run here."""
+    if count_raw is None:
+        if ids_raw is not None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT, the number of shards in all.")
+        return None, None
+    count = int(count_raw) if count_raw.isascii() and count_raw.isdigit() else 0
+    if not 1 <= count <= 4096:
+        raise SettingsError(
+            f"SHARD_COUNT must be the number of the bot's shards, 1 to 4096, not {count_raw!r}."
+        )
+    if ids_raw is None:
+        return count, None
+    ids: list[int] = []
+    try:
+        for part in ids_raw.split(","):
+            first, dash, last = part.strip().partition("-")
+            ids.extend(range(int(first), int(last) + 1) if dash else [int(first)])
+    except ValueError:
+        ids = [-1]
+    if not ids or any(not 0 <= shard < count for shard in ids) or len(set(ids)) != len(ids):
+        raise SettingsError(
+            f"SHARD_IDS must list shards from 0 to {count - 1} once each, such as 0,1 or "
+            f"0-{count - 1}, not {ids_raw!r}."
+        )
+    if len(ids) < count and not (database or "").startswith(("postgresql:", "postgres:")):
+        raise SettingsError(
+            "SHARD_IDS runs only some of the shards in this process: the others' processes "
+            "must share its database, so DATABASE must be a postgresql:// URL."
+        )
+    return count, tuple(sorted(ids))
 
 
 def _data_dir(raw: str | None) -> Path | None:

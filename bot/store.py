@@ -36,6 +36,7 @@ from bot.store_core import (
     _json,
     utc_now,
 )
+from bot.store_leases import Lease, ShardLeaseRows
 from bot.store_outbox import LoggedAction, MessageRef, PendingMessage
 from bot.store_tables import TableRows
 from bot.store_types import (
@@ -75,6 +76,7 @@ __all__ = [
     "KindStats",
     "LeaderboardOrder",
     "LeaderboardRow",
+    "Lease",
     "LedgerEntry",
     "LoggedAction",
     "MessageRef",
@@ -92,7 +94,7 @@ __all__ = [
 ]
 
 
-class Store(TableRows):
+class Store(TableRows, ShardLeaseRows):
     """The bot's persistent state. Open with `await Store.open(path_or_url)`; close when done."""
 
     # --- guild settings ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ everything it must tell are saved together or not at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,10 +53,15 @@ class OutboxRows(StoreCore):
         messages: Iterable[Mapping[str, Any]],
         actions: Iterable[LoggedAction],
         stamp: str,
+        guild_id: int | None = None,
     ) -> None:
+        """The step's outbox rows (with the table's guild: given, else its snapshot's, so
+        that each process sends its own shards' rows) and action log rows."""
         await conn.executemany(
-            "INSERT INTO outbox (table_id, body, created_at) VALUES (?, ?, ?)",
-            [(table_id, json.dumps(body, separators=(",", ":")), stamp) for body in messages],
+            "INSERT INTO outbox (table_id, guild_id, body, created_at) VALUES"
+            " (?, coalesce(?, (SELECT guild_id FROM table_snapshots WHERE table_id = ?)), ?, ?)",
+            [(table_id, guild_id, table_id, json.dumps(body, separators=(",", ":")), stamp)
+             for body in messages],
         )
         await conn.executemany(
             "INSERT INTO table_actions (table_id, step, seat, action, at) VALUES (?, ?, ?, ?, ?)"
@@ -83,12 +88,18 @@ class OutboxRows(StoreCore):
         return [PendingMessage(r["id"], r["table_id"], json.loads(r["body"]), r["attempts"])
                 for r in rows]
 
-    async def tables_with_pending_messages(self) -> list[str]:
+    async def tables_with_pending_messages(
+        self, guilds: Callable[[int | None], bool] | None = None
+    ) -> list[str]:
+        """The tables with rows to send, oldest first; with `guilds`, only the tables of the
+        guilds it accepts (a row of unknown guild always counts)."""
         async with self._read() as conn:
             rows = await conn.fetch_all(
-                "SELECT table_id, min(id) AS first FROM outbox GROUP BY table_id ORDER BY first"
+                "SELECT table_id, max(guild_id) AS guild_id, min(id) AS first FROM outbox"
+                " GROUP BY table_id ORDER BY first"
             )
-        return [row["table_id"] for row in rows]
+        return [row["table_id"] for row in rows
+                if guilds is None or row["guild_id"] is None or guilds(row["guild_id"])]
 
     async def message_attempted(self, row_id: int) -> None:
         """Counted before a send: a row tried too often is given up rather than block a table."""

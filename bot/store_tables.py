@@ -77,7 +77,7 @@ class TableRows(GameRecords, OutboxRows):
             balances = await self._apply_changes(
                 conn, guild_id, changes, table_id=table_id, game_id=None, stamp=stamp
             )
-            await self._insert_step_rows(conn, table_id, messages, actions, stamp)
+            await self._insert_step_rows(conn, table_id, messages, actions, stamp, guild_id)
         return SaveResult(version=version, game_id=None, balances=balances)
 
     async def finish_table(
@@ -106,7 +106,8 @@ class TableRows(GameRecords, OutboxRows):
                 conn, record.guild_id, changes, table_id=table_id, game_id=game_id, stamp=stamp
             )
             await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
-            await self._insert_step_rows(conn, table_id, messages, actions, stamp)
+            await self._insert_step_rows(conn, table_id, messages, actions, stamp,
+                                         record.guild_id)
         return SaveResult(version=None, game_id=game_id, balances=balances)
 
     async def _upsert_snapshot(
@@ -150,14 +151,15 @@ class TableRows(GameRecords, OutboxRows):
             raise ValueError("chips given back need the table's guild")
         stamp = self._now()
         async with self._write() as conn:
-            deleted = await conn.execute(
-                "DELETE FROM table_snapshots WHERE table_id = ?", (table_id,)
+            deleted = await conn.fetch_all(
+                "DELETE FROM table_snapshots WHERE table_id = ? RETURNING guild_id", (table_id,)
             )
             if changes and guild_id is not None:
                 await self._apply_changes(conn, guild_id, changes, table_id=table_id,
                                           game_id=None, stamp=stamp)
-            await self._insert_step_rows(conn, table_id, messages, (), stamp)
-            return deleted > 0
+            guild = guild_id if guild_id is not None or not deleted else deleted[0][0]
+            await self._insert_step_rows(conn, table_id, messages, (), stamp, guild)
+            return bool(deleted)
 
     async def load_snapshots(self) -> list[SnapshotRow]:
         """Every unfinished table, for restoring after a restart.

@@ -860,3 +860,34 @@ def test_docstring_examples_hold():
 
     for module in (bot.store_types, bot.store_migrations, bot.store_db):
         assert doctest.testmod(module).failed == 0
+
+
+# --- shards -----------------------------------------------------------------------------------
+
+
+async def test_a_shard_lease_has_one_holder_until_it_expires(store, clock):
+    assert (await store.take_lease(0, 2, "a", ttl=10)).owner == "a"
+    assert (await store.take_lease(0, 2, "b", ttl=10)).owner == "a"  # held
+    assert (await store.take_lease(1, 2, "b", ttl=10)).owner == "b"  # the other shard
+    clock.advance(seconds=5)
+    renewed = await store.take_lease(0, 2, "a", ttl=10)
+    assert (renewed.acquired_at, renewed.expires_at) == (T0, clock.now + timedelta(seconds=10))
+    clock.advance(seconds=11)  # a's process died: its lease ran out
+    taken = await store.take_lease(0, 2, "b", ttl=10)
+    assert (taken.owner, taken.acquired_at) == ("b", clock.now)
+    assert (await store.take_lease(0, 2, "c", ttl=10, dead_owner="x")).owner == "b"
+    assert (await store.take_lease(0, 2, "c", ttl=10, dead_owner="b")).owner == "c"
+    assert await store.release_leases("c") == 1
+    assert [(lease.shard_id, lease.owner) for lease in await store.leases()] == [(1, "b")]
+    with pytest.raises(ValueError, match="not one of 2 shards"):
+        await store.take_lease(2, 2, "a", ttl=10)
+
+
+async def test_pending_messages_are_found_by_their_tables_guild(store):
+    await store.save_snapshot("t1", G, CH, "spew", {}, messages=[{"a": 1}])
+    await store.save_snapshot("t2", G + 1, CH + 1, "spew", {})
+    await store.enqueue("t2", [{"b": 2}])  # the guild of its snapshot
+    await store.save_snapshot("t3", G + 2, CH + 2, "spew", {})
+    await store.delete_snapshot("t3", messages=[{"c": 3}])  # of the snapshot it deletes
+    assert await store.tables_with_pending_messages() == ["t1", "t2", "t3"]
+    assert await store.tables_with_pending_messages(lambda guild: guild != G + 1) == ["t1", "t3"]

@@ -1,0 +1,85 @@
+"""Shards: which guilds a process drives, and the leases that keep two processes from driving
+the same tables (bot.shards), on both backends."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+import os
+import subprocess
+import sys
+
+import pytest
+
+import bot.shards
+from bot.shards import LeaseKeeper, ShardPlan, gone, shard_of, this_process
+from bot.store import Store
+
+
+@pytest.fixture
+async def store(database):
+    opened = await Store.open(database)
+    yield opened
+    await opened.close()
+
+
+def test_a_plan_owns_the_guilds_of_its_shards():
+    guilds = [n << 22 for n in range(8)]
+    assert [shard_of(g, 4) for g in guilds] == [0, 1, 2, 3, 0, 1, 2, 3]
+    plan = ShardPlan.of(4, (1, 3))
+    assert [plan.owns(g) for g in guilds] == [shard_of(g, 4) in (1, 3) for g in guilds]
+    assert not plan.owns(None)  # DMs: shard 0
+    assert ShardPlan.of(None, None) == ShardPlan(1, (0,))
+    assert all(ShardPlan.of(None, None).owns(g) for g in [*guilds, None])
+    assert doctest.testmod(bot.shards).failed == 0
+
+
+def test_a_holder_is_gone_only_if_its_process_on_this_host_is():
+    me = this_process()
+    assert not gone(me)
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+    host, namespace, _, tail = me.split(":")
+    assert gone(f"{host}:{namespace}:{finished.stdout.strip()}:{tail}")
+    assert not gone(f"elsewhere:{namespace}:{finished.stdout.strip()}:{tail}")
+    assert not gone(f"{host}:{namespace}:{os.getppid()}:{tail}")  # alive
+
+
+async def test_a_second_process_waits_for_the_shard_and_takes_a_dead_ones_at_once(store):
+    lost: list[int] = []
+    first = LeaseKeeper(store, ShardPlan(2, (0, 1)), on_lost=lost.append, owner="h:1:1:a",
+                        lease_seconds=2, renew_every=0.2)
+    await first.acquire()
+    second = LeaseKeeper(store, ShardPlan(2, (1,)), on_lost=lost.append, renew_every=0.2)
+    waiting = asyncio.create_task(second.acquire())
+    await asyncio.sleep(1.5)
+    assert not waiting.done()  # shard 1 is first's, renewed
+    await first.release()  # a clean stop frees it at once
+    await asyncio.wait_for(waiting, 5)
+    assert {lease.shard_id: lease.owner for lease in await store.leases()} == {1: second.owner}
+    await second.release()
+    assert lost == []
+
+    # A holder killed on this host: its successor need not wait for the lease to run out.
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    host, namespace, _, _ = this_process().split(":")
+    await store.take_lease(0, 1, f"{host}:{namespace}:{dead}:x", ttl=60)
+    successor = LeaseKeeper(store, ShardPlan(), on_lost=lost.append)
+    await asyncio.wait_for(successor.acquire(), 3)
+    await successor.release()
+
+
+async def test_a_process_whose_lease_is_taken_stops(store):
+    lost: list[int] = []
+    keeper = LeaseKeeper(store, ShardPlan(), on_lost=lost.append, lease_seconds=60,
+                         renew_every=0.1)
+    await keeper.acquire()
+    await store.release_leases(keeper.owner)
+    await store.take_lease(0, 1, "usurper", ttl=60)
+    for _ in range(50):
+        if lost:
+            break
+        await asyncio.sleep(0.05)
+    assert lost == [0]
+    await keeper.release()
