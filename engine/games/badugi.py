@@ -31,18 +31,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any
 
 from engine.badugi import BADUGI_SIZE, BadugiHand, badugi_hand
-from engine.betting import (
-    Betting,
-    Pot,
-    PotAward,
-    Structure,
-    bet_choices,
-    bet_names,
-    why_not,
-)
+from engine.betting import Betting, Pot, PotAward, Structure, bet_names
 from engine.cards import Card, label_cards, shuffled, standard_deck
 from engine.game import (
     TIMEOUT,
@@ -50,29 +42,27 @@ from engine.game import (
     CardPick,
     Choice,
     Event,
-    Game,
     GameResult,
     IllegalAction,
     Prompt,
     TimerSpec,
-    places_from_scores,
-    rng_from_json,
-    rng_to_json,
+)
+from engine.games.chip_deal import (
+    STAKES,
+    ChipDeal,
+    ChipDealView,
+    check_stakes,
 )
 from engine.games.registry import register
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
-from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.views import SeatView
 
 __all__ = ["Badugi", "BadugiSeatView", "BadugiView", "badugi_ai"]
 
 DRAWS = 3
 ROUNDS = DRAWS + 1
 TURN_SECONDS = 60.0
-DEFAULTS = {"button": 0, "small_bet": 10, "big_bet": 20, "ante": 5}
-OPTIONS = ("stacks", *DEFAULTS)
-# Options a cash table keeps for itself and passes along with every deal's options.
-CASH_TABLE_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})
-BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
+OPTIONS = ("stacks", *STAKES)
 ORDINALS = ("first", "second", "third")
 
 
@@ -87,34 +77,15 @@ def badugi_order(cards: Sequence[Card]) -> list[Card]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class BadugiView(GameView):
-    """The table: `scores` are the stacks behind; `bets` this round's bets, `committed` all
-    each seat put in this deal; `pot` every chip in the middle (bets included) and `pots` the
-    main and side pots collected so far (the round's bets join them when it ends); `draws`
-    the number of cards each seat drew at each draw so far; `to_call` and `raise_to` what
-    the seat to act faces (None: it may not raise); `last_actions` each seat's last move;
-    `showdown` the end's record once the deal is over (the hands shown, each pot's award)."""
+class BadugiView(ChipDealView):
+    """The table (see `ChipDealView`), and the draws: `draws` the number of cards each seat
+    drew at each draw so far; `showdown` records the hands shown and each pot's award."""
 
-    button: int
     ante: int
-    small_bet: int
-    big_bet: int
-    betting_round: int
     draw_no: int
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    committed: tuple[int, ...]
-    folded: tuple[bool, ...]
-    all_in: tuple[bool, ...]
-    pot: int
-    pots: tuple[Pot, ...]
     draws: tuple[tuple[int, ...], ...]
     hand_sizes: tuple[int, ...]
     stock: int
-    to_call: int
-    raise_to: int | None
-    last_actions: tuple[str, ...]
-    showdown: JSONRecord | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,28 +95,8 @@ class BadugiSeatView(BadugiView, SeatView):
     hand_value: str = ""
 
 
-def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(OPTIONS) - CASH_TABLE_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown Badugi options: {', '.join(unknown)}")
-    stacks = options.get("stacks")
-    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
-        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
-    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks):
-        raise ValueError("every seat needs a positive number of chips to be dealt in")
-    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
-    for key, value in values.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"{key} must be a whole number, not {value!r}")
-    if not 0 <= values["button"] < seats:
-        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
-    if not 0 < values["small_bet"] <= values["big_bet"]:
-        raise ValueError("the small bet must be positive and no bigger than the big bet")
-    return {"stacks": list(stacks), **values}
-
-
 @register
-class Badugi(Game):
+class Badugi(ChipDeal):
     """One deal of fixed-limit Badugi. Options: `stacks` (required), `button` (0),
     `small_bet` (10), `big_bet` (20), `ante` (5)."""
 
@@ -153,7 +104,6 @@ class Badugi(Game):
     title = "Badugi"
     min_seats = 2
     max_seats = 6
-    chip_game: ClassVar[bool] = True
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
@@ -165,11 +115,10 @@ class Badugi(Game):
         options: Mapping[str, Any] | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise ValueError(f"Badugi is played by {self.min_seats} to {self.max_seats} players")
+        self._check_seat_count(len(seats))
         self.seats = tuple(seats)
         self.options = dict(options or {})
-        settings = _check_options(self.options, len(seats))
+        settings = check_stakes(self.title, self.options, len(seats))
         self.rng = rng if rng is not None else random.Random()
         structure = Structure(
             small_bet=settings["small_bet"],
@@ -196,32 +145,12 @@ class Badugi(Game):
 
     # --- the shape every game has ------------------------------------------------------------
     @property
-    def n(self) -> int:
-        return len(self.seats)
-
-    @property
-    def button(self) -> int:
-        return self.betting.button
-
-    @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
     def to_act(self) -> frozenset[int]:
         if self._phase == "bet" and self.betting.actor is not None:
             return frozenset({self.betting.actor})
         if self._phase == "draw" and self.drawer is not None:
             return frozenset({self.drawer})
         return frozenset()
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
 
     def timers(self) -> list[TimerSpec]:
         if self.is_over:
@@ -271,15 +200,6 @@ class Badugi(Game):
         data = {"hand": cards_to_json(badugi_order(self.hands[seat])), **extra}
         return Event(text, seat, "hand", data)
 
-    def _chips(self) -> dict[str, Any]:
-        b = self.betting
-        return {
-            "stacks": list(b.stacks),
-            "bets": list(b.bets),
-            "pot": b.pot_total,
-            "pots": [pot.to_json() for pot in b.pots()],
-        }
-
     # --- the flow of the deal ------------------------------------------------------------------
     def _advance(self) -> list[Event]:
         """Move on while nobody has a decision: close finished rounds, skip rounds where
@@ -296,15 +216,7 @@ class Badugi(Game):
                 continue
             if self._phase != "bet" or b.actor is not None:
                 return events
-            for seat, amount in b.end_round():
-                events.append(
-                    Event(
-                        f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
-                        None,
-                        "uncalled",
-                        {"seat": seat, "amount": amount, **self._chips()},
-                    )
-                )
+            events += self._end_betting_round()
             if b.lone_player is not None:
                 return events + self._lone_winner(b.lone_player)
             if b.round_no >= ROUNDS:
@@ -367,51 +279,18 @@ class Badugi(Game):
                 events = self._draw(seat, parse_action_cards(action.args, self.hands[seat]))
             else:
                 raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
-        elif action.name in BET_ACTIONS:
-            events = self._bet(seat, action.name)
         else:
-            raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+            events = self._betting_action(seat, action)
         self.step += 1
         return events
 
     def _timeout_action(self, seat: int) -> Action:
-        """The clock ran out: check if possible, else fold; in a draw, stand pat."""
-        if self._phase == "draw":
-            return Action("stand")
-        options = self.betting.options(seat)
-        assert options is not None
-        return Action("check" if options.call == 0 else "fold")
+        """The clock ran out: in a draw, stand pat; in a betting round, check or fold."""
+        return Action("stand") if self._phase == "draw" else self._bet_timeout(seat)
 
-    def _bet(self, seat: int, name: str) -> list[Event]:
-        b = self.betting
-        options = b.options(seat)
-        assert options is not None
-        if name not in bet_names(options):
-            raise IllegalAction(why_not(name, options, b))
-        name_ = self.seats[seat]
-        if name == "fold":
-            b.fold(seat)
-            self.discards += self.hands[seat]  # mucked: the cards may come back in a reshuffle
-            self.hands[seat] = []
-            text, last = f"{name_} folds.", "fold"
-        elif name in ("check", "call"):
-            amount = b.check_or_call(seat)
-            if amount == 0:
-                text, last = f"{name_} checks.", "check"
-            else:
-                last = f"call {amount}"
-                text = f"{name_} calls {amount}"
-                text += " and is all-in." if b.stacks[seat] == 0 else "."
-        else:
-            to = b.bet_or_raise(seat)
-            verb = "bets" if options.is_bet else "raises to"
-            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
-            text = f"{name_} {verb} {to}"
-            text += " and is all-in." if b.stacks[seat] == 0 else "."
-        self.last_actions[seat] = last
-        text += f" Pot {b.pot_total}."
-        data = {"seat": seat, "action": name, "last": last, **self._chips()}
-        return [Event(text, None, "bet", data), *self._advance()]
+    def _muck(self, seat: int) -> None:
+        self.discards += self.hands[seat]  # the cards may come back in a reshuffle
+        self.hands[seat] = []
 
     def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
         name = self.seats[seat]
@@ -493,18 +372,8 @@ class Badugi(Game):
         return text + "."
 
     def _end(self) -> Event:
-        self._phase = "over"
         self.drawer = None
-        stacks = tuple(self.betting.stacks)
-        chips = tuple(self.betting.net())
-        top = max(chips)
-        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
-        moves = ", ".join(
-            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
-        )
-        summary = f"Deal over: {moves or 'no chips moved'}."
-        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
-        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+        return self._close_deal()
 
     # --- what each seat is asked and sees -------------------------------------------------------
     def prompt(self, seat: int) -> Prompt | None:
@@ -525,47 +394,16 @@ class Badugi(Game):
                 tuple(c.label for c in hand),
             )
             return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
-        options = self.betting.options(seat)
-        assert options is not None
-        text = f"Pot {options.pot}. "
-        text += f"To call: {options.call}." if options.call else "Nothing to call."
-        text += f" Your hand: {self._hand_text(seat)}."
-        stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
-        return Prompt(text, tuple(bet_choices(options, stack, bet)))
+        return self._bet_prompt(seat, f"Your hand: {self._hand_text(seat)}.")
 
     def _public_fields(self) -> dict[str, Any]:
-        b = self.betting
-        actor = b.actor if self._phase == "bet" else None
-        options = b.options(actor) if actor is not None else None
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": tuple(b.stacks),
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": 1,
-            "result": self._result,
-            "button": b.button,
-            "ante": b.structure.ante,
-            "small_bet": b.structure.small_bet,
-            "big_bet": b.structure.big_bet,
-            "betting_round": b.round_no,
+            **self._betting_fields(),
+            "ante": self.betting.structure.ante,
             "draw_no": self.draw_no,
-            "stacks": tuple(b.stacks),
-            "bets": tuple(b.bets),
-            "committed": tuple(b.committed),
-            "folded": tuple(b.folded),
-            "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
-                            for s in range(self.n)),
-            "pot": b.pot_total,
-            "pots": tuple(b.pots()),
             "draws": tuple(tuple(d) for d in self.draws),
             "hand_sizes": tuple(len(h) for h in self.hands),
             "stock": len(self.stock),
-            "to_call": options.call if options else 0,
-            "raise_to": options.raise_to if options else None,
-            "last_actions": tuple(self.last_actions),
-            "showdown": json_record(self.showdown),
         }
 
     def public_view(self) -> BadugiView:
@@ -583,24 +421,15 @@ class Badugi(Game):
     # --- snapshots -----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind,
-            "seats": list(self.seats),
-            "options": dict(self.options),
-            "rng": rng_to_json(self.rng),
-            "betting": self.betting.to_json(),
+            **self._snapshot_fields(),
             "stock": cards_to_json(self.stock),
             "hands": [cards_to_json(h) for h in self.hands],
             "discards": cards_to_json(self.discards),
             "burned": cards_to_json(self.burned),
             "draws": [list(d) for d in self.draws],
-            "last_actions": list(self.last_actions),
-            "phase": self._phase,
             "draw_no": self.draw_no,
             "drawer": self.drawer,
-            "step": self.step,
             "reshuffles": self.reshuffles,
-            "showdown": self.showdown,
-            "result": self._result.to_json() if self._result else None,
         }
 
     @classmethod
@@ -608,21 +437,15 @@ class Badugi(Game):
         game = cls.__new__(cls)
         game.seats = tuple(data["seats"])
         game.options = dict(data["options"])
-        game.rng = rng_from_json(data["rng"])
-        game.betting = Betting.from_json(data["betting"])
+        game._restore_fields(data)
         game.stock = cards_from_json(data["stock"])
         game.hands = [cards_from_json(h) for h in data["hands"]]
         game.discards = cards_from_json(data["discards"])
         game.burned = cards_from_json(data["burned"])
         game.draws = [list(d) for d in data["draws"]]
-        game.last_actions = list(data["last_actions"])
-        game._phase = data["phase"]
         game.draw_no = data["draw_no"]
         game.drawer = data["drawer"]
-        game.step = data["step"]
         game.reshuffles = data["reshuffles"]
-        game.showdown = data["showdown"]
-        game._result = GameResult.from_json(data["result"]) if data["result"] else None
         game._opening = []
         return game
 

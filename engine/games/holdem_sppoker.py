@@ -46,10 +46,8 @@ from engine.betting import (
     Declaration,
     Pot,
     Structure,
-    bet_choices,
     bet_names,
     declared_shares,
-    why_not,
 )
 from engine.betting import resolve_declarations as resolve_pot
 from engine.cards import Card, label_cards, shuffled, sppoker_deck
@@ -59,20 +57,18 @@ from engine.game import (
     Action,
     Choice,
     Event,
-    Game,
     GameResult,
     IllegalAction,
     Prompt,
     TextAsk,
     TimerSpec,
-    places_from_scores,
     rng_from_json,
-    rng_to_json,
 )
+from engine.games.chip_deal import ChipDeal, ChipDealView, check_stakes
 from engine.games.registry import register
 from engine.games.sppoker import _ALIASES, _finder_for, _reference, sppoker_cards
 from engine.games.trickgame import cards_from_json, cards_to_json
-from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.views import SeatView
 from engine.words import (
     Dictionary,
     WordCheck,
@@ -96,45 +92,23 @@ DEFAULTS: dict[str, Any] = {
     "button": 0, "small_blind": 5, "big_blind": 10, "small_bet": 10, "big_bet": 20,
 }
 WORD_DEFAULTS: dict[str, Any] = {"language": "en_US", "declare_seconds": 120, "last_seconds": 10}
-OPTIONS = ("stacks", "ai_seats", *DEFAULTS, *WORD_DEFAULTS)
-# Options a cash table keeps for itself; tolerated, as Badugi does, if one passes them along.
-CASH_TABLE_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})
-BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
 KINDS = ("poker", "spelling", "double")  # Sppoker's names; "double" is shown as "both"
 KIND_NAMES = {"poker": "poker", "spelling": "spelling", "double": "both"}
 SIDES = {"poker": Declaration.HIGH, "spelling": Declaration.LOW, "double": Declaration.BOTH}
 
 
 @dataclass(frozen=True, kw_only=True)
-class HoldemSppokerView(GameView):
-    """The table: `scores` are the stacks behind; `board` the community cards dealt so far
-    (card texts, letters included); `street` preflop/flop/turn/river; `bets` this round's
-    bets, `committed` all each seat put in; `pot` every chip in the middle and `pots` the main
-    and side pots collected so far; `to_call` / `raise_to` what the seat to act faces;
-    `declared` which players still in have completed their sealed declaration (never what
-    they declared); `showdown` the end's record once the deal is over."""
+class HoldemSppokerView(ChipDealView):
+    """The table (see `ChipDealView`): `board` the community cards dealt so far (card
+    texts, letters included); `street` preflop/flop/turn/river; `declared` which players
+    still in have completed their sealed declaration (never what they declared)."""
 
-    button: int
     small_blind: int
     big_blind: int
-    small_bet: int
-    big_bet: int
-    betting_round: int
     street: str
     board: tuple[str, ...]
     board_labels: tuple[str, ...]
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    committed: tuple[int, ...]
-    folded: tuple[bool, ...]
-    all_in: tuple[bool, ...]
-    pot: int
-    pots: tuple[Pot, ...]
-    to_call: int
-    raise_to: int | None
-    last_actions: tuple[str, ...]
     declared: tuple[bool, ...]
-    showdown: JSONRecord | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,28 +127,10 @@ class HoldemSppokerSeatView(HoldemSppokerView, SeatView):
     word_check: WordCheck | None = None
 
 
-def _whole(key: str, value: Any, *, positive: bool = False) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < (1 if positive else 0):
-        raise ValueError(f"{key} must be a whole number{' above 0' if positive else ''}, "
-                         f"not {value!r}")
-    return value
-
-
 def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(OPTIONS) - CASH_TABLE_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown Hold'em Sppoker options: {', '.join(unknown)}")
-    stacks = options.get("stacks")
-    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
-        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
-    for stack in stacks:
-        _whole("every stack", stack, positive=True)
-    values = {key: _whole(key, options.get(key, default)) for key, default in DEFAULTS.items()}
-    if not 0 <= values["button"] < seats:
-        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
-    if not 0 < values["small_bet"] <= values["big_bet"]:
-        raise ValueError("the small bet must be positive and no bigger than the big bet")
-    if not 0 < values["small_blind"] <= values["big_blind"] <= values["small_bet"]:
+    settings = check_stakes("Hold'em Sppoker", options, seats, DEFAULTS,
+                            {*WORD_DEFAULTS, "ai_seats"})
+    if not 0 < settings["small_blind"] <= settings["big_blind"] <= settings["small_bet"]:
         raise ValueError("the blinds must be positive, the small one no bigger than the big "
                          "one, and the big blind no bigger than the small bet")
     language = options.get("language", WORD_DEFAULTS["language"])
@@ -191,11 +147,11 @@ def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
         raise ValueError("ai_seats lists seat numbers")
     # A cash table may keep AI seat numbers from an earlier seating: ignore those out of range.
     ai = sorted({int(s) for s in ai_seats if isinstance(s, int) and 0 <= s < seats})
-    return {"stacks": list(stacks), **values, "language": language, **clocks, "ai_seats": ai}
+    return {**settings, "language": language, **clocks, "ai_seats": ai}
 
 
 @register
-class HoldemSppoker(Game):
+class HoldemSppoker(ChipDeal):
     """One deal of fixed-limit Hold'em Sppoker. Options: `stacks` (required), `button` (0),
     `small_blind` (5), `big_blind` (10), `small_bet` (10), `big_bet` (20), `language`
     (en_US: the dictionary that judges words), `declare_seconds` (120: the whole table's
@@ -211,7 +167,6 @@ class HoldemSppoker(Game):
     title: ClassVar[str] = "Hold'em Sppoker"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
-    chip_game: ClassVar[bool] = True
     table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
 
     @classmethod
@@ -229,10 +184,7 @@ class HoldemSppoker(Game):
         deck: Sequence[Card] | None = None,
         _deal: bool = True,
     ) -> None:
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise ValueError(
-                f"Hold'em Sppoker is played by {self.min_seats} to {self.max_seats} players"
-            )
+        self._check_seat_count(len(seats))
         self.seats = tuple(seats)
         self.options = dict(options or {})
         settings = _check_options(self.options, len(seats))
@@ -306,32 +258,12 @@ class HoldemSppoker(Game):
 
     # --- the shape every game has ------------------------------------------------------------
     @property
-    def n(self) -> int:
-        return len(self.seats)
-
-    @property
-    def button(self) -> int:
-        return self.betting.button
-
-    @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
     def to_act(self) -> frozenset[int]:
         if self._phase == "bet" and self.betting.actor is not None:
             return frozenset({self.betting.actor})
         if self._phase == "declare":
             return frozenset(s for s in self.betting.live if not self._is_done(s))
         return frozenset()
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
 
     def timers(self) -> list[TimerSpec]:
         if self.is_over:
@@ -387,15 +319,6 @@ class HoldemSppoker(Game):
                 "letters": hand_letters(self._cards_of(seat))}
         return Event(f"Your cards: {self._hand_text(seat)}.", seat, "hand", data)
 
-    def _chips(self) -> dict[str, Any]:
-        b = self.betting
-        return {
-            "stacks": list(b.stacks),
-            "bets": list(b.bets),
-            "pot": b.pot_total,
-            "pots": [pot.to_json() for pot in b.pots()],
-        }
-
     def _street(self) -> list[Event]:
         """Burn one, then deal the next street's board cards face up."""
         b = self.betting
@@ -418,10 +341,7 @@ class HoldemSppoker(Game):
         events: list[Event] = []
         b = self.betting
         while self._phase == "bet" and b.actor is None:
-            for seat, amount in b.end_round():
-                events.append(Event(
-                    f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
-                    None, "uncalled", {"seat": seat, "amount": amount, **self._chips()}))
+            events += self._end_betting_round()
             if b.lone_player is not None:
                 return events + self._lone_winner(b.lone_player)
             if b.round_no >= ROUNDS:
@@ -471,42 +391,10 @@ class HoldemSppoker(Game):
             if seat not in self.to_act:
                 raise IllegalAction("It is not your turn.")
             if action == TIMEOUT or action.name == "timeout":
-                options = self.betting.options(seat)
-                assert options is not None
-                action = Action("check" if options.call == 0 else "fold")
-            if action.name not in BET_ACTIONS:
-                raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
-            events = self._bet(seat, action.name)
+                action = self._bet_timeout(seat)
+            events = self._betting_action(seat, action)
         self.step += 1
         return events
-
-    def _bet(self, seat: int, name: str) -> list[Event]:
-        b = self.betting
-        options = b.options(seat)
-        assert options is not None
-        if name not in bet_names(options):
-            raise IllegalAction(why_not(name, options, b))
-        who = self.seats[seat]
-        if name == "fold":
-            b.fold(seat)
-            text, last = f"{who} folds.", "fold"
-        elif name in ("check", "call"):
-            amount = b.check_or_call(seat)
-            if amount == 0:
-                text, last = f"{who} checks.", "check"
-            else:
-                last = f"call {amount}"
-                text = f"{who} calls {amount}" + (" and is all-in." if b.stacks[seat] == 0
-                                                   else ".")
-        else:
-            to = b.bet_or_raise(seat)
-            verb = "bets" if options.is_bet else "raises to"
-            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
-            text = f"{who} {verb} {to}" + (" and is all-in." if b.stacks[seat] == 0 else ".")
-        self.last_actions[seat] = last
-        text += f" Pot {b.pot_total}."
-        data = {"seat": seat, "action": name, "last": last, **self._chips()}
-        return [Event(text, None, "bet", data), *self._advance()]
 
     # --- declaring (Sppoker's sealed declarations) ---------------------------------------------
     def _can_declare(self, seat: int) -> bool:
@@ -767,17 +655,7 @@ class HoldemSppoker(Game):
         return "another both wins"  # pragma: no cover - a scoop leaves nobody else a side
 
     def _end(self) -> Event:
-        self._phase = "over"
-        stacks = tuple(self.betting.stacks)
-        chips = tuple(self.betting.net())
-        top = max(chips)
-        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
-        moves = ", ".join(
-            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
-        )
-        summary = f"Deal over: {moves or 'no chips moved'}."
-        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
-        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+        return self._close_deal()
 
     # --- what each seat is asked and sees -------------------------------------------------------
     def prompt(self, seat: int) -> Prompt | None:
@@ -803,51 +681,23 @@ class HoldemSppoker(Game):
             ))
         if seat not in self.to_act:
             return None
-        options = self.betting.options(seat)
-        assert options is not None
-        text = f"Pot {options.pot}. "
-        text += f"To call: {options.call}." if options.call else "Nothing to call."
-        text += f" Your cards: {self._hand_text(seat)}."
-        stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
-        return Prompt(text, tuple(bet_choices(options, stack, bet)))
+        return self._bet_prompt(seat, f"Your cards: {self._hand_text(seat)}.")
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting
-        actor = b.actor if self._phase == "bet" else None
-        options = b.options(actor) if actor is not None else None
         structure = b.structure
         declaring = self._phase == "declare"
+        street = min(b.round_no, ROUNDS - 1)
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": tuple(b.stacks),
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": 1,
-            "result": self._result,
-            "button": b.button,
+            **self._betting_fields(),
             "small_blind": structure.blinds[0],
             "big_blind": structure.blinds[1],
-            "small_bet": structure.small_bet,
-            "big_bet": structure.big_bet,
-            "betting_round": min(b.round_no, ROUNDS - 1),
-            "street": STREETS[min(b.round_no, ROUNDS - 1)],
+            "betting_round": street,
+            "street": STREETS[street],
             "board": tuple(cards_to_json(self.board)),
             "board_labels": tuple(c.label for c in self.board),
-            "stacks": tuple(b.stacks),
-            "bets": tuple(b.bets),
-            "committed": tuple(b.committed),
-            "folded": tuple(b.folded),
-            "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
-                            for s in range(self.n)),
-            "pot": b.pot_total,
-            "pots": tuple(b.pots()),
-            "to_call": options.call if options else 0,
-            "raise_to": options.raise_to if options else None,
-            "last_actions": tuple(self.last_actions),
             "declared": tuple(declaring and not b.folded[s] and self._is_done(s)
                               for s in range(self.n)),
-            "showdown": json_record(self.showdown),
         }
 
     def public_view(self) -> HoldemSppokerView:
@@ -874,24 +724,15 @@ class HoldemSppoker(Game):
     # --- snapshots -----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind,
-            "seats": list(self.seats),
-            "options": dict(self.options),
-            "rng": rng_to_json(self.rng),
-            "betting": self.betting.to_json(),
+            **self._snapshot_fields(),
             "stock": cards_to_json(self.stock),
             "hands": [cards_to_json(h) for h in self.hands],
             "board": cards_to_json(self.board),
             "burned": cards_to_json(self.burned),
-            "last_actions": list(self.last_actions),
             "declarations": list(self.declarations),
             "words": list(self.words),
             "expired": list(self.expired),
             "timed_out": list(self.timed_out),
-            "phase": self._phase,
-            "step": self.step,
-            "showdown": self.showdown,
-            "result": self._result.to_json() if self._result else None,
         }
 
     @classmethod
@@ -906,20 +747,15 @@ class HoldemSppoker(Game):
             raise ValueError(f"not a Hold'em Sppoker snapshot: {data.get('kind')!r}")
         game = cls(data["seats"], data["options"], rng_from_json(data["rng"]),
                    dictionary=dictionary, finder=finder, deck=[], _deal=False)
-        game.betting = Betting.from_json(data["betting"])
+        game._restore_fields(data)
         game.stock = cards_from_json(data["stock"])
         game.hands = [cards_from_json(h) for h in data["hands"]]
         game.board = cards_from_json(data["board"])
         game.burned = cards_from_json(data["burned"])
-        game.last_actions = list(data["last_actions"])
         game.declarations = list(data["declarations"])
         game.words = list(data["words"])
         game.expired = [bool(x) for x in data["expired"]]
         game.timed_out = [bool(x) for x in data["timed_out"]]
-        game._phase = data["phase"]
-        game.step = int(data["step"])
-        game.showdown = data["showdown"]
-        game._result = GameResult.from_json(data["result"]) if data["result"] else None
         return game
 
     def ai_action(self, seat: int, rng: random.Random) -> Action:

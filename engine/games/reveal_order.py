@@ -45,12 +45,10 @@ from engine.betting import (
     Declaration,
     Pot,
     Structure,
-    bet_choices,
     bet_names,
     declared_shares,
     resolve_declarations,
     split_evenly,
-    why_not,
 )
 from engine.cards import Card, label_cards, shuffled, standard_deck
 from engine.game import (
@@ -59,57 +57,38 @@ from engine.game import (
     CardPick,
     Choice,
     Event,
-    Game,
     GameResult,
     IllegalAction,
     Prompt,
     TimerSpec,
-    places_from_scores,
-    rng_from_json,
-    rng_to_json,
 )
-from engine.games.badugi import CASH_TABLE_OPTIONS
+from engine.games.chip_deal import STAKES, ChipDeal, ChipDealView, check_stakes
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
-from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.views import SeatView
 
 __all__ = ["RevealGame", "RevealSeatView", "RevealView", "reveal_ai"]
 
 HAND_SIZE = 5
 TURN_SECONDS = 60.0
 ORDER_SECONDS = 120.0
-DEFAULTS = {"button": 0, "small_bet": 10, "big_bet": 20, "ante": 5}
-BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
 SIDES = tuple(d.value for d in Declaration)
 
 
 @dataclass(frozen=True, kw_only=True)
-class RevealView(GameView):
-    """The table. `scores` are the stacks behind; `bets` this round's bets, `committed` all
-    each seat put in; `pot` every chip in the middle (bets and fees included), `pots` the
-    main and side pots collected so far; `fees` what each seat paid for drawing (dead money
-    joining the main pot); `drawn` the cards each seat drew (None: not yet). `exposed` each
-    seat's face-up cards in the order turned and `exposed_totals` the (lowest, highest) total
-    they make; `hidden` how many cards each seat has face down; `reveals` how many reveals so
-    far; `lead` the seat the current betting round started from. `ordered` and `declared`
-    say who has fixed their order / declared; `declarations` are None until everyone has
-    declared. `to_call` and `raise_to` are what the seat to act faces (None: no raise).
-    `showdown` is the end's record (hands, values, each pot's award and why)."""
+class RevealView(ChipDealView):
+    """The table (see `ChipDealView`; `pot` includes the fees). `fees` are what each seat
+    paid for drawing (dead money joining the main pot); `drawn` the cards each seat drew
+    (None: not yet). `exposed` each seat's face-up cards in the order turned and
+    `exposed_totals` the (lowest, highest) total they make; `hidden` how many cards each
+    seat has face down; `reveals` how many reveals so far; `lead` the seat the current
+    betting round started from. `ordered` and `declared` say who has fixed their order /
+    declared; `declarations` are None until everyone has declared. `showdown` is the end's
+    record (hands, values, each pot's award and why)."""
 
-    button: int
     ante: int
-    small_bet: int
-    big_bet: int
-    betting_round: int
     draw_limit: int
     draw_fee: int
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    committed: tuple[int, ...]
-    folded: tuple[bool, ...]
-    all_in: tuple[bool, ...]
-    pot: int
-    pots: tuple[Pot, ...]
     fees: tuple[int, ...]
     drawn: tuple[int | None, ...]
     exposed: tuple[tuple[str, ...], ...]
@@ -120,10 +99,6 @@ class RevealView(GameView):
     ordered: tuple[bool, ...]
     declared: tuple[bool, ...]
     declarations: tuple[str | None, ...] | None
-    to_call: int
-    raise_to: int | None
-    last_actions: tuple[str, ...]
-    showdown: JSONRecord | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,35 +116,11 @@ class RevealSeatView(RevealView, SeatView):
     low_total: int = 0
 
 
-def check_options(
-    title: str, options: Mapping[str, Any], seats: int, extra: Mapping[str, int]
-) -> dict[str, Any]:
-    known = {"stacks", *DEFAULTS, *extra}
-    unknown = sorted(set(options) - known - CASH_TABLE_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown {title} options: {', '.join(unknown)}")
-    stacks = options.get("stacks")
-    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
-        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
-    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks):
-        raise ValueError("every seat needs a positive number of chips to be dealt in")
-    values = {key: options.get(key, default) for key, default in {**DEFAULTS, **extra}.items()}
-    for key, value in values.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"{key} must be a whole number, not {value!r}")
-    if not 0 <= values["button"] < seats:
-        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
-    if not 0 < values["small_bet"] <= values["big_bet"]:
-        raise ValueError("the small bet must be positive and no bigger than the big bet")
-    return {"stacks": list(stacks), **values}
-
-
-class RevealGame(Game):
+class RevealGame(ChipDeal):
     """One deal of a reveal-order game; subclasses give the data and the hooks below."""
 
     min_seats = 2
     max_seats = 7
-    chip_game: ClassVar[bool] = True
     scheme: ClassVar[PointScheme]
     schedule: ClassVar[tuple[str, ...]]
     extra_options: ClassVar[Mapping[str, int]] = {}
@@ -199,13 +150,10 @@ class RevealGame(Game):
         options: Mapping[str, Any] | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise ValueError(
-                f"{self.title} is played by {self.min_seats} to {self.max_seats} players"
-            )
+        self._check_seat_count(len(seats))
         self.seats = tuple(seats)
         self.options = dict(options or {})
-        settings = check_options(self.title, self.options, len(seats), self.extra_options)
+        settings = self._check_options()
         self.settings = settings
         self.rng = rng if rng is not None else random.Random()
         structure = Structure(
@@ -237,25 +185,9 @@ class RevealGame(Game):
         self._result: GameResult | None = None
         self._opening = self._deal()
 
-    @property
-    def n(self) -> int:
-        return len(self.seats)
-
-    @property
-    def button(self) -> int:
-        return self.betting.button
-
-    @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
+    def _check_options(self) -> dict[str, Any]:
+        stakes = {**STAKES, **self.extra_options}
+        return check_stakes(self.title, self.options, len(self.seats), stakes)
 
     def live(self) -> list[int]:
         """The seats still in, from the dealer's left."""
@@ -320,14 +252,7 @@ class RevealGame(Game):
         return self.betting.pot_total + sum(self.fees)
 
     def _chips(self) -> dict[str, Any]:
-        b = self.betting
-        return {
-            "stacks": list(b.stacks),
-            "bets": list(b.bets),
-            "pot": self.pot,
-            "pots": [pot.to_json() for pot in b.pots()],
-            "fees": list(self.fees),
-        }
+        return {**super()._chips(), "fees": list(self.fees)}
 
     def _values_text(self, cards: Sequence[Card]) -> str:
         return f"high {self.high_total(cards)}, low {self.low_total(cards)}"
@@ -357,11 +282,7 @@ class RevealGame(Game):
         events: list[Event] = []
         b = self.betting
         if self._phase == "bet":
-            for seat, amount in b.end_round():
-                events.append(Event(
-                    f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
-                    None, "uncalled", {"seat": seat, "amount": amount, **self._chips()},
-                ))
+            events += self._end_betting_round()
             if b.lone_player is not None:
                 events += self._lone_winner(b.lone_player)
         elif self._phase == "declare":
@@ -505,10 +426,8 @@ class RevealGame(Game):
             events = self._order(seat, action)
         elif self._phase == "declare":
             events = self._declare(seat, action)
-        elif action.name in BET_ACTIONS:
-            events = self._bet(seat, action.name)
         else:
-            raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+            events = self._betting_action(seat, action)
         self.step += 1
         return events
 
@@ -522,9 +441,7 @@ class RevealGame(Game):
             return Action("order", tuple(cards_to_json(self.picked[seat] + rest)))
         if self._phase == "declare":
             return Action("declare", (self.single_side(self.cards_of(seat)),))
-        options = self.betting.options(seat)
-        assert options is not None
-        return Action("check" if options.call == 0 else "fold")
+        return self._bet_timeout(seat)
 
     def single_side(self, cards: Sequence[Card]) -> str:
         """The side a hand is nearer to winning: high when its high total is nearer the top
@@ -532,36 +449,10 @@ class RevealGame(Game):
         top = HAND_SIZE * max(max(self.scheme.values(c)) for c in standard_deck())
         return "high" if self.high_total(cards) + self.low_total(cards) >= top else "low"
 
-    def _bet(self, seat: int, name: str) -> list[Event]:
-        b = self.betting
-        options = b.options(seat)
-        assert options is not None
-        if name not in bet_names(options):
-            raise IllegalAction(why_not(name, options, b))
-        who = self.seats[seat]
-        if name == "fold":
-            b.fold(seat)
-            self.discards += self.hands[seat]  # mucked unseen; a reshuffle may deal them
-            self.hands[seat] = []
-            self.picked[seat] = []
-            text, last = f"{who} folds.", "fold"
-        elif name in ("check", "call"):
-            amount = b.check_or_call(seat)
-            if amount == 0:
-                text, last = f"{who} checks.", "check"
-            else:
-                last = f"call {amount}"
-                text = f"{who} calls {amount}" + (" and is all-in." if b.stacks[seat] == 0
-                                                   else ".")
-        else:
-            to = b.bet_or_raise(seat)
-            verb = "bets" if options.is_bet else "raises to"
-            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
-            text = f"{who} {verb} {to}" + (" and is all-in." if b.stacks[seat] == 0 else ".")
-        self.last_actions[seat] = last
-        text += f" Pot {self.pot}."
-        data = {"seat": seat, "action": name, "last": last, **self._chips()}
-        return [Event(text, None, "bet", data), *self._advance()]
+    def _muck(self, seat: int) -> None:
+        self.discards += self.hands[seat]  # mucked unseen; a reshuffle may deal them
+        self.hands[seat] = []
+        self.picked[seat] = []
 
     def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
         who = self.seats[seat]
@@ -758,18 +649,8 @@ class RevealGame(Game):
         return [*events, self._end()]
 
     def _end(self) -> Event:
-        self._phase = "over"
         self.drawer = None
-        stacks = tuple(self.betting.stacks)
-        chips = tuple(self.betting.net())
-        top = max(chips)
-        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
-        moves = ", ".join(
-            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
-        )
-        summary = f"Deal over: {moves or 'no chips moved'}."
-        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
-        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+        return self._close_deal()
 
     # --- prompts and views ---------------------------------------------------------------
     def prompt(self, seat: int) -> Prompt | None:
@@ -805,41 +686,14 @@ class RevealGame(Game):
                     "must win both ways outright). Sealed until everyone has declared.")
             return Prompt(text, tuple(Choice(side.capitalize(), Action("declare", (side,)),
                                              "primary") for side in SIDES))
-        options = self.betting.options(seat)
-        assert options is not None
-        text = f"Pot {self.pot}. "
-        text += f"To call: {options.call}." if options.call else "Nothing to call."
-        text += f" Your cards: {self._hand_text(seat)}."
-        b = self.betting
-        return Prompt(text, tuple(bet_choices(options, b.stacks[seat], b.bets[seat])))
+        return self._bet_prompt(seat, f"Your cards: {self._hand_text(seat)}.")
 
     def _public_fields(self) -> dict[str, Any]:
-        b = self.betting
-        actor = b.actor if self._phase == "bet" else None
-        options = b.options(actor) if actor is not None else None
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": tuple(b.stacks),
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": 1,
-            "result": self._result,
-            "button": b.button,
-            "ante": b.structure.ante,
-            "small_bet": b.structure.small_bet,
-            "big_bet": b.structure.big_bet,
-            "betting_round": b.round_no,
+            **self._betting_fields(),
+            "ante": self.betting.structure.ante,
             "draw_limit": self.draw_limit(),
             "draw_fee": self.draw_fee,
-            "stacks": tuple(b.stacks),
-            "bets": tuple(b.bets),
-            "committed": tuple(b.committed),
-            "folded": tuple(b.folded),
-            "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
-                            for s in range(self.n)),
-            "pot": self.pot,
-            "pots": tuple(b.pots()),
             "fees": tuple(self.fees),
             "drawn": tuple(self.drawn),
             "exposed": tuple(tuple(cards_to_json(e)) for e in self.exposed),
@@ -850,10 +704,6 @@ class RevealGame(Game):
             "ordered": tuple(self.order_fixed),
             "declared": tuple(d is not None for d in self.declarations),
             "declarations": tuple(self.declarations) if self.declarations_shown else None,
-            "to_call": options.call if options else 0,
-            "raise_to": options.raise_to if options else None,
-            "last_actions": tuple(self.last_actions),
-            "showdown": json_record(self.showdown),
         }
 
     def public_view(self) -> RevealView:
@@ -876,11 +726,7 @@ class RevealGame(Game):
     # --- snapshots -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind,
-            "seats": list(self.seats),
-            "options": dict(self.options),
-            "rng": rng_to_json(self.rng),
-            "betting": self.betting.to_json(),
+            **self._snapshot_fields(),
             "stock": cards_to_json(self.stock),
             "hands": [cards_to_json(h) for h in self.hands],
             "exposed": [cards_to_json(e) for e in self.exposed],
@@ -891,15 +737,10 @@ class RevealGame(Game):
             "order_fixed": list(self.order_fixed),
             "declarations": list(self.declarations),
             "declarations_shown": self.declarations_shown,
-            "last_actions": list(self.last_actions),
             "stage": self.stage,
-            "phase": self._phase,
             "drawer": self.drawer,
             "lead": self.lead,
             "reveals": self.reveals,
-            "step": self.step,
-            "showdown": self.showdown,
-            "result": self._result.to_json() if self._result else None,
         }
 
     @classmethod
@@ -907,10 +748,8 @@ class RevealGame(Game):
         game = cls.__new__(cls)
         game.seats = tuple(data["seats"])
         game.options = dict(data["options"])
-        game.settings = check_options(cls.title, game.options, len(game.seats),
-                                      cls.extra_options)
-        game.rng = rng_from_json(data["rng"])
-        game.betting = Betting.from_json(data["betting"])
+        game.settings = game._check_options()
+        game._restore_fields(data)
         game.stock = cards_from_json(data["stock"])
         game.hands = [cards_from_json(h) for h in data["hands"]]
         game.exposed = [cards_from_json(e) for e in data["exposed"]]
@@ -921,15 +760,10 @@ class RevealGame(Game):
         game.order_fixed = [bool(x) for x in data["order_fixed"]]
         game.declarations = list(data["declarations"])
         game.declarations_shown = bool(data["declarations_shown"])
-        game.last_actions = list(data["last_actions"])
         game.stage = int(data["stage"])
-        game._phase = data["phase"]
         game.drawer = data["drawer"]
         game.lead = data["lead"]
         game.reveals = int(data["reveals"])
-        game.step = int(data["step"])
-        game.showdown = data["showdown"]
-        game._result = GameResult.from_json(data["result"]) if data["result"] else None
         game._opening = []
         return game
 

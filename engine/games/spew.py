@@ -44,12 +44,10 @@ from engine.betting import (
     PotAward,
     Structure,
     best_seats,
-    bet_choices,
     bet_names,
     declared_shares,
     resolve_declarations,
     split_evenly,
-    why_not,
 )
 from engine.cards import Card, label_cards, rank_word, shuffled, standard_deck
 from engine.game import (
@@ -58,35 +56,26 @@ from engine.game import (
     CardPick,
     Choice,
     Event,
-    Game,
     GameResult,
     IllegalAction,
     Prompt,
     TimerSpec,
-    places_from_scores,
-    rng_from_json,
-    rng_to_json,
+)
+from engine.games.chip_deal import (
+    STAKES,
+    ChipDeal,
+    ChipDealView,
+    check_stakes,
 )
 from engine.games.registry import register
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.points import SPEW, best_high, best_low
-from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.views import SeatView
 
 __all__ = ["Spew", "SpewSeatView", "SpewView", "spew_ai", "spew_layout"]
 
 TURN_SECONDS = 60.0
-DEFAULTS: dict[str, Any] = {
-    "button": 0,
-    "small_bet": 10,
-    "big_bet": 20,
-    "ante": 5,
-    "out_takes_low": False,
-    "declare_seconds": 120,
-    "last_seconds": 10,
-}
-OPTIONS = ("stacks", "ai_seats", *DEFAULTS)
-CASH_TABLE_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})
-BET_ACTIONS = ("fold", "check", "call", "bet", "raise")
+NUMBERS = {**STAKES, "declare_seconds": 120, "last_seconds": 10}
 SIDES = {"high": Declaration.HIGH, "low": Declaration.LOW, "both": Declaration.BOTH}
 TIMED_OUT = "none"  # a seat whose declaring clock ran out: it cannot win either side
 
@@ -117,33 +106,19 @@ def low_total(cards: Sequence[Card]) -> int:
 
 
 @dataclass(frozen=True, kw_only=True)
-class SpewView(GameView):
-    """The table. `scores` and `stacks` are the chips behind (a nut low's included); `bets`
-    this round's bets, `committed` all each seat put in; `pot` every chip in the middle and
-    `pots` the main and side pots collected so far; `draws` the cards each seat drew (None
-    before its turn to draw); `spew_cards` the spew cards turned so far, face up, of
-    `spew_total`; `spewed` the cards each seat spewed (face up, all the table saw); `out`
-    the seats spewed out of cards (out of the pot, or the nut low under `out_takes_low`,
-    listed in `nut_low`); `declared` who has declared (never what); `to_call` and
-    `raise_to` what the seat to act faces; `last_actions` each seat's last move;
-    `showdown` the end's record once the deal is over."""
+class SpewView(ChipDealView):
+    """The table (see `ChipDealView`; `scores` and `stacks` include a nut low's chips).
+    `draws` the cards each seat drew (None before its turn to draw); `spew_cards` the spew
+    cards turned so far, face up, of `spew_total`; `spewed` the cards each seat spewed (face
+    up, all the table saw); `out` the seats spewed out of cards (out of the pot, or the nut
+    low under `out_takes_low`, listed in `nut_low`); `declared` who has declared (never
+    what)."""
 
-    button: int
     ante: int
-    small_bet: int
-    big_bet: int
-    betting_round: int
     rounds: int
     max_draw: int
     spew_total: int
     out_takes_low: bool
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    committed: tuple[int, ...]
-    folded: tuple[bool, ...]
-    all_in: tuple[bool, ...]
-    pot: int
-    pots: tuple[Pot, ...]
     draws: tuple[int | None, ...]
     hand_sizes: tuple[int, ...]
     stock: int
@@ -152,10 +127,6 @@ class SpewView(GameView):
     out: tuple[bool, ...]
     nut_low: tuple[int, ...]
     declared: tuple[bool, ...]
-    to_call: int
-    raise_to: int | None
-    last_actions: tuple[str, ...]
-    showdown: JSONRecord | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -168,40 +139,21 @@ class SpewSeatView(SpewView, SeatView):
     declaration: str | None = None
 
 
-def _whole(key: str, value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{key} must be a whole number, not {value!r}")
-    return value
-
-
 def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(OPTIONS) - CASH_TABLE_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown Spew options: {', '.join(unknown)}")
-    stacks = options.get("stacks")
-    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
-        raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
-    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks):
-        raise ValueError("every seat needs a positive number of chips to be dealt in")
-    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
-    if not isinstance(values["out_takes_low"], bool):
+    settings = check_stakes("Spew", options, seats, NUMBERS, {"out_takes_low", "ai_seats"})
+    out_takes_low = options.get("out_takes_low", False)
+    if not isinstance(out_takes_low, bool):
         raise ValueError("out_takes_low is on (true) or off (false)")
-    for key in ("button", "small_bet", "big_bet", "ante", "declare_seconds", "last_seconds"):
-        _whole(key, values[key])
-    if not 0 <= values["button"] < seats:
-        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
-    if not 0 < values["small_bet"] <= values["big_bet"]:
-        raise ValueError("the small bet must be positive and no bigger than the big bet")
-    if values["declare_seconds"] <= 0 or values["last_seconds"] <= 0:
+    if settings["declare_seconds"] <= 0 or settings["last_seconds"] <= 0:
         raise ValueError("the declaring clocks must be positive")
     ai = options.get("ai_seats", [])
     if not isinstance(ai, list | tuple) or not all(isinstance(s, int) for s in ai):
         raise ValueError("ai_seats lists seat numbers")
-    return {"stacks": list(stacks), **values, "ai_seats": sorted(set(ai))}
+    return {**settings, "out_takes_low": out_takes_low, "ai_seats": sorted(set(ai))}
 
 
 @register
-class Spew(Game):
+class Spew(ChipDeal):
     """One deal of fixed-limit Spew. Options: `stacks` (required), `button` (0), `small_bet`
     (10), `big_bet` (20), `ante` (5), `out_takes_low` (off), `declare_seconds` (120) and
     `last_seconds` (10); `ai_seats` is filled in by the table."""
@@ -210,7 +162,6 @@ class Spew(Game):
     title = "Spew"
     min_seats = 2
     max_seats = 8
-    chip_game: ClassVar[bool] = True
     table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
 
     @classmethod
@@ -223,8 +174,7 @@ class Spew(Game):
         options: Mapping[str, Any] | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise ValueError(f"Spew is played by {self.min_seats} to {self.max_seats} players")
+        self._check_seat_count(len(seats))
         self.seats = tuple(seats)
         self.options = dict(options or {})
         self.settings = _check_options(self.options, len(seats))
@@ -258,18 +208,6 @@ class Spew(Game):
 
     # --- the shape every game has ------------------------------------------------------------
     @property
-    def n(self) -> int:
-        return len(self.seats)
-
-    @property
-    def button(self) -> int:
-        return self.betting.button
-
-    @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
     def to_act(self) -> frozenset[int]:
         if self._phase == "bet" and self.betting.actor is not None:
             return frozenset({self.betting.actor})
@@ -278,14 +216,6 @@ class Spew(Game):
         if self._phase == "declare":
             return frozenset(s for s in self._contenders() if self.declarations[s] is None)
         return frozenset()
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
 
     def _last_person(self) -> int | None:
         """The one person still to declare when everyone else has (AI seats count as
@@ -355,17 +285,8 @@ class Spew(Game):
                 "low": low_total(hand), **extra}
         return Event(text, seat, "hand", data)
 
-    def _stacks(self) -> list[int]:
+    def _stacks_behind(self) -> list[int]:
         return [s + h for s, h in zip(self.betting.stacks, self.held_back, strict=True)]
-
-    def _chips(self) -> dict[str, Any]:
-        b = self.betting
-        return {
-            "stacks": self._stacks(),
-            "bets": list(b.bets),
-            "pot": b.pot_total,
-            "pots": [pot.to_json() for pot in b.pots()],
-        }
 
     def _contenders(self) -> list[int]:
         """The seats still playing for the pots with cards: not folded, not spewed out."""
@@ -388,15 +309,7 @@ class Spew(Game):
                 continue
             if self._phase != "bet" or b.actor is not None:
                 return events
-            for seat, amount in b.end_round():
-                events.append(
-                    Event(
-                        f"{self.seats[seat]}'s uncalled {amount} goes back to them.",
-                        None,
-                        "uncalled",
-                        {"seat": seat, "amount": amount, **self._chips()},
-                    )
-                )
+            events += self._end_betting_round()
             if b.lone_player is not None:
                 return events + self._lone_winner(b.lone_player)
             if b.round_no == 1:
@@ -558,51 +471,18 @@ class Spew(Game):
                 events = self._draw(seat, thrown)
             else:
                 raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
-        elif action.name in BET_ACTIONS:
-            events = self._bet(seat, action.name)
         else:
-            raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+            events = self._betting_action(seat, action)
         self.step += 1
         return events
 
     def _timeout_action(self, seat: int) -> Action:
-        """The clock ran out: check if possible, else fold; in the draw, stand pat."""
-        if self._phase == "draw":
-            return Action("stand")
-        options = self.betting.options(seat)
-        assert options is not None
-        return Action("check" if options.call == 0 else "fold")
+        """The clock ran out: in the draw, stand pat; in a betting round, check or fold."""
+        return Action("stand") if self._phase == "draw" else self._bet_timeout(seat)
 
-    def _bet(self, seat: int, name: str) -> list[Event]:
-        b = self.betting
-        options = b.options(seat)
-        assert options is not None
-        if name not in bet_names(options):
-            raise IllegalAction(why_not(name, options, b))
-        who = self.seats[seat]
-        if name == "fold":
-            b.fold(seat)
-            self.discards += self.hands[seat]
-            self.hands[seat] = []
-            text, last = f"{who} folds.", "fold"
-        elif name in ("check", "call"):
-            amount = b.check_or_call(seat)
-            if amount == 0:
-                text, last = f"{who} checks.", "check"
-            else:
-                last = f"call {amount}"
-                text = f"{who} calls {amount}"
-                text += " and is all-in." if b.stacks[seat] == 0 else "."
-        else:
-            to = b.bet_or_raise(seat)
-            verb = "bets" if options.is_bet else "raises to"
-            last = f"{'bet' if options.is_bet else 'raise to'} {to}"
-            text = f"{who} {verb} {to}"
-            text += " and is all-in." if b.stacks[seat] == 0 else "."
-        self.last_actions[seat] = last
-        text += f" Pot {b.pot_total}."
-        data = {"seat": seat, "action": name, "last": last, **self._chips()}
-        return [Event(text, None, "bet", data), *self._advance()]
+    def _muck(self, seat: int) -> None:
+        self.discards += self.hands[seat]
+        self.hands[seat] = []
 
     def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
         who = self.seats[seat]
@@ -776,21 +656,11 @@ class Spew(Game):
         return f"{label} of {pot.amount}: {'; '.join(parts)} ({shares})."
 
     def _end(self) -> Event:
-        self._phase = "over"
         self.drawer = None
         for seat in self.nut_low:  # a nut low's stack comes back from behind the kit
             self.betting.stacks[seat] += self.held_back[seat]
             self.held_back[seat] = 0
-        stacks = tuple(self.betting.stacks)
-        chips = tuple(self.betting.net())
-        top = max(chips)
-        winners = tuple(s for s, won in enumerate(chips) if won == top and won > 0)
-        moves = ", ".join(
-            f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
-        )
-        summary = f"Deal over: {moves or 'no chips moved'}."
-        self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
-        return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
+        return self._close_deal()
 
     # --- what each seat is asked and sees -------------------------------------------------------
     def prompt(self, seat: int) -> Prompt | None:
@@ -812,44 +682,21 @@ class Spew(Game):
             pick = CardPick("Throw cards", "draw", tuple(cards_to_json(hand)), 0,
                             min(self.max_draw, len(hand)), tuple(c.label for c in hand))
             return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
-        options = self.betting.options(seat)
-        assert options is not None
-        text = f"Pot {options.pot}. "
-        text += f"To call: {options.call}." if options.call else "Nothing to call."
-        text += f" Your hand: {self._hand_text(seat)}."
-        stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
-        return Prompt(text, tuple(bet_choices(options, stack, bet)))
+        return self._bet_prompt(seat, f"Your hand: {self._hand_text(seat)}.")
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting
-        actor = b.actor if self._phase == "bet" else None
-        options = b.options(actor) if actor is not None else None
-        stacks = tuple(self._stacks())
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": stacks,
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": 1,
-            "result": self._result,
-            "button": b.button,
+            **self._betting_fields(),
             "ante": b.structure.ante,
-            "small_bet": b.structure.small_bet,
-            "big_bet": b.structure.big_bet,
-            "betting_round": b.round_no,
             "rounds": b.structure.rounds,
             "max_draw": self.max_draw,
             "spew_total": self.spew_total,
             "out_takes_low": bool(self.settings["out_takes_low"]),
-            "stacks": stacks,
-            "bets": tuple(b.bets),
-            "committed": tuple(b.committed),
+            # a seat spewed out of cards is out, not folded, and never all-in
             "folded": tuple(b.folded[s] and not self.out[s] for s in range(self.n)),
             "all_in": tuple(not b.folded[s] and b.stacks[s] == 0 and not b.settled
                             and not self.out[s] for s in range(self.n)),
-            "pot": b.pot_total,
-            "pots": tuple(b.pots()),
             "draws": tuple(self.draws),
             "hand_sizes": tuple(len(h) for h in self.hands),
             "stock": len(self.stock),
@@ -858,10 +705,6 @@ class Spew(Game):
             "out": tuple(self.out),
             "nut_low": tuple(self.nut_low),
             "declared": tuple(d is not None for d in self.declarations),
-            "to_call": options.call if options else 0,
-            "raise_to": options.raise_to if options else None,
-            "last_actions": tuple(self.last_actions),
-            "showdown": json_record(self.showdown),
         }
 
     def public_view(self) -> SpewView:
@@ -881,11 +724,7 @@ class Spew(Game):
     # --- snapshots -----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind,
-            "seats": list(self.seats),
-            "options": dict(self.options),
-            "rng": rng_to_json(self.rng),
-            "betting": self.betting.to_json(),
+            **self._snapshot_fields(),
             "stock": cards_to_json(self.stock),
             "hands": [cards_to_json(h) for h in self.hands],
             "discards": cards_to_json(self.discards),
@@ -896,12 +735,7 @@ class Spew(Game):
             "nut_low": list(self.nut_low),
             "held_back": list(self.held_back),
             "declarations": list(self.declarations),
-            "last_actions": list(self.last_actions),
-            "phase": self._phase,
             "drawer": self.drawer,
-            "step": self.step,
-            "showdown": self.showdown,
-            "result": self._result.to_json() if self._result else None,
         }
 
     @classmethod
@@ -911,8 +745,7 @@ class Spew(Game):
         game.options = dict(data["options"])
         game.settings = _check_options(game.options, len(game.seats))
         game.hole, game.max_draw, game.spew_total = spew_layout(len(game.seats))
-        game.rng = rng_from_json(data["rng"])
-        game.betting = Betting.from_json(data["betting"])
+        game._restore_fields(data)
         game.stock = cards_from_json(data["stock"])
         game.hands = [cards_from_json(h) for h in data["hands"]]
         game.discards = cards_from_json(data["discards"])
@@ -923,12 +756,7 @@ class Spew(Game):
         game.nut_low = [int(x) for x in data["nut_low"]]
         game.held_back = [int(x) for x in data["held_back"]]
         game.declarations = list(data["declarations"])
-        game.last_actions = list(data["last_actions"])
-        game._phase = data["phase"]
         game.drawer = data["drawer"]
-        game.step = data["step"]
-        game.showdown = data["showdown"]
-        game._result = GameResult.from_json(data["result"]) if data["result"] else None
         game._opening = []
         return game
 
