@@ -83,6 +83,9 @@ def prompt_stamp(message: Message) -> tuple[str, str] | None:
     return None
 
 
+WITHDRAWN = ("out of date", "Nothing is awaited", "This game is over.")
+"""Refusals that mean the prompt was withdrawn before the click, not that it was wrong."""
+
 @dataclass
 class Move:
     """One accepted answer and the hand around it, so a test can follow the cards."""
@@ -217,7 +220,9 @@ class AutoPlayer:
     async def play(self, until: Callable[[], object] | None = None, *, idle: float = 15.0,
                    max_moves: int = 3000) -> None:
         """Answer until the game is won (or `until()`); fail when nothing is asked of anyone
-        for `idle` seconds, which means somebody never got what they must answer."""
+        and the bot has sent nothing for `idle` seconds, which means somebody never got what
+        they must answer. (At Discord's pace the channel's narration may trail the play by
+        more than that: the game's end is told there last.)"""
         done = until or (lambda: self.winners() is not None)
         while not done():
             if len(self.moves) >= max_moves:
@@ -233,8 +238,19 @@ class AutoPlayer:
                     await self._answer(seat, prompt)
                     acted = True
             if not acted and not done():
+                await self._wait_while_sending(done, idle)
+
+    async def _wait_while_sending(self, done: Callable[[], object], idle: float) -> None:
+        """Until something is asked or `done()`; while the bot keeps sending, it is not stuck."""
+        while True:
+            sent = len(self.discord.state.requests)
+            try:
                 await self.discord.wait_for(lambda: done() or self._anything_to_do(),
                                             timeout=idle, message=self._stuck)
+                return
+            except TimeoutError:
+                if len(self.discord.state.requests) == sent:
+                    raise
 
     def _stuck(self) -> str:
         board = self.board()
@@ -325,8 +341,9 @@ class AutoPlayer:
                     callback(move)
                 return move
             seat.refusals.append(result.text)
-            if "out of date" in result.text or "Nothing is awaited" in result.text:
-                # A newer view is on its way, or the clock answered for the seat meanwhile.
+            if any(why in result.text for why in WITHDRAWN):
+                # A newer view is on its way, the clock answered for the seat meanwhile, or
+                # another seat's move ended the game as this one clicked.
                 return None
         raise AssertionError(f"{seat.user.name} found no answer the bot accepts to "
                              f"{prompt.content!r}; refusals: {seat.refusals[-5:]}")
