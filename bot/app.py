@@ -23,6 +23,7 @@ from bot.components import (
 )
 from bot.plugins import install_plugins
 from bot.presenter import Presenter
+from bot.routing import InteractionRouter
 from bot.sender import Sender
 from bot.service import TableService
 from bot.settings import Settings
@@ -90,6 +91,10 @@ class DealersChoice(commands.AutoShardedBot):
                              self.tables.prompt_delivered)
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore(owns=self.shard_plan.owns)
+        if len(self.shard_plan.ids) < self.shard_plan.count:
+            # Other processes run the other shards: DM clicks on their tables reach shard 0.
+            await InteractionRouter(self.store, self.shard_plan, self._connection.parsers,
+                                    lambda table_id: table_id in self.tables.tables).start()
         self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect, CashButton,
                                ReplayButton)
         games = dict.fromkeys(plugin.extension for plugin in self.plugins.values())

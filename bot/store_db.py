@@ -48,7 +48,7 @@ import logging
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -147,6 +147,11 @@ class Connection(ABC):
     async def lock_migrations(self) -> None:
         """Inside a transaction: wait until no other process is migrating this database."""
 
+    async def notify(self, channel: str, payload: str) -> None:
+        """Wake the processes listening on `channel` (`Database.listen`) when the transaction
+        commits. Only PostgreSQL has other processes to wake."""
+        return None
+
 
 class Database(ABC):
     """A SQLite file or a PostgreSQL server behind the one interface the store uses."""
@@ -176,6 +181,10 @@ class Database(ABC):
     @abstractmethod
     def ddl(self, statement: str) -> str:
         """A migration statement (written for SQLite) in this database's dialect."""
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call `callback(payload)` for each `notify` on `channel`, from any process."""
+        raise StoreError(f"{self.dialect} cannot pass notifications between processes")
 
 
 async def open_database(target: Path | str) -> Database:
@@ -444,6 +453,9 @@ class PostgresConnection(Connection):
     async def lock_migrations(self) -> None:
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
 
+    async def notify(self, channel: str, payload: str) -> None:
+        await self._conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+
 
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database (see the module's docstring)."""
@@ -455,6 +467,7 @@ class PostgresDatabase(Database):
         self.url = url
         self.name = redact_url(url)
         self.errors = errors
+        self._listener: Any = None  # a connection of its own, outside the pool
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDatabase:
@@ -493,9 +506,20 @@ class PostgresDatabase(Database):
                 yield conn
 
     async def close(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            await listener.close()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()  # waits for the connections in use to be released
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        import asyncpg
+
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.url)
+        await self._listener.add_listener(
+            channel, lambda _conn, _pid, _channel, payload: callback(payload))
 
     def bootstrap(self) -> list[str]:
         return [

@@ -1,4 +1,5 @@
-"""Shard leases: which process drives the tables of which shard (see `bot.shards`).
+"""Shard leases: which process drives the tables of which shard (see `bot.shards`); and the
+interactions one process passes on to another (`bot.routing`).
 
 A lease is one row per shard with its owner and an expiry. Taking one is a single upsert
 that succeeds only if the shard is free, already ours, expired, or held by the owner we name
@@ -6,6 +7,7 @@ as dead; so two processes can never both hold a shard, on SQLite or PostgreSQL."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -68,6 +70,39 @@ class ShardLeaseRows(StoreCore):
         """Give up every shard `owner` holds (a clean stop: the next process need not wait)."""
         async with self._write() as conn:
             return await conn.execute("DELETE FROM shard_leases WHERE owner = ?", (owner,))
+
+    async def table_guild(self, table_id: str) -> int | None:
+        """The guild of an unfinished table (None: no such table)."""
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT guild_id FROM table_snapshots WHERE table_id = ?", (table_id,))
+        return None if row is None else int(row[0])
+
+    async def forward_interaction(self, shard_id: int, payload: str, *, channel: str,
+                                  now: datetime | None = None) -> int:
+        """Pass an interaction on to the process of shard `shard_id`, woken on `channel`;
+        rows nobody claimed within a minute (long expired interactions) are dropped."""
+        moment = self._clock() if now is None else now
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM forwarded_interactions WHERE created_at < ?",
+                               (_ts(moment - timedelta(minutes=1)),))
+            row = await conn.fetch_one(
+                "INSERT INTO forwarded_interactions (shard_id, payload, created_at)"
+                " VALUES (?, ?, ?) RETURNING id", (shard_id, payload, _ts(moment)))
+            assert row is not None
+            await conn.notify(channel, f"{shard_id}:{row[0]}")
+        return int(row[0])
+
+    async def claim_interaction(self, row_id: int) -> str | None:
+        """The payload of a passed-on interaction, for the one process that claims it."""
+        async with self._write() as conn:
+            row = await conn.fetch_one(
+                "DELETE FROM forwarded_interactions WHERE id = ? RETURNING payload", (row_id,))
+        return None if row is None else str(row[0])
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """`callback(payload)` for every notification on `channel` (PostgreSQL)."""
+        await self._db.listen(channel, callback)
 
     async def leases(self) -> list[Lease]:
         async with self._read() as conn:

@@ -135,8 +135,12 @@ class LoopbackDiscord:
         def ready() -> bool:
             if self.gateway.identify_count < identifies or not self.gateway.connected:
                 return False
-            session = self.gateway.session_for(self.state.guild.id)
-            delivered = session is not None and session.cursor >= 1 + len(self.state.guilds)
+            live = [s for s in self.gateway.sessions.values()
+                    if s.ws is not None and not s.ws.closed and not s.invalid]
+            # Each connected shard has been sent its READY and the GUILD_CREATE of each of its
+            # guilds; and the first guild's shard is among them.
+            delivered = self.gateway.session_for(self.state.guild.id) is not None and all(
+                s.cursor >= 1 + sum(s.covers(g) for g in self.state.guilds) for s in live)
             return delivered and (not commands or self.state.commands_synced > 0)
 
         await self.wait_for(ready, timeout, message=lambda: (
@@ -164,6 +168,16 @@ class LoopbackDiscord:
         if channel is None:
             raise KeyError(f"no channel called #{name}")
         return ChannelHandle(self, channel.id)
+
+    def add_guild(self, name: str, channels: Iterable[str], *,
+                  shard: tuple[int, int] | None = None) -> list[ChannelHandle]:
+        """Another guild, with every user in it and these channels (see LoopbackState)."""
+        guild = self.state.add_guild(name, list(channels), shard=shard)
+        return [self.channel(self.state.channels[c].name) for c in guild.channel_ids]
+
+    def set_recommended_shards(self, count: int) -> None:
+        """What `GET /gateway/bot` recommends to a bot that does not set SHARD_COUNT."""
+        self.state.shard_count = count
 
     def add_channel(self, name: str) -> ChannelHandle:
         """A channel created before the bot connects (GUILD_CREATE carries it)."""

@@ -73,7 +73,7 @@ class AppRoutes:
     async def gateway_bot(self, request: web.Request) -> web.Response:
         return json_response({
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.state.shard_count,
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
                                     "max_concurrency": 1},
         })

@@ -28,3 +28,11 @@ class Snowflakes:
         # Two ids in the same millisecond, or a clock the test moved, must still increase.
         self._last = max(value, self._last + 1)
         return self._last
+
+    def next_in_shard(self, index: int, count: int) -> int:
+        """The next id of a guild that Discord would send to shard `index` of `count`
+        (``(id >> 22) % count``): a few milliseconds ahead when need be."""
+        value = self.next()
+        shift = (index - (value >> 22) % count) % count
+        self._last = value + (shift << 22)
+        return self._last

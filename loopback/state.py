@@ -36,6 +36,7 @@ from loopback.payloads import (
     ATTACHMENT_SIZE_LIMIT,
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
+    guild_payload,
     member_payload,
     message_payload,
 )
@@ -105,6 +106,8 @@ class LoopbackState:
         self.guilds[guild_id] = self.guild
         for name in channels:
             self.add_channel(name)
+        #: What `GET /gateway/bot` recommends (the bot may set its own SHARD_COUNT).
+        self.shard_count = 1
 
     # --- change notification -------------------------------------------------------------
 
@@ -136,14 +139,38 @@ class LoopbackState:
         self.notify()
         return user
 
-    def add_channel(self, name: str) -> Channel:
+    def add_channel(self, name: str, guild: Guild | None = None) -> Channel:
+        """A text channel of `guild` (the first guild by default); names are unique across
+        guilds, so that a test can name a channel alone."""
         if self.channel_by_name(name) is not None:
             raise ValueError(f"there is already a channel called #{name}")
-        channel = Channel(self.ids.next(), name, guild_id=self.guild.id,
-                          position=len(self.guild.channel_ids))
+        guild = guild or self.guild
+        channel = Channel(self.ids.next(), name, guild_id=guild.id,
+                          position=len(guild.channel_ids))
         self.channels[channel.id] = channel
-        self.guild.channel_ids.append(channel.id)
+        guild.channel_ids.append(channel.id)
         return channel
+
+    def add_guild(self, name: str, channels: list[str], *,
+                  shard: tuple[int, int] | None = None) -> Guild:
+        """Another guild with every user in it (the first one its owner) and these channels;
+        `shard` (index, count): an id Discord would send to that shard. A connected bot whose
+        shards cover it gets its GUILD_CREATE."""
+        guild_id = self.ids.next_in_shard(*shard) if shard else self.ids.next()
+        people = [u.id for u in self.users.values() if not u.bot]
+        guild = Guild(
+            guild_id, name, people[0] if people else self.bot.id,
+            roles=[Role(guild_id, "@everyone", EVERYONE_PERMISSIONS),
+                   Role(self.ids.next(), self.bot.name, BOT_PERMISSIONS, position=1)],
+            member_ids=[self.bot.id, *people],
+            joined_at=self.clock.time(),
+        )
+        self.guilds[guild_id] = guild
+        for channel in channels:
+            self.add_channel(channel, guild)
+        self.dispatch("GUILD_CREATE", guild_payload(self, guild), guild_id, 0)
+        self.notify()
+        return guild
 
     def user_by_name(self, name: str) -> User | None:
         return next((u for u in self.users.values() if u.name == name), None)

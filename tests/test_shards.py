@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+import bot.routing
 import bot.shards
 from bot.shards import LeaseKeeper, ShardPlan, gone, shard_of, this_process
 from bot.store import Store
@@ -32,6 +33,7 @@ def test_a_plan_owns_the_guilds_of_its_shards():
     assert ShardPlan.of(None, None) == ShardPlan(1, (0,))
     assert all(ShardPlan.of(None, None).owns(g) for g in [*guilds, None])
     assert doctest.testmod(bot.shards).failed == 0
+    assert doctest.testmod(bot.routing).failed == 0
 
 
 def test_a_holder_is_gone_only_if_its_process_on_this_host_is():

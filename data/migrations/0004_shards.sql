@@ -19,3 +19,13 @@ CREATE TABLE shard_leases (
 -- The guild of the table a row belongs to (NULL for rows written before this migration,
 -- which any process may send).
 ALTER TABLE outbox ADD COLUMN guild_id INTEGER;
+
+-- Discord sends every DM interaction to shard 0; a click in a DM on a table of another shard's
+-- guild is passed on here to the process holding that shard (PostgreSQL's NOTIFY wakes it),
+-- which claims the row (deletes it) and answers the interaction itself.
+CREATE TABLE forwarded_interactions (
+    id          INTEGER PRIMARY KEY,
+    shard_id    INTEGER NOT NULL CHECK (shard_id >= 0),
+    payload     TEXT    NOT NULL CHECK (json_valid(payload)),
+    created_at  TEXT    NOT NULL
+);

@@ -135,12 +135,14 @@ def start_server() -> PostgresServer:
                 text = (directory / "server.log").read_text(errors="replace")
                 raise PostgresUnavailable(f"the server did not start: {text[-2000:]}")
             time.sleep(0.05)
-        ready = subprocess.run(
-            [str(POSTGRES_BIN / "pg_isready"), "-h", str(directory), "-t", "30", "-q"],
+        # pg_isready says at once that a server still starting up rejects connections.
+        while subprocess.run(
+            [str(POSTGRES_BIN / "pg_isready"), "-h", str(directory), "-t", "5", "-q"],
             timeout=60,
-        )
-        if ready.returncode != 0:
-            raise PostgresUnavailable("the server did not accept connections within 30 s")
+        ).returncode != 0:
+            if server.process.poll() is not None or time.monotonic() > deadline:
+                raise PostgresUnavailable("the server did not accept connections within 30 s")
+            time.sleep(0.05)
     except BaseException:
         server.stop()
         raise
