@@ -221,6 +221,22 @@ def test_database_may_be_a_postgresql_url_whose_password_stays_out_of_sight(tmp_
     assert "must be a folder" in error_for({"DATA_DIR": str(tmp_path / "a-file")})
 
 
+def test_shards_of_this_process():
+    pg = {"DATABASE": "postgresql://bot@db/dealers"}
+    def settings(**env: str) -> Settings:
+        return load_settings(env, env_file=None, dictionaries=ELSEWHERE)
+    assert (settings().shard_count, settings().shard_ids) == (None, None)  # Discord's advice
+    assert (settings(SHARD_COUNT="4").shard_count, settings(SHARD_COUNT="4").shard_ids) == (
+        4, None)  # all four here
+    assert settings(SHARD_COUNT="4", SHARD_IDS="3, 0-1", **pg).shard_ids == (0, 1, 3)
+    assert settings(SHARD_COUNT="2", SHARD_IDS="0,1").shard_ids == (0, 1)  # all: SQLite will do
+    assert "needs SHARD_COUNT" in error_for({"SHARD_IDS": "0"})
+    assert "1 to 4096" in error_for({"SHARD_COUNT": "two"})
+    assert "from 0 to 1 once each" in error_for({"SHARD_COUNT": "2", "SHARD_IDS": "2", **pg})
+    assert "from 0 to 3 once each" in error_for({"SHARD_COUNT": "4", "SHARD_IDS": "1,1", **pg})
+    assert "must be a postgresql:// URL" in error_for({"SHARD_COUNT": "2", "SHARD_IDS": "1"})
+
+
 def test_docstring_examples_hold():
     # bot/ is outside pytest's doctest paths; the examples are documentation, so keep them true.
     import bot.settings
