@@ -5,7 +5,6 @@ fails at teardown if the bot sent any, even when the bot shrugged the 400 off), 
 Discord's rate limits so the tests play at Discord's pace.
 
     DC_E2E_RATE_LIMITS=0   run without rate limits (to measure what they cost)
-    DC_E2E_RATE_LIMITS=all run every test with them, WITHOUT_RATE_LIMITS included
     DC_E2E_STATS=path      append each test's request counts, as a JSON line, to `path`
     @pytest.mark.loopback(rate_limits=False)   one test without them
 
@@ -75,22 +74,11 @@ def backend() -> str:
     return "sqlite"
 
 
-# Whole games played through, which today send hundreds of channel messages (Poke's rubber
-# 434, Poängpoker and Chicago at two tables 1,370): at Discord's 5 per 5 s per channel the
-# two take 17 minutes instead of 25 s. They run without rate limits until the bot edits one
-# board in place instead of posting each move (issue 10, "Message economy").
-WITHOUT_RATE_LIMITS = frozenset({
-    "test_poke_two_users_play_a_whole_rubber",
-    "test_poangpoker_and_chicago_at_two_tables_across_a_kill_9",
-})
-
-
 def loopback_options(request: pytest.FixtureRequest) -> dict[str, Any]:
-    """Rate limits on unless the environment, the list above or the test's marker says not."""
+    """Rate limits on unless the environment or the test's marker says not."""
     setting = os.environ.get("DC_E2E_RATE_LIMITS", "1").lower()
-    exempt = request.node.originalname in WITHOUT_RATE_LIMITS and setting != "all"
     options: dict[str, Any] = {
-        "rate_limits": setting not in ("0", "false", "no") and not exempt,
+        "rate_limits": setting not in ("0", "false", "no"),
         "validate": True,
     }
     marker = request.node.get_closest_marker("loopback")
