@@ -162,7 +162,7 @@ class Pokeno(PokenoBase):
                                              "scores": list(self.scores)})]
         for seat in range(n):
             events.append(self.pyramid_event(
-                seat, f"Round {self.deal_no}. Your hand: {label_cards(self.hands[seat])}."))
+                seat, f"Round {self.deal_no}: your seven cards are dealt."))
         return events
 
     def _end_turn(self, seat: int) -> list[Event]:
@@ -205,7 +205,7 @@ class Pokeno(PokenoBase):
             return events + self._end_round("stall")
         else:
             self.turn = (seat + 1) % len(self.seats)
-        events.append(self.pyramid_event(self.turn, self.turn_heading(self.turn)))
+        events.append(self.pyramid_event(self.turn, "Your turn."))
         return events
 
     def _draw(self, seat: int) -> tuple[list[Any], list[Event]]:

@@ -171,7 +171,7 @@ def pokeno_ai(view: PokenoSeatView) -> Action:
     """The next step of the AI's turn, from its seat's view (a PokenoSeatView)."""
     hand = parse_cards(list(view.hand))
     board = [parse_cards(list(cards)) for cards in view.board]
-    solitaire = view.kind == "pokeno-solitaire"
+    solitaire = view.kind == "pokeno_solitaire"
     if solitaire:
         return _solitaire_step(view, hand, board)
     if view.can_call and _all_correct(board):
@@ -191,7 +191,7 @@ def pokeno_ai(view: PokenoSeatView) -> Action:
     spare = len(hand) - 4
     if room == 0 and not _all_correct(board):
         spare = min(len(hand), 3)  # a wrong full board: cycle the deck to the round's end
-    if spare > 0 and not view.steps:
+    if spare > 0:
         return Action("discard", tuple(map(str, _least_useful(hand, use, spare))))
     return Action("end")
 

@@ -394,7 +394,7 @@ class PokenoBase(Game):
                         + ", ".join(parts))
         if thrown:
             what.append(f"discarded {thrown}")
-        return f"{name} " + ("; ".join(what) if what else "placed nothing") + "."
+        return f"{name} " + ("; ".join(what) if what else "passes") + "."
 
     # --- what the seat sees -------------------------------------------------------------------
     def pyramid_event(self, seat: int, text: str) -> Event:

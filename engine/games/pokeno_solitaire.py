@@ -5,9 +5,9 @@ empties the deck, or as soon as a turn completes the board (that turn may then h
 than three cards, and no draw follows). Score: the points of the correct spaces, +10 per
 card in hand or left in the deck, -10 per card discarded.
 
-Decisions where the texts are silent (docs/rules/pokeno-solitaire.md): there is no clock
-(nobody waits for a one-person table); the game is "won", for the records, by a complete
-board whose ten spaces are all correct; every game's score counts toward the player's best.
+Decisions where the texts are silent (docs/rules/pokeno_solitaire.md): there is no clock
+(nobody waits for a one-person table); every game counts as played to its end (a win, for
+the records): what matters is the score, and the best one is the player's record.
 
 >>> game = PokenoSolitaire(["Ann"], {}, random.Random(5))
 >>> len(game.hands[0]), len(game.deck), game.prompt(0) is not None
@@ -34,7 +34,7 @@ PLAYS = 3
 
 @register
 class PokenoSolitaire(PokenoBase):
-    kind = "pokeno-solitaire"
+    kind = "pokeno_solitaire"
     title = "Po-Ke-No Solitaire"
     min_seats = 1
     max_seats = 1
@@ -117,8 +117,9 @@ class PokenoSolitaire(PokenoBase):
         self.deck = self.deck[PLAYS:]
         self.hands[seat] = sort_cards(self.hands[seat] + drawn)
         if not self.deck:
-            return events + self._finish(f"You drew {label_cards(drawn)}, the last of the "
-                                         "deck.")
+            events.append(self.pyramid_event(seat, f"You drew {label_cards(drawn)}, the last "
+                                                   "of the deck."))
+            return events + self._finish(f"The last {len(drawn)} cards of the deck are drawn.")
         events.append(self.pyramid_event(seat, f"You drew {label_cards(drawn)}."))
         return events
 
@@ -149,7 +150,7 @@ class PokenoSolitaire(PokenoBase):
         self.last_deal = record
         summary = f"{self.seats[0]} scores {score}" + (" with a perfect pyramid." if perfect
                                                         else ".")
-        self._result = GameResult((score,), (1,), (0,) if perfect else (), summary)
+        self._result = GameResult((score,), (1,), (0,), summary)
         return [
             Event("\n".join(lines), None, "reveal", {
                 "seat": 0, "board": record["boards"][0], "verdicts": record["verdicts"][0],
