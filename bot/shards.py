@@ -110,13 +110,13 @@ class LeaseKeeper:
                 lease = await self._take(shard)
                 if lease.owner == self.owner:
                     break
-                if lease.shard_count != self.plan.count:
-                    log.warning("shard %d is held by %s for SHARD_COUNT=%d, not %d: every "
-                                "process must set the same SHARD_COUNT", shard, lease.owner,
-                                lease.shard_count, self.plan.count)
                 if not told:
                     log.info("waiting for shard %d: held by %s until %s", shard, lease.owner,
                              lease.expires_at.isoformat(timespec="seconds"))
+                    if lease.shard_count != self.plan.count:
+                        log.warning("shard %d is held for SHARD_COUNT=%d, not %d: every "
+                                    "process must set the same SHARD_COUNT", shard,
+                                    lease.shard_count, self.plan.count)
                     told = True
                 await asyncio.sleep(1.0)
         log.info("holding shard(s) %s of %d as %s", ",".join(map(str, self.plan.ids)),

@@ -57,7 +57,7 @@ async def dump(target: Target) -> dict[str, list[tuple[Any, ...]]]:
     db = await open_database(target)
     try:
         async with db.reading() as conn:
-            names = [name for name in await table_names(target)]
+            names = await table_names(target)
             return {
                 name: sorted((tuple(r) for r in await conn.fetch_all(f"SELECT * FROM {name}")),
                              key=repr)
