@@ -1,6 +1,9 @@
 """A throwaway PostgreSQL server for the tests: started once per test session on a temporary
 directory and a unix socket in it (no TCP port, so test runs side by side never meet),
-stopped and removed at the end. Each test gets a database of its own (`fresh_database`).
+stopped and removed at the end. Each test gets a database of its own (`fresh_database`): a
+schema of its own in the session's database, as good as a new database to the store (every
+name it uses is unqualified, found through the URL's search_path) and a hundred times quicker
+to make than CREATE DATABASE.
 
     DC_TEST_POSTGRES_URL=postgresql://...   use that server instead (each test still gets a
                                             database of its own in it; the user must be
@@ -54,21 +57,33 @@ class PostgresServer:
     process: subprocess.Popen[bytes] | None = None
     directory: Path | None = None
     _names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _database: str | None = None
 
-    def url(self, database: str) -> str:
+    def url(self, database: str, **settings: str) -> str:
+        """The URL of `database`, with server settings (asyncpg passes on query parameters
+        it does not know, such as search_path)."""
         parts = urlsplit(self.base_url)
-        return urlunsplit(parts._replace(path=f"/{database}"))
+        query = "&".join([parts.query, *(f"{k}={v}" for k, v in settings.items())]).strip("&")
+        return urlunsplit(parts._replace(path=f"/{database}", query=query))
 
     async def fresh_database(self) -> str:
-        """A new, empty database; returns its URL."""
-        name = f"dc_test_{os.getpid()}_{next(self._names)}"
-        conn = await asyncpg.connect(self.base_url)
+        """The URL of a new, empty database (a schema of its own; see above)."""
+        if self._database is None:
+            name = f"dc_test_{os.getpid()}"
+            conn = await asyncpg.connect(self.base_url)
+            try:
+                await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                await conn.execute(f'CREATE DATABASE "{name}"')
+            finally:
+                await conn.close()
+            self._database = name
+        schema = f"test_{next(self._names)}"
+        conn = await asyncpg.connect(self.url(self._database))
         try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            await conn.execute(f'CREATE DATABASE "{name}"')
+            await conn.execute(f'CREATE SCHEMA "{schema}"')
         finally:
             await conn.close()
-        return self.url(name)
+        return self.url(self._database, search_path=schema)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

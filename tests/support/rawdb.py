@@ -45,7 +45,8 @@ async def execute(target: Target, *statements: str | tuple[str, tuple[Any, ...]]
 
 async def table_names(target: Target) -> list[str]:
     if is_postgres(target):
-        sql = "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
+        sql = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+               " ORDER BY tablename")
     else:
         sql = ("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
                " ORDER BY name")
