@@ -11,7 +11,7 @@ from bot import cash, messages
 from bot.messages import Body
 from bot.render import board_text, event_embed, private_text, renderer_for
 from bot.table import Table
-from engine.game import Event
+from engine.game import Event, Prompt
 
 MAX_EMBEDS = 10
 YOUR_TURN = "<@{user}>, your turn at {title}: press **Show my hand** on the board."
@@ -106,10 +106,12 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
         if occupant.user_id in table.dm_closed:
             if not any(event.kind == "hand" for event in news):
                 # Closed DMs are tried again once a deal, not at every step; meanwhile their
-                # turn is a channel message, since an edited board notifies nobody.
+                # turn is a channel message, since an edited board notifies nobody (or their
+                # "Show my hand" view, if they just answered there: `bot.in_place`).
                 if changed and prompt is not None:
-                    bodies.append(messages.post(channel=table.channel_id, content=YOUR_TURN.format(
-                        user=occupant.user_id, title=game.title)))
+                    ping = messages.post(channel=table.channel_id, content=YOUR_TURN.format(
+                        user=occupant.user_id, title=game.title))
+                    bodies.append(ping | {"turn": turn(table, seat, stamp, prompt)})
                 continue
             table.dm_closed.remove(occupant.user_id)
         if (not changed or prompt is None) and seat not in private_seats and not game.is_over:
@@ -127,6 +129,14 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
             clocks=[key for key, seats in table.fresh_clocks.items() if seat in seats],
         ))
     return bodies
+
+
+def turn(table: Table, seat: int, stamp: str, prompt: Prompt) -> dict[str, object]:
+    """What the ping of a seat whose DMs are closed may become instead: its private view
+    with the new prompt, shown where its person just answered on "Show my hand"."""
+    return {"seat": seat, "user": table.seats[seat].user_id,
+            "content": private_text(table, seat, prompt),
+            "view": messages.prompt_view(table.table_id, seat, stamp, prompt)}
 
 
 def step(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:

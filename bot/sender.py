@@ -106,7 +106,7 @@ class Sender:
             while True:
                 self._again.discard(table_id)
                 rows = await self.store.pending_messages(table_id)
-                for where in dict.fromkeys(destination(row.body) for row in rows):
+                for where in dict.fromkeys(queue_of(row.body) for row in rows):
                     self._start_worker(table_id, where)
                 if table_id not in self._again:
                     return
@@ -133,7 +133,7 @@ class Sender:
                 self._again.discard(key)
                 refs = await self.store.message_refs(table_id)
                 rows = [row for row in await self.store.pending_messages(table_id)
-                        if destination(row.body) == where]
+                        if queue_of(row.body) == where]
                 for index, row in enumerate(rows):
                     later = rows[index + 1:]
                     if superseded(row.body, later):
@@ -206,6 +206,8 @@ class Sender:
                 embed.set_image(url=f"attachment://{files[0].filename}")
         view = build_view(body.get("view"))
         nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
+        if body.get("turn") and await self._turn_in_place(table_id, body["turn"]):
+            return {}
         if body.get("user") is not None:
             placed = await self._in_place(table_id, row_id, body, refs, view, files)
             if placed is not None:
@@ -273,6 +275,16 @@ class Sender:
         await self.store.remember_message(table_id, marker, refs[marker])
         return None
 
+    async def _turn_in_place(self, table_id: str, turn: dict[str, Any]) -> bool:
+        """The turn of a seat whose DMs are closed, shown on the "Show my hand" view its
+        person just answered on, instead of a ping in the channel. Nothing to make durable:
+        after a crash the row is sent again, and this edit or the ping it replaces says the
+        same."""
+        where = self.in_place.private_view(table_id, turn["seat"], turn["user"],
+                                           turn["content"])
+        return where is not None and await self.in_place.edit(
+            where, turn["content"], build_view(turn["view"]), [])
+
     async def _strip_in_place(self, table_id: str, ref: str, where: MessageRef) -> bool:
         """A withdrawn prompt loses its buttons through the token of the click that was
         answered on it, when there is one, rather than through the DM channel's bucket."""
@@ -321,6 +333,14 @@ def outdated(body: Body, later: list[PendingMessage]) -> bool:
         return False
     return any(row.body.get("ref") == ref and row.body["op"] in ("post", "strip")
                for row in later)
+
+
+def queue_of(body: Body) -> str:
+    """The queue a row waits in (`bot.messages.destination`); a closed-DM seat's turn waits
+    with that seat's prompts, not behind the channel's narration, as it may go in place."""
+    if body.get("turn"):
+        return f"prompt:{body['turn']['seat']}"
+    return destination(body)
 
 
 def seat_of(ref: str) -> int:

@@ -1,5 +1,5 @@
-"""When a prompt may replace the DM message its person just answered (`bot/in_place.py`), and
-which queued prompts go out without their buttons (`bot/sender.outdated`)."""
+"""When a prompt may replace the private view its person just answered on (`bot/in_place.py`),
+and which queued prompts go out without their buttons (`bot/sender.outdated`)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,12 @@ class Clock:
         return self.now
 
 
-def click(user: int = 7, message: int = 50, guild: int | None = None) -> Any:
+def click(user: int = 7, message: int = 50, guild: int | None = None,
+          ephemeral: bool = False) -> Any:
     """What `note` reads of a discord.Interaction: a click on a message of a DM (or guild)."""
     return SimpleNamespace(guild_id=guild, user=SimpleNamespace(id=user),
-                           message=SimpleNamespace(id=message, channel=SimpleNamespace(id=9)))
+                           message=SimpleNamespace(id=message, channel=SimpleNamespace(id=9),
+                                                   flags=SimpleNamespace(ephemeral=ephemeral)))
 
 
 def test_a_prompt_goes_in_place_only_on_the_message_just_answered() -> None:
@@ -42,10 +44,19 @@ def test_a_prompt_goes_in_place_only_on_the_message_just_answered() -> None:
     assert place.target("t1", 2, 7, 50, "text") is None
 
 
-def test_a_click_in_a_server_channel_is_not_a_dm_prompt() -> None:
-    place = InPlace(clock=Clock())
-    place.note("t1", 0, click(guild=123))  # the ephemeral "Show my hand" view
+def test_a_click_on_show_my_hand_takes_a_closed_dm_seat_s_turn_not_a_dm_prompt() -> None:
+    clock = Clock()
+    place = InPlace(clock=clock)
+    place.note("t1", 0, click(guild=123, ephemeral=True))  # the "Show my hand" view
     assert place.target("t1", 0, 7, 50, "text") is None
+    assert place.private_view("t1", 0, 7, "text") is not None
+    assert place.private_view("t1", 0, 8, "text") is None
+    clock.now += RECENT_SECONDS + 1
+    assert place.private_view("t1", 0, 7, "text") is None
+    place.note("t1", 1, click(guild=123))  # a public message (the board): nothing to edit
+    assert place.private_view("t1", 1, 7, "text") is None
+    place.note("t1", 2, click())  # a DM prompt is not a "Show my hand" view
+    assert place.private_view("t1", 2, 7, "text") is None
 
 
 def row(number: int, body: dict[str, Any]) -> PendingMessage:

@@ -84,3 +84,19 @@ async def test_a_prompt_being_edited_in_place_survives_a_kill_9(world: World) ->
     assert not [r for r in dm_requests(discord, alice, since) if r.startswith("POST")]
     await player.answer(alice, again)
     await next_prompt(discord, player, alice)
+
+
+async def test_with_closed_dms_the_next_turn_comes_on_the_show_my_hand_view(world: World) -> None:
+    """Someone whose DMs are closed is pinged in the channel when their turn comes (a new
+    channel message each time, at 5 per 5 s); once they answer on their "Show my hand" view,
+    their next turns come there instead, edited through that click's token."""
+    discord = world.discord
+    alice, games = discord.user("alice"), discord.channel("games")
+    alice.close_dms()
+    await open_table(discord, alice, games, "chicago start", [], ai=3)
+    player = AutoPlayer(discord, games, [alice], seed=3)
+    await player.play(until=lambda: len(player.moves) >= 10)
+    # A deal's first turn is told by the notice that DMs are closed (tried once a deal);
+    # every later one came where Alice had just answered (5 pings in 10 moves before).
+    pings = [m.text for m in games.messages() if "your turn at" in m.text]
+    assert not pings, pings
