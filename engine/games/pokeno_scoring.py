@@ -12,7 +12,7 @@ the deck, -10 per card discarded.
 >>> verdict(Space.TWO_PAIR, parse_cards("9c 9d 9h 9s")).why
 'four of a kind (nines), not two pair'
 >>> verdict(Space.PAIR, parse_cards("Kc Jk")).why
-'pair of kings (🃏 as K♦)'
+'pair of kings (🃏 as K♠)'
 >>> split_points(Space.FLUSH, 2), split_points(Space.NO_PAIR, 2)
 (7, 1)
 """
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, label_cards, rank_word
+from engine.cards import Card, Suit, label_cards, rank_word
 from engine.evaluator import evaluate
 from engine.partial import Space, read_space, reading
 
@@ -140,7 +140,8 @@ def verdict(space: Space, cards: Sequence[Card]) -> SpaceVerdict:
         read = reading(space, cards) or tuple(cards)
         text = describe(read)
         if wilds:
-            stand_ins = read[len(cards) - len(wilds):]
+            stand_ins = _plain_suits(space, read[:len(cards) - len(wilds)],
+                                     read[len(cards) - len(wilds):])
             text += " (" + ", ".join(f"🃏 as {card.label}" for card in stand_ins) + ")"
         return SpaceVerdict(True, strength, text)
     if wilds and not space.wilds_allowed:
@@ -152,6 +153,31 @@ def verdict(space: Space, cards: Sequence[Card]) -> SpaceVerdict:
     if space is Space.ROYAL_FLUSH:
         return SpaceVerdict(False, None, f"{made}, not a royal flush")
     return SpaceVerdict(False, None, f"{made}, not {space_name(space)}")
+
+
+def _plain_suits(space: Space, naturals: Sequence[Card], stand_ins: Sequence[Card]
+                 ) -> list[Card]:
+    """The jokers' stand-ins as a player would name them: where the suit does not matter
+    (every space but the flushes), a card not already there (🃏 as J♦ beside J♣ J♠, not as
+    a second J♣), and in the straight never the naturals' one suit (no straight flush)."""
+    if space in (Space.FLUSH, Space.STRAIGHT_FLUSH, Space.ROYAL_FLUSH):
+        return list(stand_ins)
+    used = list(naturals)
+    avoid = {card.suit for card in naturals} if space is Space.STRAIGHT and len(
+        {card.suit for card in naturals}) == 1 else set()
+    named = []
+    for card in stand_ins:
+        rank = card.rank
+        choice = card
+        if rank is not None:
+            for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS):
+                candidate = Card(rank, suit)
+                if candidate not in used and suit not in avoid:
+                    choice = candidate
+                    break
+        used.append(choice)
+        named.append(choice)
+    return named
 
 
 @dataclass(frozen=True)

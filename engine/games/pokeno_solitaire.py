@@ -41,7 +41,8 @@ class PokenoSolitaire(PokenoBase):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return "your best score: correct spaces, +10 per card kept, -10 per card discarded"
+        return ("as many points as you can: correct spaces, +10 a card kept, "
+                "-10 a card discarded")
 
     def __init__(self, seats: Sequence[str], options: Mapping[str, Any] | None = None,
                  rng: random.Random | None = None) -> None:
@@ -79,6 +80,9 @@ class PokenoSolitaire(PokenoBase):
 
     def turn_heading(self, seat: int) -> str:
         played = self.played_count()
+        if self.board_is_complete(seat):
+            return ("Your board is complete: **End turn** ends the game (no draw; every card "
+                    "in your hand and the deck scores +10).")
         return (f"Play exactly {PLAYS} cards ({played} so far), then end the turn. "
                 f"Deck {len(self.deck)}, discarded {self.discarded}.")
 
@@ -105,11 +109,7 @@ class PokenoSolitaire(PokenoBase):
         counts: dict[int, int] = {}
         for index, count in placed:
             counts[index] = counts.get(index, 0) + count
-        parts = [f"{label_cards(thrown)} discarded"] if thrown else []
-        board = self.boards[seat]
-        parts += [f"{count} on {space_name(SPACES[i])} ({len(board[i])}/{SPACES[i].size})"
-                  for i, count in sorted(counts.items())]
-        events = [Event("You played " + ", ".join(parts) + ".", seat, "turn",
+        events = [Event(self.placed_text(seat, placed, len(thrown)), None, "turn",
                         {"placed": [list(p) for p in placed], "discarded": len(thrown)})]
         if self.board_is_complete(seat):
             return events + self._finish("The board is complete.")
@@ -130,7 +130,7 @@ class PokenoSolitaire(PokenoBase):
         kept = len(self.hands[0]) + len(self.deck)
         score, verdicts = solitaire_score(board, kept, self.discarded)
         self.scores = [score]
-        lines = [f"{why} Your pyramid scores **{score}**"]
+        lines = [f"{why} {self.seats[0]}'s pyramid scores **{score}**"]
         for i, space in enumerate(SPACES):
             v = verdicts[i]
             gain = f" — **+{space.points}**" if v.correct else ""
@@ -138,8 +138,9 @@ class PokenoSolitaire(PokenoBase):
                          f"{v.why}{gain}")
         spaces = sum(space.points for space, v in zip(SPACES, verdicts, strict=True)
                      if v.correct)
-        lines.append(f"Spaces {spaces}, cards kept {kept} × 10 = +{10 * kept}, "
-                     f"discarded {self.discarded} × 10 = -{10 * self.discarded}.")
+        thrown = (f"discarded {self.discarded} × 10 = -{10 * self.discarded}"
+                  if self.discarded else "nothing discarded")
+        lines.append(f"Spaces {spaces}, cards kept {kept} × 10 = +{10 * kept}, {thrown}.")
         perfect = all(v.correct for v in verdicts)
         record: dict[str, Any] = {"deal": 1, "boards": [[cards_to_json(c) for c in board]],
                   "verdicts": [[{"correct": v.correct, "why": v.why} for v in verdicts]],
