@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from bot.render import Renderer, use_renderers
 from engine.game import Game
 
-PLUGIN_MODULES = ("cogs.sppoker", "cogs.trick_games", "cogs.chip_games", "cogs.high_low_games")
+PLUGIN_MODULES = ("cogs.sppoker", "cogs.trick_games", "cogs.chip_games", "cogs.high_low_games",
+                  "cogs.pokeno")
 
 
 @dataclass(frozen=True)

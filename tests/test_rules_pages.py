@@ -17,7 +17,7 @@ TITLES = {"sppoker": "Sppoker", "poke": "Poke", "poangpoker": "Poängpoker and C
           "hands": "Hands", "red_dog": "Red Dog", "badugi": "Badugi",
           "holdem_sppoker": "Hold'em Sppoker",
           "dealers_choice": "Dealer's Choice", "old_man_49er": "Old Man 49er",
-          "spew": "Spew", "zero_to_55": "Zero to 55"}
+          "spew": "Spew", "zero_to_55": "Zero to 55", "pokeno": "Pyramid Po-Ke-No"}
 # A line that starts a new block in Markdown: a list item, a heading, a fence.
 STARTS = re.compile(r"^\s*(?:[-*] |\d+\. |#|```)")
 
@@ -98,3 +98,13 @@ def test_the_new_rulings_are_documented() -> None:
     badugi = text_of("badugi")
     assert "An all-in raise of at least **half a bet** counts as a full raise" in badugi
     assert "never dealt back to you" in badugi and "go **one each**" in badugi
+
+
+def test_the_pokeno_rulings_are_documented() -> None:
+    pokeno = text_of("pokeno")
+    assert "four of a kind**, not two pair" in pokeno
+    assert "five of a kind**, not a full house" in pokeno
+    assert "**Equal hands split the points, rounded down**" in pokeno
+    assert "**as many times as there are players**" in pokeno
+    assert "**Discards go face down**" in pokeno
+    assert "**−10** for every card you discarded" in pokeno

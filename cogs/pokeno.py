@@ -1,0 +1,187 @@
+"""Pyramid Po-Ke-No and its solitaire: their commands and how their tables look.
+
+The channel sees every pyramid face down (how many cards each space holds); a player's own
+pyramid comes by DM, face up, as a picture with their hand. At a round's end every pyramid
+is shown, each space with its verdict and points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.images import Row, render_rows
+from bot.plugins import GamePlugin
+from bot.render import Renderer, cards_text
+from cogs.common import send_rules, start_table
+from engine.cards import parse_cards
+from engine.game import Event
+from engine.games import GAMES
+from engine.games.pokeno_base import PokenoSeatView, PokenoView
+from engine.games.pokeno_scoring import SPACES, space_name
+from engine.views import GameView
+
+SOLITAIRE = "pokeno_solitaire"
+ROW_NAMES = [space_name(space).capitalize() for space in SPACES]
+
+
+def result_line(view: GameView) -> str | None:
+    result = view.result
+    return f"🏆 {result.summary}" if result and result.summary else None
+
+
+def counts_table(view: PokenoView) -> str:
+    """Every pyramid face down: how many cards each space holds, per player."""
+    names = [name[:7] for name in view.names]
+    width = max(len(name) for name in ROW_NAMES)
+    head = " " * width + "".join(f" {name:>7}" for name in names)
+    rows = [head]
+    for i, space in enumerate(SPACES):
+        cells = "".join(f" {f'{counts[i]}/{space.size}':>7}" for counts in view.board_counts)
+        rows.append(f"{ROW_NAMES[i]:<{width}}{cells}")
+    totals = "".join(f" {f'{sum(counts)}/40':>7}" for counts in view.board_counts)
+    rows.append(f"{'Placed':<{width}}{totals}")
+    hands = "".join(f" {size:>7}" for size in view.hand_sizes)
+    rows.append(f"{'Cards in hand':<{width}}{hands}")
+    return "```\n" + "\n".join(rows) + "\n```"
+
+
+def pokeno_public(view: PokenoView) -> list[str]:
+    names = view.names
+    scores = ", ".join(f"{n} {s}" for n, s in view.score_pairs())
+    lines = [f"Round {view.deal} · {names[view.dealer]} dealt · deck {view.deck} · "
+             f"discards {view.discards} (face down) · reshuffles "
+             f"{view.reshuffles}/{view.reshuffle_limit}",
+             f"Scores (to {view.target}): {scores}"]
+    if view.caller is not None:
+        rest = ", ".join(names[s] for s in view.last_turns)
+        lines.append(f"📣 {names[view.caller]} called **full board**"
+                     + (f": last turns for {rest}." if rest else "."))
+    if not view.is_over:
+        lines.append("The pyramids, face down (cards on each space):")
+        lines.append(counts_table(view))
+    result = result_line(view)
+    return [*lines, result] if result else lines
+
+
+def solitaire_public(view: PokenoView) -> list[str]:
+    placed = sum(view.board_counts[0])
+    lines = [f"Solitaire · deck {view.deck} · placed {placed}/40 · discarded {view.discarded}"]
+    result = result_line(view)
+    return [*lines, result] if result else lines
+
+
+def own_pyramid(view: PokenoSeatView) -> list[str]:
+    """The seat's own board face up; ✚ marks the cards placed this turn (not yet final)."""
+    lines = []
+    for i, space in enumerate(SPACES):
+        cards = list(view.board[i]) if view.board else []
+        fresh = set(view.fresh[i]) if view.fresh else set()
+        shown = " ".join(cards_text([card]) + ("✚" if n in fresh else "")
+                         for n, card in enumerate(cards)) or "—"
+        lines.append(f"`{ROW_NAMES[i]:<15} {len(cards)}/{space.size}` {shown}")
+    return lines
+
+
+def private_lines(view: PokenoSeatView) -> list[str]:
+    lines = []
+    if view.hand or not view.is_over:
+        lines.append("Your hand: " + cards_text(list(view.hand)))
+    if not view.is_over:
+        marked = " (✚ placed this turn: Undo takes it back until you end the turn)" \
+            if any(view.fresh) else ""
+        lines.append(f"Your pyramid{marked}:")
+        lines += own_pyramid(view)
+    if view.kind == SOLITAIRE:
+        return [*lines, *solitaire_public(view)]
+    names = view.names
+    others = ", ".join(f"{names[s]} {sum(view.board_counts[s])}/40"
+                       for s in range(len(names)) if s != view.seat)
+    scores = ", ".join(f"{n} {s}" for n, s in view.score_pairs())
+    lines.append(f"Round {view.deal} · deck {view.deck} · others placed: {others}")
+    lines.append(f"Scores (to {view.target}): {scores}")
+    if view.caller is not None:
+        lines.append(f"📣 {names[view.caller]} called **full board**.")
+    result = result_line(view)
+    return [*lines, result] if result else lines
+
+
+def _pyramid_picture(data: dict[str, Any]) -> bytes:
+    rows = []
+    for i, space in enumerate(SPACES):
+        cards = parse_cards(data["board"][i])
+        fresh = data.get("fresh") or [[] for _ in SPACES]
+        rows.append(Row(label=ROW_NAMES[i], cards=cards, note=f"{len(cards)}/{space.size}",
+                        highlight=fresh[i], slots=space.size))
+    hand = parse_cards(data.get("hand") or [])
+    rows.append(Row(label="Your hand", cards=hand, note=f"{len(hand)} cards"))
+    return render_rows(rows, title="Your pyramid (raised: placed this turn)", fan=True)
+
+
+def _reveal_picture(data: dict[str, Any], name: str) -> bytes:
+    rows = []
+    for i, space in enumerate(SPACES):
+        verdict = data["verdicts"][i]
+        points = data["space_points"][i]
+        mark = "✓" if verdict["correct"] else "✗"
+        why = str(verdict["why"]).replace("🃏", "joker")
+        note = f"{mark} {why}" + (f" · +{points}" if points else "")
+        rows.append(Row(label=ROW_NAMES[i], cards=parse_cards(data["board"][i]), note=note,
+                        slots=space.size, winner=points > 0))
+    return render_rows(rows, title=f"{name}: {data['total']} points", fan=True)
+
+
+def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
+    images: list[tuple[str, bytes]] = []
+    pyramids = [event for event in events if event.kind == "pyramid"]
+    if pyramids:  # several in one step (a draw, then a new round): the newest is the board
+        images.append(("pyramid.png", _pyramid_picture(dict(pyramids[-1].data))))
+    for event in events:
+        if event.kind == "reveal" and event.data.get("board"):
+            seat = int(event.data["seat"])
+            name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+            images.append((f"pyramid-{seat + 1}.png", _reveal_picture(dict(event.data), name)))
+    return images
+
+
+PICTURED = frozenset({"pyramid", "reveal"})
+BOXED = frozenset({"reveal", "deal_end"})
+POKENO = Renderer(private_lines, pokeno_public, event_images, PICTURED, BOXED)
+SOLO = Renderer(private_lines, solitaire_public, event_images, PICTURED, frozenset({"reveal"}))
+PLUGINS = (
+    GamePlugin(game=GAMES["pokeno"], renderer=POKENO, extension=__name__),
+    GamePlugin(game=GAMES[SOLITAIRE], renderer=SOLO, extension=__name__),
+)
+
+
+@app_commands.guild_only()
+class Pokeno(commands.GroupCog, group_name="pokeno",
+             group_description="Pyramid Po-Ke-No: build ten poker hands face down; to 500"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="Open a Pyramid Po-Ke-No table "
+                                                    "(2-4 players, AI seats welcome)")
+    @app_commands.describe(target="Points to win (default 500)",
+                           turn_seconds="Seconds each player has for a turn (default 180)")
+    async def start(self, interaction: discord.Interaction,
+                    target: app_commands.Range[int, 50, 2000] | None = None,
+                    turn_seconds: app_commands.Range[int, 30, 900] | None = None) -> None:
+        await start_table(interaction, "pokeno", target=target, turn_seconds=turn_seconds)
+
+    @app_commands.command(name="solitaire",
+                          description="Play your own Po-Ke-No solitaire here (one deck)")
+    async def solitaire(self, interaction: discord.Interaction) -> None:
+        await start_table(interaction, SOLITAIRE)
+
+    @app_commands.command(name="rules", description="How Pyramid Po-Ke-No and its "
+                                                    "solitaire are played here")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, "pokeno", "Pyramid Po-Ke-No")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Pokeno(bot))
