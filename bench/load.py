@@ -24,6 +24,8 @@ would read callbacks late and inflate the latencies).
 Run: .venv/bin/python bench/load.py [--tables 200] [--seconds 40] [--burst-seconds 30] [--json]
 It stops by itself (about 2 minutes with the defaults on 2 cores) and talks only to
 127.0.0.1. `--profile` adds a cProfile of the restore, in a separate interpreter.
+`--postgres` runs the bot on PostgreSQL instead of SQLite: a throwaway server started as the
+tests start theirs (tests/support/postgres.py, on a unix socket), a new database per phase.
 """
 
 from __future__ import annotations
@@ -432,6 +434,13 @@ async def gather_limited(jobs: Iterable[Callable[[], Any]], limit: int) -> None:
     await asyncio.gather(*(run(job) for job in jobs))
 
 
+async def database_for(args: argparse.Namespace, workdir: Path, name: str) -> Path | str:
+    """DATABASE for one phase: a new SQLite file, or a new database on the PostgreSQL server."""
+    if args.postgres is not None:
+        return str(await args.postgres.fresh_database())
+    return workdir / f"{name}.sqlite3"
+
+
 async def load_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     n = args.tables
     hosts = [f"host{i:03d}" for i in range(n)]
@@ -441,8 +450,8 @@ async def load_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str, A
     users = [*(f"{w}-host" for w in warm), *(f"{w}-guest" for w in warm), *hosts, *guests]
     async with LoopbackDiscord(users=users, channels=[*warm, *channels],
                                ack_timeout=10.0) as discord:
-        bot = BotProcess(discord, workdir / "load.sqlite3",
-                         extra_env={"LOG_LEVEL": "INFO"})
+        bot = BotProcess(discord, await database_for(args, workdir, "load"),
+                         log_path=workdir / "load.log", extra_env={"LOG_LEVEL": "INFO"})
         await bot.start(ready_timeout=60)
         assert bot.process is not None
         pid = bot.process.pid
@@ -600,7 +609,7 @@ def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids:
     return tables
 
 
-async def write_snapshots(path: Path, tables: list[Any]) -> float:
+async def write_snapshots(path: Path | str, tables: list[Any]) -> float:
     """One `save_snapshot` per table, as the service saves them; returns the seconds taken."""
     from bot.store import Store
 
@@ -612,7 +621,7 @@ async def write_snapshots(path: Path, tables: list[Any]) -> float:
     return time.perf_counter() - started
 
 
-async def restore_probe(path: Path, profile: bool) -> dict[str, Any]:
+async def restore_probe(path: Path | str, profile: bool) -> dict[str, Any]:
     """`TableService.restore()` in this (fresh) interpreter: cold caches, as at start-up."""
     started = time.perf_counter()
     from bot.service import TableService
@@ -655,7 +664,7 @@ async def restore_probe(path: Path, profile: bool) -> dict[str, Any]:
     return result
 
 
-async def run_probe(database: Path, *, profile: bool) -> dict[str, Any]:
+async def run_probe(database: Path | str, *, profile: bool) -> dict[str, Any]:
     """`restore_probe` in a child interpreter, so the restore starts as cold as at boot."""
     probe = await asyncio.to_thread(
         subprocess.run,
@@ -680,7 +689,7 @@ async def restore_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str
     built = time.perf_counter()
     tables = mid_game_tables(count, state.guild.id, channel_ids, user_ids, args.seed)
     build_s = time.perf_counter() - built
-    database = workdir / "restore.sqlite3"
+    database = await database_for(args, workdir, "restore")
     write_s = await write_snapshots(database, tables)
     sizes = [len(t.snapshot_json()) for t in tables]
 
@@ -689,7 +698,8 @@ async def restore_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str
         in_process["profile"] = (await run_probe(database, profile=True))["profile"]
 
     async with discord:
-        bot = BotProcess(discord, database, extra_env={"LOG_LEVEL": "INFO"})
+        bot = BotProcess(discord, database, log_path=workdir / "restore.log",
+                         extra_env={"LOG_LEVEL": "INFO"})
         needle = f"restored {count} table(s)"
         seen: dict[str, float] = {}
 
@@ -799,13 +809,23 @@ def report(figures: dict[str, Any]) -> str:
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    figures: dict[str, Any] = {"tables": args.tables, "think_s": args.think}
-    with tempfile.TemporaryDirectory(prefix="dc-load-") as tmp:
-        workdir = Path(tmp)
-        if args.tables > 0:
-            figures["load"] = await load_benchmark(args, workdir)
-        if args.restore_tables > 0:
-            figures["restore"] = await restore_benchmark(args, workdir)
+    figures: dict[str, Any] = {"tables": args.tables, "think_s": args.think,
+                               "database": "postgresql" if args.postgres else "sqlite"}
+    server = None
+    if args.postgres:
+        from tests.support.postgres import start_server
+
+        server = args.postgres = start_server()
+    try:
+        with tempfile.TemporaryDirectory(prefix="dc-load-") as tmp:
+            workdir = Path(tmp)
+            if args.tables > 0:
+                figures["load"] = await load_benchmark(args, workdir)
+            if args.restore_tables > 0:
+                figures["restore"] = await restore_benchmark(args, workdir)
+    finally:
+        if server is not None:
+            server.stop()
     load, restore = figures.get("load") or {}, figures.get("restore")
     burst, paced = load.get("burst") or {}, load.get("paced") or {}
     figures |= {
@@ -860,7 +880,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile", action="store_true",
                         help="print a cProfile of TableService.restore()")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--restore-probe", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--postgres", action="store_const", const=True, default=None,
+                        help="the bot on a throwaway PostgreSQL server instead of SQLite")
+    parser.add_argument("--restore-probe", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.concurrency = args.concurrency or max(1, args.tables)
     return args
