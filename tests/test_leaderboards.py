@@ -1,4 +1,5 @@
-"""Leaderboard pages and their buttons, from recorded results (aborted games never count)."""
+"""Leaderboard pages and their buttons, from recorded results (aborted games never count); on
+both of the store's backends."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ async def played(store: Store, winner: int, loser: int, status: str = "finished"
     ))
 
 
-async def test_pages_orders_and_aborted_games(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_pages_orders_and_aborted_games(database: Path | str) -> None:
+    store = await Store.open(database)
     for user in range(1, 16):
         await store.upsert_player(user, f"P{user}")
     for user in range(2, 16):
@@ -51,8 +52,8 @@ async def test_pages_orders_and_aborted_games(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_an_empty_board_invites_a_first_game(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_an_empty_board_invites_a_first_game(database: Path | str) -> None:
+    store = await Store.open(database)
     embed, _ = await leaderboard_page(store, GUILD, "poke", "win_rate", 3)
     assert "No finished games yet" in (embed.description or "")
     assert "Page 1 of 1" in (embed.footer.text or "")
@@ -70,8 +71,8 @@ async def result(store: Store, kind: str, scores: dict[int, tuple[int, bool]]) -
     ))
 
 
-async def test_all_games_do_not_add_up_points_of_different_games(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_all_games_do_not_add_up_points_of_different_games(database: Path | str) -> None:
+    store = await Store.open(database)
     for user in (1, 2):
         await store.upsert_player(user, f"P{user}")
     await result(store, "sppoker", {1: (12, True), 2: (3, False)})
@@ -88,8 +89,8 @@ async def test_all_games_do_not_add_up_points_of_different_games(tmp_path: Path)
     await store.close()
 
 
-async def test_at_equal_wins_the_better_record_ranks_first(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_at_equal_wins_the_better_record_ranks_first(database: Path | str) -> None:
+    store = await Store.open(database)
     for user in (1, 2, 3, 4, 5):
         await store.upsert_player(user, f"P{user}")
     await result(store, "sppoker", {5: (12, True), 1: (0, False), 2: (0, False)})
