@@ -468,6 +468,8 @@ class PostgresDatabase(Database):
         self.name = redact_url(url)
         self.errors = errors
         self._listener: Any = None  # a connection of its own, outside the pool
+        self._listening: dict[str, Callable[[str], None]] = {}
+        self._reconnect: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDatabase:
@@ -506,6 +508,9 @@ class PostgresDatabase(Database):
                 yield conn
 
     async def close(self) -> None:
+        self._listening.clear()
+        if self._reconnect is not None:
+            self._reconnect.cancel()
         listener, self._listener = self._listener, None
         if listener is not None:
             await listener.close()
@@ -514,12 +519,41 @@ class PostgresDatabase(Database):
             await pool.close()  # waits for the connections in use to be released
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        self._listening[channel] = callback
+        if self._listener is None:
+            await self._connect_listener()
+        else:
+            await self._add_listener(self._listener, channel, callback)
+
+    @staticmethod
+    async def _add_listener(conn: Any, channel: str, callback: Callable[[str], None]) -> None:
+        await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: callback(payload))
+
+    async def _connect_listener(self) -> None:
         import asyncpg
 
-        if self._listener is None:
-            self._listener = await asyncpg.connect(self.url)
-        await self._listener.add_listener(
-            channel, lambda _conn, _pid, _channel, payload: callback(payload))
+        conn = await asyncpg.connect(self.url)
+        for channel, callback in self._listening.items():
+            await self._add_listener(conn, channel, callback)
+        conn.add_termination_listener(self._listener_lost)
+        self._listener = conn
+
+    def _listener_lost(self, _conn: Any) -> None:
+        """The server dropped the listening connection (a restart): listen again as soon as it
+        can be reached; notifications sent meanwhile are lost (a click then goes unanswered)."""
+        if self._listening and (self._reconnect is None or self._reconnect.done()):
+            log.warning("lost the connection that listens for notifications; reconnecting")
+            self._reconnect = asyncio.get_running_loop().create_task(self._relisten())
+
+    async def _relisten(self) -> None:
+        while self._listening:
+            try:
+                await self._connect_listener()
+                log.info("listening for notifications again")
+                return
+            except Exception as exc:
+                log.warning("cannot listen for notifications yet (%s)", exc)
+                await asyncio.sleep(1.0)
 
     def bootstrap(self) -> list[str]:
         return [

@@ -14,7 +14,7 @@ import pytest
 import bot.routing
 import bot.shards
 from bot.shards import LeaseKeeper, ShardPlan, gone, shard_of, this_process
-from bot.store import Store
+from bot.store import Store, StoreError
 
 
 @pytest.fixture
@@ -85,3 +85,30 @@ async def test_a_process_whose_lease_is_taken_stops(store):
         await asyncio.sleep(0.05)
     assert lost == [0]
     await keeper.release()
+
+
+async def test_interactions_passed_on_wake_the_listener_even_after_it_was_dropped(store):
+    heard: list[str] = []
+    if store.dialect == "sqlite":  # one process runs every shard: nothing to pass on
+        with pytest.raises(StoreError, match="cannot pass notifications"):
+            await store.listen("dc_test", heard.append)
+        return
+
+    async def passed_on(payload: str) -> str:
+        row = await store.forward_interaction(1, payload, channel="dc_test")
+        for _ in range(100):
+            if heard and heard[-1] == f"1:{row}":
+                return await store.claim_interaction(row) or ""
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no notification for row {row}: {heard}")
+
+    await store.listen("dc_test", heard.append)
+    assert await passed_on('{"a": 1}') == '{"a": 1}'
+    async with store._write() as conn:  # the server drops the listening connection
+        dropped = await conn.fetch_all(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+    assert [tuple(row) for row in dropped] == [(True,)]
+    await asyncio.sleep(0.5)
+    assert await passed_on('{"b": 2}') == '{"b": 2}'
+    assert await store.claim_interaction(1) is None  # claimed once only
