@@ -167,7 +167,10 @@ PLUGINS = (
                                  images=showdown_images, image_kinds=SHOWN),
                extension=__name__),
     GamePlugin(game=DealersChoice,
-               renderer=Renderer(private=session_private, public=session_public),
+               # The dealer's choice is posted, not only told on the board: it sets
+               # what the deal is, and a board edit can be superseded before it is sent.
+               renderer=Renderer(private=session_private, public=session_public,
+                                 embed_kinds=frozenset({"choice"})),
                extension=__name__),
 )
 

@@ -134,7 +134,7 @@ class DealersChoice(Game):
         if "ai_seats" in GAMES[kind].table_options:  # its rules treat AI seats differently
             options["ai_seats"] = list(self.ai_seats)
         self.inner = GAMES[kind](list(self.seats), options, self.rng)
-        chosen = Event(f"{self.seats[seat]} chooses {GAMES[kind].title}.")
+        chosen = Event(f"{self.seats[seat]} chooses {GAMES[kind].title}.", kind="choice")
         return [chosen, *self.inner.opening_events()]
 
     def action_is_public(self, seat: int, action: Action) -> bool:
