@@ -126,22 +126,20 @@ class Store(TableRows, ShardLeaseRows):
         _check_id(guild_id, "guild_id")
         _check_text(key, "key")
         encoded = _json(value, f"the setting {key!r}")
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, key, value, updated_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (guild_id, key)"
-                " DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                (guild_id, key, encoded, self._now(now)),
-            )
+        await self._write_one(
+            "INSERT INTO guild_settings (guild_id, key, value, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, key)"
+            " DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            (guild_id, key, encoded, self._now(now)),
+        )
 
     async def delete_guild_setting(self, guild_id: int, key: str) -> bool:
         """Back to the default; returns whether there was a setting to remove."""
         _check_id(guild_id, "guild_id")
-        async with self._write() as conn:
-            deleted = await conn.execute(
-                "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-            )
-            return deleted > 0
+        deleted = await self._write_one(
+            "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+        )
+        return deleted > 0
 
     # --- players ----------------------------------------------------------------------------
 
@@ -152,15 +150,14 @@ class Store(TableRows, ShardLeaseRows):
         _check_id(user_id, "user_id")
         _check_text(display_name, "display_name")
         stamp = self._now(now)
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO players (user_id, display_name, first_seen, last_seen)"
-                " VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
-                " last_seen = CASE WHEN excluded.last_seen > players.last_seen"
-                " THEN excluded.last_seen ELSE players.last_seen END",
-                (user_id, display_name, stamp, stamp),
-            )
+        await self._write_one(
+            "INSERT INTO players (user_id, display_name, first_seen, last_seen)"
+            " VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
+            " last_seen = CASE WHEN excluded.last_seen > players.last_seen"
+            " THEN excluded.last_seen ELSE players.last_seen END",
+            (user_id, display_name, stamp, stamp),
+        )
 
     async def player(self, user_id: int) -> Player | None:
         async with self._read() as conn:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 from bot.store_db import Connection, Database, is_postgres_url, open_database
 from bot.store_migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
@@ -166,6 +166,10 @@ class StoreCore:
     def _write(self) -> AbstractAsyncContextManager[Connection]:
         """A connection in a transaction: all or nothing."""
         return self._db.writing()
+
+    async def _write_one(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """A write that is one statement: atomic by itself (see `Database.write_one`)."""
+        return await self._db.write_one(sql, params)
 
     @staticmethod
     def _transaction(conn: Connection) -> AbstractAsyncContextManager[None]:

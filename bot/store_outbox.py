@@ -103,14 +103,16 @@ class OutboxRows(StoreCore):
 
     async def message_attempted(self, row_id: int) -> None:
         """Counted before a send: a row tried too often is given up rather than block a table."""
-        async with self._write() as conn:
-            await conn.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (row_id,))
+        await self._write_one("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (row_id,))
 
     async def message_delivered(
         self, row_id: int, table_id: str, refs: Mapping[str, MessageRef | None] | None = None
     ) -> None:
         """The row is done; the messages it created or removed are remembered by name, in the
         same transaction, so a crash never leaves a sent row whose message id is lost."""
+        if not refs:
+            await self._write_one("DELETE FROM outbox WHERE id = ?", (row_id,))
+            return
         async with self._write() as conn:
             await conn.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
             for ref, value in (refs or {}).items():
@@ -128,13 +130,12 @@ class OutboxRows(StoreCore):
 
     async def remember_message(self, table_id: str, ref: str, where: MessageRef) -> None:
         """A message posted outside the outbox (a lobby is the answer to its command)."""
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO message_refs (table_id, ref, channel_id, message_id)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, ref) DO UPDATE SET"
-                " channel_id = excluded.channel_id, message_id = excluded.message_id",
-                (table_id, ref, where.channel_id, where.message_id),
-            )
+        await self._write_one(
+            "INSERT INTO message_refs (table_id, ref, channel_id, message_id)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, ref) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id",
+            (table_id, ref, where.channel_id, where.message_id),
+        )
 
     async def message_refs(self, table_id: str) -> dict[str, MessageRef]:
         async with self._read() as conn:
