@@ -154,9 +154,12 @@ class Sender:
 
     async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef],
                            body: Body | None = None) -> None:
+        marker = in_place_marker(row.id)
         if row.attempts >= MAX_ATTEMPTS:
             log.error("giving up on message %s of table %s", row.id, row.table_id)
-            await self.store.message_delivered(row.id, row.table_id)
+            await self.store.message_delivered(row.id, row.table_id,
+                                               {marker: None} if marker in refs else None)
+            refs.pop(marker, None)
             return
         await self.store.message_attempted(row.id)
         while True:
@@ -166,6 +169,8 @@ class Sender:
             except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
                 log.warning("Discord unreachable (%s); retrying message %s", error, row.id)
                 await asyncio.sleep(RETRY_PAUSE)
+        if marker in refs:  # an in-place try that was refused: the row went as a DM
+            changed = {marker: None, **changed}
         await self.store.message_delivered(row.id, row.table_id, changed)
         for ref, value in changed.items():
             if value is None:
@@ -250,7 +255,7 @@ class Sender:
         ref = ref_of(body)
         if not ref.startswith("prompt:"):
             return None
-        marker = f"in-place:{row_id}"
+        marker = in_place_marker(row_id)
         begun = refs.get(marker)
         if begun is not None and begun.message_id:  # tried in place before a restart
             if await self.delivery.edit(begun.channel_id, begun.message_id, body["content"],
@@ -333,6 +338,12 @@ def outdated(body: Body, later: list[PendingMessage]) -> bool:
         return False
     return any(row.body.get("ref") == ref and row.body["op"] in ("post", "strip")
                for row in later)
+
+
+def in_place_marker(row_id: int) -> str:
+    """The ref naming the message a row is being edited into in place (`Sender._in_place`),
+    kept until the row is done."""
+    return f"in-place:{row_id}"
 
 
 def queue_of(body: Body) -> str:
