@@ -41,6 +41,9 @@ _FIRST = {Space.ROYAL_FLUSH: 0.38, Space.NO_PAIR: 1.0}
 JOKER_COST = 4.0
 SOLITAIRE_SCALE = 0.8  # one deck and one pass: the missing cards are scarcer
 SOLITAIRE_PLACE = 20.0  # a card placed rather than discarded: +10, and the board fills sooner
+HAND_KEEP = 4  # multiplayer: cards kept in hand after a turn, the rest discarded to draw
+PLACE_THRESHOLD = 1.0  # the least gain worth committing cards to a space
+URGENT_DECK = 12  # fewer cards in the deck than this: finish spaces now
 
 
 def _fits_window(ranks: Sequence[int]) -> bool:
@@ -179,16 +182,16 @@ def pokeno_ai(view: PokenoSeatView) -> Action:
     last_turn = view.caller is not None
     deck = view.deck
     filled = sum(len(cards) for cards in board)
-    urgent = last_turn or deck < 12 or filled >= 30
+    urgent = last_turn or deck < URGENT_DECK or filled >= 30
     moves, use = _moves(hand, board, None, 1.0, 0.4 if urgent else 0.0)
-    threshold = 0.0 if urgent else 1.0
+    threshold = 0.0 if urgent else PLACE_THRESHOLD
     if moves and moves[0][0] > threshold:
         _, index, cards = moves[0]
         return Action("place", (SPACES[index].name.lower(), *map(str, cards)))
     if last_turn:
         return Action("end")
     room = sum(space.size - len(board[i]) for i, space in enumerate(SPACES))
-    spare = len(hand) - 4
+    spare = len(hand) - HAND_KEEP
     if room == 0 and not _all_correct(board):
         spare = min(len(hand), 3)  # a wrong full board: cycle the deck to the round's end
     if spare > 0:
