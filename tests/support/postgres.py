@@ -10,6 +10,8 @@ to make than CREATE DATABASE.
                                             allowed to CREATE DATABASE)
     DC_TEST_POSTGRES=required               fail, rather than skip, the PostgreSQL tests when
                                             no server can be started (`./dev test` sets it)
+    DC_TEST_POSTGRES_BIN=/path/bin          the server's programs (default: the newest in
+                                            /usr/lib/postgresql/*/bin, as Debian installs them)
 
 PostgreSQL refuses to run as root; as root (CI) the server runs as the `postgres` user that
 Debian's package creates. Durability is switched off (fsync, synchronous_commit): the tests
@@ -34,7 +36,17 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-POSTGRES_BIN = Path(os.environ.get("DC_TEST_POSTGRES_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _postgres_bin() -> Path:
+    """DC_TEST_POSTGRES_BIN, else the newest server Debian's packages installed."""
+    if os.environ.get("DC_TEST_POSTGRES_BIN"):
+        return Path(os.environ["DC_TEST_POSTGRES_BIN"])
+    found = [p for p in Path("/usr/lib/postgresql").glob("*/bin") if p.parent.name.isdigit()]
+    found.sort(key=lambda p: int(p.parent.name))
+    return found[-1] if found else Path("/usr/lib/postgresql/15/bin")
+
+
+POSTGRES_BIN = _postgres_bin()
 _SERVER_USER = "postgres"  # who runs the server when the tests run as root
 
 
