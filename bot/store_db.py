@@ -8,6 +8,10 @@ writes its SQL once, in the dialect both understand, and talks only to this inte
   `Database.writing()`: a connection inside a transaction, committed when the block ends
   and rolled back if it raises or is cancelled; `Connection.transaction()` does the same on
   a connection already held (a read that turns out to need a write).
+* `Database.write_one`: a write that is one statement, atomic by itself (on PostgreSQL without
+  BEGIN and COMMIT: one round trip, not three).
+* `Database.listen` and `Connection.notify`: PostgreSQL's LISTEN/NOTIFY, by which processes
+  sharing the database wake each other (`bot.routing`).
 * `Connection.execute` (returns the rows affected), `executemany`, `fetch_all`, `fetch_one`.
   Rows are read by column name or position (`sqlite3.Row` and `asyncpg.Record` both are).
   New ids come back with ``INSERT ... RETURNING id``, never `lastrowid`.
