@@ -13,7 +13,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         python3 python3-venv ca-certificates \
-        libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-tools fonts-dejavu-core \
+        libenchant-2-2 hunspell-en-us hunspell-en-gb hunspell-sv hunspell-tools fonts-dejavu-core \
     && apt-get clean \
     && rm -rf /var/lib/apt/lists/*
 

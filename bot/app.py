@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import i18n
 from bot.bank import Bank
 from bot.components import (
     CashButton,
@@ -77,6 +78,10 @@ class DealersChoice(commands.AutoShardedBot):
         # The word finder's lists come from the installed dictionaries, cached in the data
         # directory; the default language's is made now, so the first deal does not wait.
         install_word_lists(self.settings.data_dir)
+        # The message catalogues (data/locale), and the slash commands' Swedish names,
+        # descriptions and choices from them (sent to Discord with the commands at sync).
+        i18n.load()
+        await self.tree.set_translator(i18n.Translator())
         await asyncio.to_thread(get_finder, self.settings.dictionary)
         self.plugins = install_plugins()
         self.store = await Store.open(self.settings.database)

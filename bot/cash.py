@@ -13,6 +13,7 @@ from __future__ import annotations
 from bot.store import ChipChange
 from bot.table import DEFAULT_BUY_IN, Seat, Table, TableError
 from engine.game import Event
+from engine.i18n import msg
 
 REASON_BUY_IN = "buy-in"
 REASON_CASH_OUT = "cash-out"
@@ -36,32 +37,38 @@ def between_deals(table: Table) -> bool:
 
 def _require_cash_table(table: Table) -> None:
     if not table.game_class.chip_game:
-        raise TableError("This is not a chip table.")
+        raise TableError(msg("This is not a chip table."))
 
 
 def _require_between_deals(table: Table, what: str) -> None:
     if table.status == "playing" and not between_deals(table):
-        raise TableError(f"You can {what} between deals: wait for this deal to end.")
+        raise TableError(msg("You can {what} between deals: wait for this deal to end.",
+                             what=what))
 
 
 def sit(table: Table, user_id: int | None, name: str, balance: int | None) -> list[ChipChange]:
     """A seat joins with the buy-in: from the person's balance (`balance` is what they have),
     or from the house for an AI seat."""
     _require_cash_table(table)
-    _require_between_deals(table, "sit down")
+    _require_between_deals(table, msg("sit down"))
     amount = buy_in_amount(table)
     if user_id is not None:
         if table.seat_of(user_id) is not None:
-            raise TableError("You are already seated at this table.")
+            raise TableError(msg("You are already seated at this table."))
         least = minimum_buy_in(table)
         if balance is not None and balance < least:
-            at_least = f" (at least {least} to sit down short)" if least < amount else ""
-            raise TableError(f"The buy-in is {amount} chips{at_least} and you have {balance}. "
-                             "Claim your daily chips with `/chips daily`, or ask for a grant.")
+            if least < amount:
+                raise TableError(msg(
+                    "The buy-in is {amount} chips (at least {least} to sit down short) and you "
+                    "have {balance}. Claim your daily chips with `/chips daily`, or ask for a "
+                    "grant.", amount=amount, least=least, balance=balance))
+            raise TableError(msg("The buy-in is {amount} chips and you have {balance}. Claim "
+                                 "your daily chips with `/chips daily`, or ask for a grant.",
+                                 amount=amount, balance=balance))
         if balance is not None:
             amount = min(amount, balance)  # short of the buy-in but above the minimum
     if len(table.seats) >= table.game_class.max_seats:
-        raise TableError(f"The table is full ({table.game_class.max_seats} seats).")
+        raise TableError(msg("The table is full ({n} seats).", n=table.game_class.max_seats))
     table.seats.append(Seat(name, user_id))
     table.stacks.append(amount)
     table.bought.append(amount)
@@ -72,18 +79,18 @@ def sit(table: Table, user_id: int | None, name: str, balance: int | None) -> li
 def rebuy(table: Table, user_id: int, balance: int) -> list[ChipChange]:
     """Top a stack back up to the buy-in, between deals."""
     _require_cash_table(table)
-    _require_between_deals(table, "rebuy")
+    _require_between_deals(table, msg("rebuy"))
     seat = table.seat_of(user_id)
     if seat is None:
-        raise TableError("You are not seated at this table.")
+        raise TableError(msg("You are not seated at this table."))
     amount = buy_in_amount(table) - table.stacks[seat]
     if amount <= 0:
-        raise TableError(f"Your stack is already {table.stacks[seat]} chips, the buy-in or "
-                         "more.")
+        raise TableError(msg("Your stack is already {n} chips, the buy-in or more.",
+                             n=table.stacks[seat]))
     amount = min(amount, balance)  # as much of it as the balance allows
     if amount <= 0:
-        raise TableError("You have no chips to rebuy with. Claim your daily chips with "
-                         "`/chips daily`.")
+        raise TableError(msg("You have no chips to rebuy with. Claim your daily chips with "
+                             "`/chips daily`."))
     table.stacks[seat] += amount
     table.bought[seat] += amount
     return [ChipChange(user_id, -amount, REASON_BUY_IN)]
@@ -92,10 +99,10 @@ def rebuy(table: Table, user_id: int, balance: int) -> list[ChipChange]:
 def stand_up(table: Table, user_id: int) -> list[ChipChange]:
     """A person leaves between deals with their stack."""
     _require_cash_table(table)
-    _require_between_deals(table, "leave")
+    _require_between_deals(table, msg("leave"))
     seat = table.seat_of(user_id)
     if seat is None:
-        raise TableError("You are not seated at this table.")
+        raise TableError(msg("You are not seated at this table."))
     change = _cash_out(table, seat, table.stacks[seat])
     del table.seats[seat], table.stacks[seat], table.bought[seat]
     _seats_changed(table)
@@ -128,9 +135,9 @@ def next_deal(table: Table, user_id: int) -> list[Event]:
     """Deal again with whoever is seated; AI seats out of chips leave the table."""
     _require_cash_table(table)
     if not between_deals(table):
-        raise TableError("This deal is still being played.")
+        raise TableError(msg("This deal is still being played."))
     if table.seat_of(user_id) is None:
-        raise TableError("Only a player at the table can deal the next hand.")
+        raise TableError(msg("Only a player at the table can deal the next hand."))
     for seat in reversed(range(len(table.seats))):
         if table.seats[seat].is_ai and table.stacks[seat] <= 0:
             del table.seats[seat], table.stacks[seat], table.bought[seat]
@@ -138,11 +145,12 @@ def next_deal(table: Table, user_id: int) -> list[Event]:
     broke = [seat.name for seat, stack in zip(table.seats, table.stacks, strict=True)
              if stack <= 0]
     if broke:
-        raise TableError(f"{', '.join(broke)} must rebuy or leave before the next deal.")
+        raise TableError(msg("{names} must rebuy or leave before the next deal.",
+                             names=", ".join(broke)))
     if len(table.seats) < table.game_class.min_seats:
-        raise TableError(f"{table.game_class.title} needs at least "
-                         f"{table.game_class.min_seats} players with chips.")
-    return [Event(f"Deal {table.deals + 1}."), *table.deal()]
+        raise TableError(msg("{title} needs at least {n} players with chips.",
+                             title=table.game_class.title, n=table.game_class.min_seats))
+    return [Event(msg("Deal {n}.", n=table.deals + 1)), *table.deal()]
 
 
 def cash_out_all(table: Table) -> list[ChipChange]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot import cash, narrator
+from bot.i18n import t
 from bot.outcomes import require_host_or_admin
 from bot.table import TableError
+from engine.i18n import msg
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -29,37 +31,37 @@ class CashDesk:
         service = self.service
         table = service.tables.get(table_id)
         if table is None or not table.game_class.chip_game or table.status != "playing":
-            raise TableError("This table is closed.")
+            raise TableError(msg("This table is closed."))
         if op not in CASH_OPS:
-            raise TableError("That button is not part of this table.")
+            raise TableError(msg("That button is not part of this table."))
         async with service.lock(table_id):
             if service.tables.get(table_id) is not table:
-                raise TableError("This table is closed.")
+                raise TableError(msg("This table is closed."))
             if op == "end":
-                require_host_or_admin(table, user_id, is_admin, "end this table")
-                await service.end_cash_table(table, f"{name} ended the table.")
-                return "The table is closed; everyone's chips went back to their balance."
+                require_host_or_admin(table, user_id, is_admin, msg("end this table"))
+                await service.end_cash_table(table, msg("{name} ended the table.", name=name))
+                return t("The table is closed; everyone's chips went back to their balance.")
             if op == "deal":
                 events = cash.next_deal(table, user_id)
                 table.sync_deadlines(service.clock())
                 await service.commit(table, narrator.step(table, events))
-                reply = f"Deal {table.deals} is dealt."
+                reply = t("Deal {n} is dealt.", n=table.deals)
             elif op == "join":
                 moved = await service.sit(table, user_id, name)
                 await service.commit(table, [narrator.live_board(table)], moved)
-                reply = f"You sat down with {-moved[0].delta} chips."
+                reply = t("You sat down with {n} chips.", n=-moved[0].delta)
             elif op == "rebuy":
                 balance = await service.bank.balance(table.guild_id, user_id)
                 moved = cash.rebuy(table, user_id, balance)
                 await service.commit(table, [narrator.live_board(table)], moved)
-                reply = f"You bought {-moved[0].delta} chips."
+                reply = t("You bought {n} chips.", n=-moved[0].delta)
             else:  # leave
                 moved = cash.stand_up(table, user_id)
                 if not table.has_humans:
-                    await service.end_cash_table(table, "Everyone left; the table is closed.",
+                    await service.end_cash_table(table, msg("Everyone left; the table is closed."),
                                                  already=moved)
-                    return "You left with your chips; the table is closed."
+                    return t("You left with your chips; the table is closed.")
                 await service.commit(table, [narrator.live_board(table)], moved)
-                reply = "You left the table with your chips."
+                reply = t("You left the table with your chips.")
         service.clocks.after_step(table)
         return reply

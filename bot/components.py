@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import t
 from engine.game import CardPick, Choice, Prompt, TextAsk
+from engine.i18n import N_
 
 if TYPE_CHECKING:
     from bot.presenter import Presenter
@@ -21,11 +23,11 @@ Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 
 LOBBY_OPS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "ai": ("Add AI", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    "ai": (N_("Add AI"), discord.ButtonStyle.secondary),
+    "start": (N_("Start"), discord.ButtonStyle.primary),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
 }
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -45,7 +47,7 @@ class LobbyButton(
     def __init__(self, table_id: str, op: str) -> None:
         label, style = LOBBY_OPS[op]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"dc:l:{table_id}:{op}")
+            discord.ui.Button(label=t(label), style=style, custom_id=f"dc:l:{table_id}:{op}")
         )
         self.table_id, self.op = table_id, op
 
@@ -61,11 +63,11 @@ class LobbyButton(
 
 
 CASH_OPS = {
-    "deal": ("Next deal", discord.ButtonStyle.primary),
-    "join": ("Join", discord.ButtonStyle.success),
-    "rebuy": ("Rebuy", discord.ButtonStyle.secondary),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "end": ("End", discord.ButtonStyle.danger),
+    "deal": (N_("Next deal"), discord.ButtonStyle.primary),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "rebuy": (N_("Rebuy"), discord.ButtonStyle.secondary),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    "end": (N_("End"), discord.ButtonStyle.danger),
 }
 
 
@@ -77,7 +79,7 @@ class CashButton(
     def __init__(self, table_id: str, op: str) -> None:
         label, style = CASH_OPS[op]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"dc:k:{table_id}:{op}")
+            discord.ui.Button(label=t(label), style=style, custom_id=f"dc:k:{table_id}:{op}")
         )
         self.table_id, self.op = table_id, op
 
@@ -98,7 +100,7 @@ class ShowHandButton(
     def __init__(self, table_id: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Show my hand", style=discord.ButtonStyle.secondary, emoji="🂠",
+                label=t("Show my hand"), style=discord.ButtonStyle.secondary, emoji="🂠",
                 custom_id=f"dc:h:{table_id}",
             )
         )
@@ -208,7 +210,7 @@ class ReplayButton(discord.ui.DynamicItem[Button], template=r"dc:r:(?P<table>[0-
 
     def __init__(self, table_id: str) -> None:
         super().__init__(
-            discord.ui.Button(label="Replay", style=discord.ButtonStyle.secondary, emoji="🎞️",
+            discord.ui.Button(label=t("Replay"), style=discord.ButtonStyle.secondary, emoji="🎞️",
                               custom_id=f"dc:r:{table_id}")
         )
         self.table_id = table_id

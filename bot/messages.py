@@ -23,14 +23,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from bot import i18n
 from engine.game import Action, CardPick, Choice, Event, Prompt, TextAsk
+from engine.i18n import Msg
 
 Body = dict[str, Any]
 Previous = Literal["delete", "strip", "keep"]
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
-    return {"text": event.text, "seat": event.seat, "kind": event.kind, "data": dict(event.data)}
+def event_to_json(event: Event, locale: str | None = None) -> dict[str, Any]:
+    """An event as JSON; with `locale`, its text and the words in its data (hand names) in
+    that language, as a picture drawn from it shows them."""
+    if locale is None:
+        return {"text": event.text, "seat": event.seat, "kind": event.kind,
+                "data": dict(event.data)}
+    return {"text": i18n.render(event.text, locale), "seat": event.seat, "kind": event.kind,
+            "data": _rendered(dict(event.data), locale)}
+
+
+def _rendered(value: Any, locale: str) -> Any:
+    if isinstance(value, Msg):
+        return i18n.render(value, locale)
+    if isinstance(value, Mapping):
+        return {key: _rendered(item, locale) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rendered(item, locale) for item in value]
+    return value
 
 
 def event_from_json(data: Mapping[str, Any]) -> Event:
@@ -74,31 +92,38 @@ def prompt_from_json(data: Mapping[str, Any]) -> Prompt:
     return Prompt(str(data["text"]), tuple(choices))
 
 
+# A view's labels are in the language current when its body is made (its readers').
+
+
 def board_view(table_id: str) -> dict[str, Any]:
-    return {"type": "board", "table": table_id}
+    return {"type": "board", "table": table_id, "locale": i18n.current()}
 
 
 def cash_view(table_id: str) -> dict[str, Any]:
-    return {"type": "cash", "table": table_id}
+    return {"type": "cash", "table": table_id, "locale": i18n.current()}
 
 
 def replay_view(table_id: str) -> dict[str, Any]:
     """The Replay button of a game's final message."""
-    return {"type": "replay", "table": table_id}
+    return {"type": "replay", "table": table_id, "locale": i18n.current()}
 
 
 def lobby_view(table_id: str) -> dict[str, Any]:
-    return {"type": "lobby", "table": table_id}
+    return {"type": "lobby", "table": table_id, "locale": i18n.current()}
 
 
 def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> dict[str, Any]:
     return {"type": "prompt", "table": table_id, "seat": seat, "stamp": stamp,
-            "prompt": prompt_to_json(prompt) if prompt is not None else None}
+            "prompt": prompt_to_json(prompt) if prompt is not None else None,
+            "locale": i18n.current()}
 
 
-def pictures(kind: str, events: Sequence[Event], names: Sequence[str]) -> dict[str, Any]:
-    """Pictures are drawn by the sender, off the lock: the body says what to draw."""
-    return {"kind": kind, "events": [event_to_json(e) for e in events], "names": list(names)}
+def pictures(kind: str, events: Sequence[Event], names: Sequence[str],
+             locale: str | None = None) -> dict[str, Any]:
+    """Pictures are drawn by the sender, off the lock: the body says what to draw, its
+    words already in the language of whoever will see it."""
+    return {"kind": kind, "events": [event_to_json(e, locale or i18n.current())
+                                     for e in events], "names": list(names)}
 
 
 def post(*, channel: int | None = None, user: int | None = None, content: str = "",

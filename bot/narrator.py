@@ -7,16 +7,24 @@ the step's snapshot, so whatever a step must tell survives a crash with it.
 
 from __future__ import annotations
 
-from bot import cash, messages
+from bot import cash, i18n, messages
+from bot.i18n import render, t
 from bot.messages import Body
-from bot.render import board_text, event_embed, private_text, renderer_for
+from bot.render import board_text, event_embed, localized_prompt, private_text, renderer_for
 from bot.table import Table
 from engine.game import Event, Prompt
 
 MAX_EMBEDS = 10
-YOUR_TURN = "<@{user}>, your turn at {title}: press **Show my hand** on the board."
-CLOSED_DMS = ("<@{user}>, I can't send you direct messages. Press **Show my hand** on the "
-              "table message to see your cards and choices.")
+
+
+def your_turn(user: int, title: str) -> str:
+    return t("<@{user}>, your turn at {title}: press **Show my hand** on the board.",
+             user=user, title=title)
+
+
+def closed_dms(user: int) -> str:
+    return t("<@{user}>, I can't send you direct messages. Press **Show my hand** on the "
+             "table message to see your cards and choices.", user=user)
 
 
 RECENT_MOVES = 6
@@ -24,7 +32,7 @@ RECENT_MOVES = 6
 
 def board_view(table: Table) -> dict[str, object]:
     """Show my hand, and between the deals of a chip table its Join / Leave / Rebuy / Next
-    deal / End buttons."""
+    deal / End buttons (in the current locale: the caller's, the table's)."""
     if cash.between_deals(table):
         return messages.cash_view(table.table_id)
     return messages.board_view(table.table_id)
@@ -32,14 +40,16 @@ def board_view(table: Table) -> dict[str, object]:
 
 def board(table: Table) -> Body:
     """The board moves to the bottom of the channel: a new one, the old one deleted."""
-    return messages.post(channel=table.channel_id, content=board_text(table),
+    with i18n.using(table.locale):
+        return messages.post(channel=table.channel_id, content=board_text(table),
                          view=board_view(table), ref="board", previous="delete")
 
 
 def live_board(table: Table) -> Body:
     """The board edited in place: Discord allows about 5 messages per 5 s in a channel, so
     an ordinary move is one edit, not a new message."""
-    return messages.upsert("board", channel=table.channel_id, content=board_text(table),
+    with i18n.using(table.locale):
+        return messages.upsert("board", channel=table.channel_id, content=board_text(table),
                            view=board_view(table))
 
 
@@ -52,15 +62,26 @@ def notable(table: Table, events: list[Event]) -> bool:
 
 
 def remember(table: Table, events: list[Event]) -> None:
+    """The board's last moves, kept as the engine told them (a `Msg`, shown in the table's
+    language when the board is written)."""
     for event in events:
         if event.seat is None:
-            table.recent.extend(line for line in event.text.split("\n") if line)
+            if "\n" in event.text:
+                table.recent.extend(line for line in render(event.text, table.locale)
+                                    .split("\n") if line)
+            elif event.text:
+                table.recent.append(event.text)
     del table.recent[:-RECENT_MOVES]
 
 
 def public_events(table: Table, events: list[Event], closing: str = "") -> list[Body]:
     """A step in the channel, in reading order: what led up to a boxed event (a reveal),
     the box itself as an embed with its picture inside, then what followed it."""
+    with i18n.using(table.locale):
+        return _public_events(table, events, closing)
+
+
+def _public_events(table: Table, events: list[Event], closing: str = "") -> list[Body]:
     events = [event for event in events if event.seat is None]
     if not events and not closing:
         return []
@@ -68,11 +89,12 @@ def public_events(table: Table, events: list[Event], closing: str = "") -> list[
     first = next((i for i, event in enumerate(events)
                   if event.kind in renderer.embed_kinds), len(events))
     boxed = [event for event in events[first:] if event.kind in renderer.embed_kinds]
-    before = "\n".join(event.text for event in events[:first])
+    before = "\n".join(render(event.text) for event in events[:first])
     after = "\n".join(filter(None, [
-        *(event.text for event in events[first:] if event not in boxed), closing,
+        *(render(event.text) for event in events[first:] if event not in boxed), closing,
     ]))
-    picture = (messages.pictures(table.kind, events, [s.name for s in table.seats])
+    picture = (messages.pictures(table.kind, events, [s.name for s in table.seats],
+                                 locale=table.locale)
                if renderer.draws(events) else None)
     # Every message of a running table carries Show my hand, so it is never far away.
     view = None if table.require_game().is_over else messages.board_view(table.table_id)
@@ -109,8 +131,9 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
                 # turn is a channel message, since an edited board notifies nobody (or their
                 # "Show my hand" view, if they just answered there: `bot.in_place`).
                 if changed and prompt is not None:
-                    ping = messages.post(channel=table.channel_id, content=YOUR_TURN.format(
-                        user=occupant.user_id, title=game.title))
+                    with i18n.using(table.locale):
+                        ping = messages.post(channel=table.channel_id, content=your_turn(
+                            occupant.user_id, game.title))
                     bodies.append(ping | {"turn": turn(table, seat, stamp, prompt)})
                 continue
             table.dm_closed.remove(occupant.user_id)
@@ -119,13 +142,19 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
                 bodies.append(messages.strip(f"prompt:{seat}"))
             continue
         drawn = renderer_for(table.kind).draws(news)
+        reader = i18n.reader_locale(occupant.user_id, table.locale)
+        with i18n.using(reader):
+            content = private_text(table, seat, prompt)
+            view = messages.prompt_view(table.table_id, seat, stamp, localized_prompt(prompt))
+        with i18n.using(table.locale):
+            fallback = closed_dms(occupant.user_id)
         bodies.append(messages.post(
-            user=occupant.user_id, content=private_text(table, seat, prompt),
-            view=messages.prompt_view(table.table_id, seat, stamp, prompt),
-            picture=messages.pictures(table.kind, news, [s.name for s in table.seats])
+            user=occupant.user_id, content=content, view=view,
+            picture=messages.pictures(table.kind, news, [s.name for s in table.seats],
+                                      locale=reader)
             if drawn else None,
             ref=f"prompt:{seat}", previous="strip",
-            fallback=CLOSED_DMS.format(user=occupant.user_id), table_channel=table.channel_id,
+            fallback=fallback, table_channel=table.channel_id,
             clocks=[key for key, seats in table.fresh_clocks.items() if seat in seats],
         ))
     return bodies
@@ -134,9 +163,11 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
 def turn(table: Table, seat: int, stamp: str, prompt: Prompt) -> dict[str, object]:
     """What the ping of a seat whose DMs are closed may become instead: its private view
     with the new prompt, shown where its person just answered on "Show my hand"."""
-    return {"seat": seat, "user": table.seats[seat].user_id,
-            "content": private_text(table, seat, prompt),
-            "view": messages.prompt_view(table.table_id, seat, stamp, prompt)}
+    user = table.seats[seat].user_id
+    with i18n.using(i18n.reader_locale(user, table.locale)):
+        return {"seat": seat, "user": user, "content": private_text(table, seat, prompt),
+                "view": messages.prompt_view(table.table_id, seat, stamp,
+                                             localized_prompt(prompt))}
 
 
 def step(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
@@ -159,21 +190,23 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
     result = table.require_game().result
     public = "\n".join(event.text for event in events if event.seat is None)
     closing = ""
-    if result is not None and not result.winners:
-        closing = "🤝 The game ended in a draw."
-    elif result is not None:
-        winners = ", ".join(table.seats[seat].name for seat in result.winners)
-        closing = f"🏆 **{winners}** won the game."
-        if result.summary and result.summary not in public:
-            closing += " " + result.summary
-    closing = "\n".join(filter(None, [closing, replay_line(table)]))
-    told = with_replay(table, public_events(table, events, closing))
-    return [*told, messages.edit("board", board_text(table)), *letters(table, events, actor)]
+    with i18n.using(table.locale):
+        if result is not None and not result.winners:
+            closing = t("🤝 The game ended in a draw.")
+        elif result is not None:
+            winners = ", ".join(table.seats[seat].name for seat in result.winners)
+            closing = t("🏆 **{winners}** won the game.", winners=winners)
+            if result.summary and result.summary not in public:
+                closing += " " + render(result.summary)
+        closing = "\n".join(filter(None, [closing, replay_line(table)]))
+        told = with_replay(table, public_events(table, events, closing))
+        final = messages.edit("board", board_text(table))
+    return [*told, final, *letters(table, events, actor)]
 
 
 def replay_line(table: Table) -> str:
     """A finished game's short id, by which `/replay` and `/stats` find it."""
-    return f"🎞️ Replay: `/replay game:{table.table_id}`, or the button below."
+    return t("🎞️ Replay: `/replay game:{table}`, or the button below.", table=table.table_id)
 
 
 def with_replay(table: Table, bodies: list[Body]) -> list[Body]:
@@ -188,6 +221,11 @@ def with_replay(table: Table, bodies: list[Body]) -> list[Body]:
 def closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
     """A table that ends unfinished: its lobby or board says so, its prompts lose their
     buttons, and (unless the person who closed it was answered in place) the channel is told."""
+    with i18n.using(table.locale):
+        return _closed(table, render(text), tell_channel=tell_channel)
+
+
+def _closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
     bodies: list[Body] = []
     if tell_channel and table.status == "playing":  # a cash table its players ended
         bodies += with_replay(table, [messages.post(
@@ -211,19 +249,22 @@ def warning(table: Table, seats: list[int], deadline: float) -> list[Body]:
         user = table.seats[seat].user_id
         if user is None:
             continue
-        bodies.append(messages.post(
-            user=user, content=f"⏰ {table.seats[seat].name}, your time at {title} runs out "
-            f"<t:{int(deadline)}:R>.",
-            fallback=f"⏰ <@{user}>, your time runs out <t:{int(deadline)}:R>.",
-            table_channel=table.channel_id,
-        ))
+        when = f"<t:{int(deadline)}:R>"
+        with i18n.using(i18n.reader_locale(user, table.locale)):
+            content = t("⏰ {name}, your time at {title} runs out {when}.",
+                        name=table.seats[seat].name, title=title, when=when)
+        with i18n.using(table.locale):
+            fallback = t("⏰ <@{user}>, your time runs out {when}.", user=user, when=when)
+        bodies.append(messages.post(user=user, content=content, fallback=fallback,
+                                    table_channel=table.channel_id))
     return bodies
 
 
 def restarted(table: Table) -> list[Body]:
-    notice = ("♻️ I restarted; this table is back exactly where it was. Every button works as "
-              "before; if a prompt of yours is missing, press **Show my hand**.")
-    if table.status != "playing":
-        return [messages.post(channel=table.channel_id, content=notice)]
-    return [messages.post(channel=table.channel_id, content=notice,
-                          view=messages.board_view(table.table_id)), board(table)]
+    with i18n.using(table.locale):
+        notice = t("♻️ I restarted; this table is back exactly where it was. Every button "
+                   "works as before; if a prompt of yours is missing, press **Show my hand**.")
+        if table.status != "playing":
+            return [messages.post(channel=table.channel_id, content=notice)]
+        return [messages.post(channel=table.channel_id, content=notice,
+                              view=messages.board_view(table.table_id)), board(table)]

@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.store_core import _ts
-from bot.table import Table, TableError
+from bot.table import Table, TableError, error_text
 from engine.cards import CardError, parse_cards
 from engine.game import Action, CardPick, Choice, Prompt, TextAsk
+from engine.i18n import msg
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ def iso(moment: float) -> str:
 
 def require_host_or_admin(table: Table, user_id: int, is_admin: bool, what: str) -> None:
     if user_id != table.host_id and not is_admin:
-        raise TableError(f"Only the host or a member with Manage Server can {what}.")
+        raise TableError(msg("Only the host or a member with Manage Server can {what}.",
+                             what=what))
 
 
 def action_for(choice: Choice | CardPick | TextAsk, values: list[str] | None,
@@ -66,10 +68,10 @@ def action_for(choice: Choice | CardPick | TextAsk, values: list[str] | None,
     if isinstance(choice, CardPick):
         picked = [v for v in values or [] if v != "-"]
         if not set(picked) <= set(choice.cards):
-            raise TableError("Pick from the cards offered.")
+            raise TableError(msg("Pick from the cards offered."))
         try:
             parse_cards(picked)
         except CardError as error:
-            raise TableError(str(error)) from error
+            raise TableError(error_text(error)) from error
         return Action(choice.action_name, tuple(picked))
     return Action(choice.action_name, (*choice.args, text or ""))

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import components
+from bot import components, i18n
 from bot.cash_desk import CashDesk
 from bot.messages import prompt_from_json
 from bot.outcomes import NeedText, Private
+from bot.render import localized_prompt
 from bot.service import TableService
-from bot.table import TableError
+from bot.table import TableError, error_text
+from engine.game import Prompt, TextAsk
 
 if TYPE_CHECKING:
     from bot.sender import Sender
@@ -35,6 +37,11 @@ def build_view(spec: dict[str, Any] | None) -> discord.ui.View | None:
     """The view an outbox body names; built fresh, so it needs nothing from before a restart."""
     if not spec:
         return None
+    with i18n.using(spec.get("locale")):
+        return _build_view(spec)
+
+
+def _build_view(spec: dict[str, Any]) -> discord.ui.View | None:
     if spec["type"] == "board":
         return components.board_view(spec["table"])
     if spec["type"] == "cash":
@@ -86,86 +93,98 @@ class Presenter:
 
     async def open_table(self, interaction: discord.Interaction, kind: str,
                          options: dict[str, Any]) -> None:
+        await i18n.for_interaction(interaction)
         channel_id = interaction.channel_id
         if interaction.guild_id is None or channel_id is None:
-            await reply(interaction, "Games are played in a server channel, not in DMs.")
+            await reply(interaction, i18n.t("Games are played in a server channel, not in DMs."))
             return
         user = interaction.user
         try:
             table_id, outcome = await self.service.open_table(
                 interaction.guild_id, channel_id, user.id, user.display_name, kind, options)
         except TableError as error:
-            await reply(interaction, str(error))
+            await reply(interaction, i18n.render(error_text(error)))
             return
         if not outcome.open:  # a one-person game starts at once
             await interaction.response.send_message(outcome.content)
             return
-        await interaction.response.send_message(outcome.content,
-                                                view=components.lobby_view(table_id))
+        with i18n.using(i18n.guild_locale(interaction.guild_id)):  # the channel's language
+            lobby = components.lobby_view(table_id)
+        await interaction.response.send_message(outcome.content, view=lobby)
         if outcome.open:
             message = await interaction.original_response()
             await self.service.remember_message(table_id, "lobby", channel_id, message.id)
 
     async def lobby_action(self, interaction: discord.Interaction, table_id: str,
                            op: str) -> None:
+        await i18n.for_interaction(interaction)
         user = interaction.user
         try:
             outcome = await self.service.lobby_action(table_id, user.id, user.display_name, op,
                                                       is_admin=is_admin(interaction))
         except TableError as error:
-            await reply(interaction, str(error))
+            await reply(interaction, i18n.render(error_text(error)))
             return
-        view = components.lobby_view(table_id) if outcome.open else None
+        with i18n.using(i18n.guild_locale(interaction.guild_id)):  # the channel's language
+            view = components.lobby_view(table_id) if outcome.open else None
         await interaction.response.edit_message(content=outcome.content, view=view)
 
     async def cash_action(self, interaction: discord.Interaction, table_id: str,
                           op: str) -> None:
+        await i18n.for_interaction(interaction)
         user = interaction.user
         try:
             text = await self.cash.act(table_id, user.id, user.display_name, op,
                                        is_admin=is_admin(interaction))
         except TableError as error:
-            await reply(interaction, str(error))
+            await reply(interaction, i18n.render(error_text(error)))
             return
         await reply(interaction, text)
 
     async def status(self, interaction: discord.Interaction) -> None:
+        await i18n.for_interaction(interaction)
         text = self.service.status(interaction.channel_id or 0, interaction.user.id)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def abort(self, interaction: discord.Interaction) -> None:
+        await i18n.for_interaction(interaction)
         user = interaction.user
         try:
             text = await self.service.abort(interaction.channel_id or 0, user.id,
                                             user.display_name, is_admin=is_admin(interaction))
         except TableError as error:
-            await reply(interaction, str(error))
+            await reply(interaction, i18n.render(error_text(error)))
             return
         await interaction.response.send_message(text)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: str) -> None:
+        await i18n.for_interaction(interaction)
         try:
             private = await self.service.show_hand(table_id, interaction.user.id)
         except TableError as error:
-            await reply(interaction, str(error))
+            await reply(interaction, i18n.render(error_text(error)))
             return
         await interaction.response.send_message(
             private.content, view=components.prompt_view(table_id, private.seat, private.stamp,
-                                                          private.prompt),
+                                                          localized_prompt(private.prompt)),
             ephemeral=True,
         )
 
     async def answer(self, interaction: discord.Interaction, table_id: str, seat: int,
                      stamp: str, index: int, *, values: list[str] | None = None,
                      text: str | None = None) -> None:
+        await i18n.for_interaction(interaction)
         try:
             outcome = await self.service.act(table_id, interaction.user.id, seat, stamp, index,
                                              values=values, text=text)
         except TableError as error:
-            await reply(interaction, str(error))
+            await reply(interaction, i18n.render(error_text(error)))
             return
         if isinstance(outcome, NeedText):
-            modal = components.TextModal(table_id, seat, stamp, index, outcome.ask)
+            ask = outcome.ask
+            shown = localized_prompt(Prompt("", (ask,)))
+            assert shown is not None and isinstance(shown.choices[0], TextAsk)
+            modal = components.TextModal(table_id, seat, stamp, index, shown.choices[0])
             await interaction.response.send_modal(modal)
             # Answered by `on_modal_submit` from its custom_id, never from memory, so a modal
             # opened before a restart is still answered after it.
@@ -188,7 +207,7 @@ class Presenter:
         """Show the seat its updated view where it clicked; the picture of a new hand follows
         once drawn (drawing never delays the answer)."""
         view = components.prompt_view(private.table_id, private.seat, private.stamp,
-                                      private.prompt)
+                                      localized_prompt(private.prompt))
         clicked = interaction.type in (
             discord.InteractionType.component, discord.InteractionType.modal_submit
         )

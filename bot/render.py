@@ -11,9 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot import i18n
+from bot.i18n import render, t
 from bot.table import DEFAULT_BUY_IN, Table
 from engine.cards import CardError, label_cards, parse_cards
-from engine.game import Event, Prompt
+from engine.game import CardPick, Choice, Event, Prompt, TextAsk
 from engine.views import GameView, SeatView
 
 MAX_CONTENT = 2000
@@ -34,14 +36,14 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 def _generic_private(view: SeatView) -> list[str]:
     lines = []
     if view.hand:
-        lines.append("Your hand: " + cards_text(list(view.hand)))
+        lines.append(t("Your hand: {cards}", cards=cards_text(list(view.hand))))
     return lines
 
 
 def _generic_public(view: GameView) -> list[str]:
     if not view.scores or len(view.scores) != len(view.names):
         return []
-    return ["Scores: " + ", ".join(f"{n} {s}" for n, s in view.score_pairs())]
+    return [t("Scores: {scores}", scores=", ".join(f"{n} {s}" for n, s in view.score_pairs()))]
 
 
 def _no_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
@@ -81,7 +83,7 @@ def renderer_for(kind: str) -> Renderer:
 
 def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
     """An event boxed: its first line the title, the rest the body, with its picture."""
-    title, _, body = event.text.partition("\n")
+    title, _, body = render(event.text).partition("\n")
     embed: dict[str, Any] = {"title": clip(title, 256), "description": clip(body, 4096),
                              "color": 0x1F8B4C}
     if picture:
@@ -90,98 +92,137 @@ def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
 
 
 def lobby_text(table: Table, idle_deadline: float | None, *, started: bool = False) -> str:
+    """The lobby message, in the table's language (it is the channel's)."""
+    with i18n.using(table.locale):
+        return _lobby_text(table, idle_deadline, started=started)
+
+
+def _lobby_text(table: Table, idle_deadline: float | None, *, started: bool) -> str:
     cls = table.game_class
+    ai, host = t(" (AI)"), t(" — host")
     seats = "\n".join(
-        f"{i + 1}. {seat.name}{' (AI)' if seat.is_ai else ''}"
-        f"{' — host' if seat.user_id == table.host_id else ''}"
+        f"{i + 1}. {seat.name}{ai if seat.is_ai else ''}"
+        f"{host if seat.user_id == table.host_id else ''}"
         for i, seat in enumerate(table.seats)
     )
     options = ", ".join(f"{k} {v}" for k, v in table.options.items() if v is not None)
     lines = [
-        f"**{cls.title}** — a table is open ({len(table.seats)}/{cls.max_seats} seats, "
-        f"{cls.min_seats} needed).",
-        seats or "(no one seated)",
+        t("**{title}** — a table is open ({seated}/{seats} seats, {needed} needed).",
+          title=cls.title, seated=len(table.seats), seats=cls.max_seats, needed=cls.min_seats),
+        seats or t("(no one seated)"),
     ]
     if options:
-        lines.append(f"Options: {options}")
+        lines.append(t("Options: {options}", options=options))
     try:
         goal = cls.goal(table.options, len(table.seats))
     except (TypeError, ValueError):  # options the game will refuse at Start, saying why
         goal = ""
     if goal:
-        lines.append(f"To win: {goal}.")
+        lines.append(t("To win: {goal}.", goal=goal))
     if cls.chip_game:
         buy_in = int(table.options.get("buy_in") or DEFAULT_BUY_IN)
-        lines.append(f"A seat costs a buy-in of **{buy_in}** chips from your balance "
-                     "(`/chips balance`); you take your stack back when you leave.")
+        lines.append(t("A seat costs a buy-in of **{buy_in}** chips from your balance "
+                       "(`/chips balance`); you take your stack back when you leave.",
+                       buy_in=buy_in))
     if started:
-        lines.append("**Started.** Follow the game below; your cards come by DM.")
+        lines.append(t("**Started.** Follow the game below; your cards come by DM."))
     elif table.is_full:
-        lines.append("The table is full; the host presses **Start**.")
+        lines.append(t("The table is full; the host presses **Start**."))
     else:
-        lines.append("Press **Join** to sit down; the host presses **Start**.")
+        lines.append(t("Press **Join** to sit down; the host presses **Start**."))
     if idle_deadline and not started:
-        lines.append(f"This lobby closes <t:{int(idle_deadline)}:R> if nobody starts it.")
+        when = f"<t:{int(idle_deadline)}:R>"
+        lines.append(t("This lobby closes {when} if nobody starts it.", when=when))
     return clip("\n".join(lines))
 
 
 def waiting_line(table: Table) -> str:
     game = table.require_game()
     if game.is_over:
-        return "The game is over."
+        return t("The game is over.")
     waiting = sorted(game.to_act)
     if not waiting:
         return ""
     deadline = min(table.deadlines.values(), default=None)
-    clock = f" — time runs out <t:{int(deadline)}:R>" if deadline else ""
+    when = f"<t:{int(deadline)}:R>" if deadline else ""
+    clock = t(" — time runs out {when}", when=when) if deadline else ""
     if len(waiting) == 1:
         occupant = table.seats[waiting[0]]
         who = f"**{occupant.name}**"
         if occupant.user_id in table.dm_closed:  # no DM reaches them: ping them here
-            who = f"<@{occupant.user_id}> (press **Show my hand**)"
-        return f"Waiting for {who}{clock}."
+            who = t("<@{user}> (press **Show my hand**)", user=occupant.user_id)
+        return t("Waiting for {who}{clock}.", who=who, clock=clock)
     chosen = len(table.seats) - len(waiting)
-    return f"{chosen} of {len(table.seats)} have chosen; waiting for {len(waiting)}{clock}."
+    return t("{chosen} of {seats} have chosen; waiting for {waiting}{clock}.", chosen=chosen,
+             seats=len(table.seats), waiting=len(waiting), clock=clock)
 
 
 def board_text(table: Table) -> str:
+    """The table's board, in the table's language (it is the channel's)."""
+    with i18n.using(table.locale):
+        return _board_text(table)
+
+
+def _board_text(table: Table) -> str:
     game = table.require_game()
     lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)
-             + (f" · deal {table.deals}" if table.game_class.chip_game else "")]
+             + (t(" · deal {n}", n=table.deals) if table.game_class.chip_game else "")]
     if table.game_class.chip_game and game.is_over:
         # Between deals the table changes (who sits, their stacks); the old deal's view not.
-        lines.append("Stacks: " + ", ".join(
+        lines.append(t("Stacks: {stacks}", stacks=", ".join(
             f"{seat.name} {stack}" for seat, stack in zip(table.seats, table.stacks,
-                                                          strict=True)))
-        lines.append(f"Deal {table.deals} is over. **Next deal** deals again; **Join**, "
-                     "**Leave** (with your chips) or **Rebuy** now; the host can **End** the "
-                     "table.")
+                                                          strict=True))))
+        lines.append(t("Deal {n} is over. **Next deal** deals again; **Join**, **Leave** (with "
+                       "your chips) or **Rebuy** now; the host can **End** the table.",
+                       n=table.deals))
         return clip("\n".join(lines))
     lines += renderer_for(table.kind).public(game.public_view())
     if table.recent and not game.is_over:
         lines.append("")
-        lines += [f"› {line}" for line in table.recent]
+        lines += [f"› {render(line)}" for line in table.recent]
         lines.append("")
     lines.append(waiting_line(table))
     if not game.is_over:
-        lines.append("Your cards come by DM; **Show my hand** shows them here, to you alone.")
+        lines.append(t("Your cards come by DM; **Show my hand** shows them here, to you alone."))
     return clip("\n".join(line for line in lines if line))
 
 
 def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
+    """What one seat sees, in the current locale (its reader's: the caller sets it)."""
     game = table.require_game()
-    deal = f" · deal {table.deals}" if table.game_class.chip_game else ""
-    lines = [f"**{game.title}** in <#{table.channel_id}> — you are "
-             f"**{table.seats[seat].name}**{deal}"]
+    deal = t(" · deal {n}", n=table.deals) if table.game_class.chip_game else ""
+    channel = f"<#{table.channel_id}>"
+    lines = [t("**{title}** in {channel} — you are **{name}**{deal}", title=game.title,
+               channel=channel, name=table.seats[seat].name, deal=deal)]
     lines += renderer_for(table.kind).private(game.view(seat))
     notes = table.notes.get(seat, [])
     if notes:
         lines.append("")
-        lines += [f"› {note}" for note in notes[-5:]]
+        lines += [f"› {render(note)}" for note in notes[-5:]]
     if prompt is not None:
         lines.append("")
-        lines.append(f"**{prompt.text}**")
+        lines.append(f"**{render(prompt.text)}**")
     elif not game.is_over:
         lines.append("")
-        lines.append("Nothing is needed from you right now.")
+        lines.append(t("Nothing is needed from you right now."))
     return clip("\n".join(lines))
+
+
+def localized_prompt(prompt: Prompt | None) -> Prompt | None:
+    """A prompt's words (its question, labels, reasons) in the current locale; its actions,
+    the cards offered and everything a click sends back unchanged."""
+    if prompt is None or i18n.current() == i18n.DEFAULT_LOCALE:
+        return prompt
+    choices: list[Choice | CardPick | TextAsk] = []
+    for choice in prompt.choices:
+        if isinstance(choice, Choice):
+            reason = render(choice.disabled_reason) if choice.disabled_reason else None
+            choices.append(Choice(render(choice.label), choice.action, choice.style, reason))
+        elif isinstance(choice, CardPick):
+            choices.append(CardPick(render(choice.label), choice.action_name, choice.cards,
+                                    choice.min_cards, choice.max_cards, choice.labels))
+        else:
+            choices.append(TextAsk(render(choice.label), choice.action_name,
+                                   render(choice.field_label), render(choice.placeholder),
+                                   choice.min_length, choice.max_length, choice.args))
+    return Prompt(render(prompt.text), tuple(choices))

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot import cash, messages, narrator, results
+from bot import cash, i18n, messages, narrator, results
 from bot.bank import Bank
 from bot.clocks import Clocks
 from bot.messages import Body
@@ -42,6 +42,7 @@ from engine.game import (
     Event,
     TextAsk,
 )
+from engine.i18n import msg
 
 log = logging.getLogger(__name__)
 
@@ -122,15 +123,19 @@ class TableService:
         table = Table(
             table_id=new_table_id(), guild_id=guild_id, channel_id=channel_id, kind=kind,
             host_id=user_id, options={k: v for k, v in options.items() if v is not None},
-            created_at=self.clock(),
+            created_at=self.clock(), locale=i18n.guild_locale(guild_id),
         )
         solo = table.game_class.max_seats == 1
         existing = self._table(channel_id, user_id if solo else None)
         if existing is not None:
             title = existing.game_class.title
-            yours = "Your own" if existing.owner_id else "A"
-            raise TableError(f"{yours} table of {title} is already open in this channel. Use "
-                             "`/table status` to see it, or play in another channel.")
+            if existing.owner_id:
+                raise TableError(msg("Your own table of {title} is already open in this "
+                                     "channel. Use `/table status` to see it, or play in "
+                                     "another channel.", title=title))
+            raise TableError(msg("A table of {title} is already open in this channel. Use "
+                                 "`/table status` to see it, or play in another channel.",
+                                 title=title))
         if solo:
             table.owner_id = user_id
         minutes = await self.store.get_guild_setting(guild_id, "lobby_minutes",
@@ -157,9 +162,9 @@ class TableService:
                            *, is_admin: bool = False) -> LobbyOutcome:
         table = self.tables.get(table_id)
         if table is None or table.status != "lobby":
-            raise TableError("This lobby is closed.")
+            raise TableError(msg("This lobby is closed."))
         if op not in LOBBY_OPS:
-            raise TableError("That button is not part of this lobby.")
+            raise TableError(msg("That button is not part of this lobby."))
         async with self.lock(table_id):
             moved: list[ChipChange] = []
             if op == "join":
@@ -174,17 +179,17 @@ class TableService:
                     table.seats.pop()
                     cash.sit(table, None, name, None)
             elif op == "cancel":
-                require_host_or_admin(table, user_id, is_admin, "cancel this table")
-                text = f"The table was cancelled by {name}."
+                require_host_or_admin(table, user_id, is_admin, msg("cancel this table"))
+                text = msg("The table was cancelled by {name}.", name=name)
                 await self._discard(table, narrator.closed(table, text, tell_channel=False))
-                return LobbyOutcome(text, False)
+                return LobbyOutcome(i18n.render(text, table.locale), False)
             elif op == "start":
                 events = table.start(user_id)
                 return await self._started(table, events)
             if not table.seats:
-                text = "Everyone left; the table is closed."
+                text = msg("Everyone left; the table is closed.")
                 await self._discard(table, [], given_back=moved)
-                return LobbyOutcome(text, False)
+                return LobbyOutcome(i18n.render(text, table.locale), False)
             table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
             await self.commit(table, [], moved)
         self.clocks.schedule(table)
@@ -196,7 +201,7 @@ class TableService:
             table.join(user_id, name)
             return []
         if table.seat_of(user_id) is not None:
-            raise TableError("You are already seated at this table.")
+            raise TableError(msg("You are already seated at this table."))
         balance = await self.bank.balance(table.guild_id, user_id)
         return cash.sit(table, user_id, name, balance)
 
@@ -241,8 +246,8 @@ class TableService:
     def status(self, channel_id: int, user_id: int) -> str:
         table = self.table_in(channel_id, user_id)
         if table is None:
-            return ("No table is open in this channel. Start one with a game's `start` "
-                    "command, e.g. `/sppoker start`.")
+            return i18n.t("No table is open in this channel. Start one with a game's `start` "
+                          "command, e.g. `/sppoker start`.")
         if table.status == "lobby":
             return lobby_text(table, table.deadlines.get(LOBBY_KEY))
         return board_text(table)
@@ -250,29 +255,31 @@ class TableService:
     async def abort(self, channel_id: int, user_id: int, name: str, *, is_admin: bool) -> str:
         table = self.table_in(channel_id, user_id)
         if table is None:
-            raise TableError("No table is open in this channel.")
+            raise TableError(msg("No table is open in this channel."))
         async with self.lock(table.table_id):
             if self.tables.get(table.table_id) is not table:
-                raise TableError("No table is open in this channel.")
+                raise TableError(msg("No table is open in this channel."))
             if table.owner_id is None or table.owner_id != user_id:
-                require_host_or_admin(table, user_id, is_admin, "abort this table")
-            text = "This lobby was aborted." if table.status == "lobby" else \
-                "this table was aborted."
+                require_host_or_admin(table, user_id, is_admin, msg("abort this table"))
+            text = msg("This lobby was aborted.") if table.status == "lobby" else \
+                msg("this table was aborted.")
             await self._discard(table, narrator.closed(table, text, tell_channel=False))
-        return f"The table was aborted by {name}; nothing of it is counted."
+        with i18n.using(table.locale):  # said in the channel
+            return i18n.t("The table was aborted by {name}; nothing of it is counted.",
+                          name=name)
 
     # --- play ------------------------------------------------------------------------------
     def _seat_of(self, table: Table, user_id: int) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
-            raise TableError("You are not playing at this table, so there is no hand to show "
-                             "you.")
+            raise TableError(msg("You are not playing at this table, so there is no hand to "
+                                 "show you."))
         return seat
 
     async def show_hand(self, table_id: str, user_id: int) -> Private:
         table = self.tables.get(table_id)
         if table is None or table.game is None:
-            raise TableError("This game is over.")
+            raise TableError(msg("This game is over."))
         async with self.lock(table_id):
             seat = self._seat_of(table, user_id)
             return self._private(table, seat, [])
@@ -294,16 +301,16 @@ class TableService:
         """A seat answers its prompt (a button, a menu, a modal's text)."""
         table = self.tables.get(table_id)
         if table is None or table.game is None:
-            raise TableError("This game is over.")
+            raise TableError(msg("This game is over."))
         async with self.lock(table_id):
             if self.tables.get(table_id) is not table:
-                raise TableError("This game is over.")
+                raise TableError(msg("This game is over."))
             game = table.check_turn(user_id, seat)
             prompt = game.prompt(seat)
             if prompt is None or not table.stamp_is_current(seat, stamp) \
                     or index >= len(prompt.choices):
-                raise TableError("That choice is out of date; press **Show my hand** for your "
-                                 "current one.")
+                raise TableError(msg("That choice is out of date; press **Show my hand** for "
+                                     "your current one."))
             choice = prompt.choices[index]
             if isinstance(choice, TextAsk) and text is None:
                 return NeedText(table_id, seat, stamp, index, choice)
@@ -328,7 +335,7 @@ class TableService:
 
     async def close_idle_lobby(self, table: Table) -> None:
         await self._discard(table, narrator.closed(
-            table, "Nobody started the table, so it closed.", tell_channel=True))
+            table, msg("Nobody started the table, so it closed."), tell_channel=True))
 
     async def prompt_delivered(self, table_id: str, clocks: list[str], at: float) -> None:
         """A prompt reached its player: the clocks it started run from now (the clock must

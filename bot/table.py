@@ -19,6 +19,7 @@ from typing import Any
 from bot.snapshots import upgrade_snapshot
 from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
+from engine.i18n import Msg, msg
 
 CASH_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})  # a cash table's, not a deal's
 DEFAULT_BUY_IN = 200
@@ -28,7 +29,17 @@ SNAPSHOT_VERSION = 2
 
 
 class TableError(Exception):
-    """A request the table refuses; the message is fit to show the person who made it."""
+    """A request the table refuses; the message is fit to show the person who made it (a
+    `Msg`, so the presenter can say it in that person's language)."""
+
+
+def error_text(error: BaseException) -> str:
+    """An exception's message, the `Msg` it was raised with when it was one."""
+    return error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
+
+
+def text_json(text: str) -> object:
+    return text.to_json() if isinstance(text, Msg) else text
 
 
 @dataclass
@@ -85,6 +96,7 @@ class Table:
     idle_seconds: float = 600.0  # an unstarted lobby closes after this long
     saved_at: float = 0.0  # when the snapshot was taken: clocks resume with what was left
     recent: list[str] = field(default_factory=list)  # the last public moves, for the board
+    locale: str = "en"  # the language of its channel messages: the server's when it opened
     # A cash table (a chip game): each seat's chips at the table, what it bought in all, the
     # stacks the current deal began with (an abort returns to them), and the deals so far.
     stacks: list[int] = field(default_factory=list)
@@ -115,21 +127,21 @@ class Table:
 
     def _require_lobby(self) -> None:
         if self.status != "lobby":
-            raise TableError("The game has already started.")
+            raise TableError(msg("The game has already started."))
 
     def join(self, user_id: int, name: str) -> None:
         self._require_lobby()
         if self.seat_of(user_id) is not None:
-            raise TableError("You are already seated at this table.")
+            raise TableError(msg("You are already seated at this table."))
         if self.is_full:
-            raise TableError(f"The table is full ({self.game_class.max_seats} seats).")
+            raise TableError(msg("The table is full ({n} seats).", n=self.game_class.max_seats))
         self.seats.append(Seat(name, user_id))
 
     def leave(self, user_id: int) -> None:
         self._require_lobby()
         index = self.seat_of(user_id)
         if index is None:
-            raise TableError("You are not seated at this table.")
+            raise TableError(msg("You are not seated at this table."))
         del self.seats[index]
         if user_id == self.host_id:
             humans = [seat for seat in self.seats if not seat.is_ai]
@@ -139,9 +151,9 @@ class Table:
 
     def add_ai(self, user_id: int) -> str:
         self._require_lobby()
-        self._require_host(user_id, "add an AI seat")
+        self._require_host(user_id, msg("add an AI seat"))
         if self.is_full:
-            raise TableError(f"The table is full ({self.game_class.max_seats} seats).")
+            raise TableError(msg("The table is full ({n} seats).", n=self.game_class.max_seats))
         taken = {seat.name for seat in self.seats}
         number = 1
         while f"AI {number}" in taken:
@@ -152,7 +164,7 @@ class Table:
 
     def _require_host(self, user_id: int, what: str) -> None:
         if user_id != self.host_id:
-            raise TableError(f"Only the host can {what}.")
+            raise TableError(msg("Only the host can {what}.", what=what))
 
     @property
     def has_humans(self) -> bool:
@@ -160,17 +172,17 @@ class Table:
 
     def start(self, user_id: int) -> list[Event]:
         self._require_lobby()
-        self._require_host(user_id, "start the game")
+        self._require_host(user_id, msg("start the game"))
         cls = self.game_class
         if len(self.seats) < cls.min_seats:
-            raise TableError(
-                f"{cls.title} needs at least {cls.min_seats} players "
-                f"({len(self.seats)} seated). Invite someone or add an AI seat."
-            )
+            raise TableError(msg(
+                "{title} needs at least {n} players ({seated} seated). Invite someone or add "
+                "an AI seat.", title=cls.title, n=cls.min_seats, seated=len(self.seats)))
         self.seed = self.seed or random.SystemRandom().randrange(2**63)
         dealt = self.deal()  # refused options leave the lobby as it was
         self.status = "playing"
-        opening = Event(f"{cls.title} begins: " + ", ".join(s.name for s in self.seats) + ".")
+        opening = Event(msg("{title} begins: {names}.", title=cls.title,
+                            names=", ".join(s.name for s in self.seats)))
         return [opening, *dealt]
 
     def deal(self) -> list[Event]:
@@ -189,7 +201,8 @@ class Table:
         try:
             self.game = cls([seat.name for seat in self.seats], options, random.Random(seed))
         except (TypeError, ValueError) as error:
-            raise TableError(f"These options don't work: {error}") from error
+            raise TableError(msg("These options don't work: {error}", error=error_text(error))
+                             ) from error
         if cls.chip_game:
             self.log_deal(seed, options)
             self.deals += 1
@@ -212,18 +225,18 @@ class Table:
     # --- play ----------------------------------------------------------------------------
     def require_game(self) -> Game:
         if self.game is None:
-            raise TableError("The game has not started yet.")
+            raise TableError(msg("The game has not started yet."))
         return self.game
 
     def check_turn(self, user_id: int, seat: int) -> Game:
         """Everything a click must pass before it may reach the engine."""
         game = self.require_game()
         if game.is_over:
-            raise TableError("This game is over.")
+            raise TableError(msg("This game is over."))
         if not 0 <= seat < len(self.seats) or self.seats[seat].user_id != user_id:
-            raise TableError("That is not your seat at this table.")
+            raise TableError(msg("That is not your seat at this table."))
         if seat not in game.to_act and game.prompt(seat) is None:
-            raise TableError("Nothing is awaited from you right now.")
+            raise TableError(msg("Nothing is awaited from you right now."))
         return game
 
     def act(self, user_id: int, seat: int, action: Action) -> list[Event]:
@@ -234,7 +247,7 @@ class Table:
         try:
             events = game.apply(seat, action)
         except IllegalAction as error:
-            raise TableError(str(error)) from error
+            raise TableError(error_text(error)) from error
         self.steps += 1
         self.unsaved_actions.append((self.steps, seat, action))
         self.record(events)
@@ -368,13 +381,15 @@ class Table:
             "created_at": self.created_at,
             "owner_id": self.owner_id,
             "dm_closed": self.dm_closed,
-            "notes": {str(seat): notes for seat, notes in self.notes.items()},
+            "notes": {str(seat): [text_json(note) for note in notes]
+                      for seat, notes in self.notes.items()},
             "prompt_digests": {str(k): v for k, v in self.prompt_digests.items()},
             "prompt_since": {str(k): v for k, v in self.prompt_since.items()},
             "steps": self.steps,
             "idle_seconds": self.idle_seconds,
             "saved_at": self.saved_at,
-            "recent": self.recent,
+            "recent": [text_json(line) for line in self.recent],
+            "locale": self.locale,
             "stacks": self.stacks,
             "bought": self.bought,
             "deal_stacks": self.deal_stacks,
@@ -406,14 +421,16 @@ class Table:
                 created_at=float(data.get("created_at") or 0.0),
                 owner_id=data.get("owner_id"),
                 dm_closed=list(data.get("dm_closed") or []),
-                notes={int(k): list(v) for k, v in (data.get("notes") or {}).items()},
+                notes={int(k): [Msg.from_json(note) for note in v]
+                       for k, v in (data.get("notes") or {}).items()},
                 prompt_digests={int(k): str(v)
                                 for k, v in (data.get("prompt_digests") or {}).items()},
                 prompt_since={int(k): int(v) for k, v in (data.get("prompt_since") or {}).items()},
                 steps=int(data.get("steps") or 0),
                 idle_seconds=float(data.get("idle_seconds") or 600.0),
                 saved_at=float(data.get("saved_at") or 0.0),
-                recent=[str(line) for line in data.get("recent") or []],
+                recent=[Msg.from_json(line) for line in data.get("recent") or []],
+                locale=str(data.get("locale") or "en"),
                 stacks=[int(x) for x in data.get("stacks") or []],
                 bought=[int(x) for x in data.get("bought") or []],
                 deal_stacks=[int(x) for x in data.get("deal_stacks") or []],

@@ -7,7 +7,18 @@ from typing import Any
 
 import discord
 
+from bot import i18n
+from bot.i18n import t
+
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+
+
+def rules_path(kind: str, locale: str) -> Path:
+    """A game's rules page in `locale` when there is one, else the English page."""
+    translated = RULES_DIR / locale / f"{kind}.md"
+    if locale != i18n.DEFAULT_LOCALE and translated.exists():
+        return translated
+    return RULES_DIR / f"{kind}.md"
 EMBED_DESCRIPTION_LIMIT = 4096
 
 
@@ -81,10 +92,12 @@ def _chunks(body: list[str], limit: int) -> list[str]:
 
 
 async def send_rules(interaction: discord.Interaction, kind: str, title: str) -> None:
-    """The whole rules page, privately, laid out for Discord (see `rules_embeds`)."""
-    path = RULES_DIR / f"{kind}.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else "No rules page yet."
-    batches = rules_embeds(text, title)
+    """The whole rules page, privately, laid out for Discord (see `rules_embeds`), in the
+    reader's language when the page is translated (`docs/rules/<lang>/<kind>.md`)."""
+    locale = await i18n.for_interaction(interaction)
+    path = rules_path(kind, locale)
+    text = path.read_text(encoding="utf-8") if path.exists() else t("No rules page yet.")
+    batches = rules_embeds(text, t(title))
     await interaction.response.send_message(embeds=batches[0], ephemeral=True)
     for batch in batches[1:]:
         await interaction.followup.send(embeds=batch, ephemeral=True)

@@ -6,11 +6,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
+from bot.i18n import t
 from engine.words import available_languages
 
 
 def language_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=lang, value=lang) for lang in available_languages()][:25]
+
+
+LOCALE_CHOICES = [app_commands.Choice(name=name, value=code)
+                  for code, name in i18n.LOCALE_NAMES.items()]
 
 
 @app_commands.guild_only()
@@ -31,39 +37,54 @@ class Tables(commands.GroupCog, group_name="table", group_description="The table
     @app_commands.command(name="settings", description="This server's table settings")
     @app_commands.describe(
         lobby_minutes="Minutes before an unstarted lobby closes itself (default 10)",
+        locale="The bot's language in this server's channels (default English)",
         dictionary="Default dictionary for word games (default: the bot's)",
         starting_chips="Chips a player starts with in this server (default 1000)",
         daily_chips="Chips `/chips daily` gives once a day (default 100)",
     )
-    @app_commands.choices(dictionary=language_choices())
+    @app_commands.choices(dictionary=language_choices(), locale=LOCALE_CHOICES)
     async def settings(self, interaction: discord.Interaction,
                        lobby_minutes: app_commands.Range[int, 1, 240] | None = None,
+                       locale: str | None = None,
                        dictionary: str | None = None,
                        starting_chips: app_commands.Range[int, 0, 1_000_000] | None = None,
                        daily_chips: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         assert interaction.guild_id is not None
-        changes = {"lobby_minutes": lobby_minutes, "dictionary": dictionary,
+        await i18n.for_interaction(interaction)
+        changes = {"lobby_minutes": lobby_minutes, "locale": locale, "dictionary": dictionary,
                    "starting_chips": starting_chips, "daily_chips": daily_chips}
         changes = {key: value for key, value in changes.items() if value is not None}
         if changes and not interaction.permissions.manage_guild:
             await interaction.response.send_message(
-                "Changing the server's settings needs the Manage Server permission.",
+                t("Changing the server's settings needs the Manage Server permission."),
                 ephemeral=True,
             )
             return
         store = self.bot.store  # type: ignore[attr-defined]
         for key, value in changes.items():
             await store.set_guild_setting(interaction.guild_id, key, value)
+        if locale is not None:
+            i18n.remember_guild_locale(interaction.guild_id, locale)
+            await i18n.for_interaction(interaction)  # answered in the new language
         current = await store.guild_settings(interaction.guild_id)
+        language = i18n.LOCALE_NAMES.get(str(current.get("locale", i18n.DEFAULT_LOCALE)),
+                                         "English")
         bank = self.bot.bank  # type: ignore[attr-defined]
         default_language = self.bot.settings.dictionary  # type: ignore[attr-defined]
         await interaction.response.send_message(
-            "Settings of this server:\n"
-            f"• idle lobbies close after **{current.get('lobby_minutes', 10)} minutes**\n"
-            f"• word games use the **{current.get('dictionary', default_language)}** "
-            "dictionary\n"
-            f"• new players start with **{await bank.starting(interaction.guild_id)}** chips; "
-            f"`/chips daily` gives **{await bank.daily_amount(interaction.guild_id)}**",
+            "\n".join([
+                t("Settings of this server:"),
+                t("• the bot speaks **{language}** in this server's channels (`locale`); "
+                  "what only you see follows your Discord language when the bot speaks it",
+                  language=language),
+                t("• idle lobbies close after **{minutes} minutes**",
+                  minutes=current.get("lobby_minutes", 10)),
+                t("• word games use the **{dictionary}** dictionary (`dictionary`)",
+                  dictionary=current.get("dictionary", default_language)),
+                t("• new players start with **{chips}** chips; `/chips daily` gives **{daily}**",
+                  chips=await bank.starting(interaction.guild_id),
+                  daily=await bank.daily_amount(interaction.guild_id)),
+            ]),
             ephemeral=True,
         )
 

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import render, t
 from bot.images import Row, render_cards, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
@@ -21,14 +22,15 @@ from engine.games import GAMES
 from engine.games.poangpoker import PointsView
 from engine.games.poke import PokeView, Scoresheet
 from engine.games.trickgame import TrickSeatView, TrickView
+from engine.i18n import N_
 from engine.views import GameView, SeatView
 
-PHASES = {"draw": "drawing", "exchange": "exchanging", "call": "Chicago calls",
-          "play": "playing tricks", "over": "game over"}
+PHASES = {"draw": N_("drawing"), "exchange": N_("exchanging"), "call": N_("Chicago calls"),
+          "play": N_("playing tricks"), "over": N_("game over")}
 
 
 def phase_name(view: GameView) -> str:
-    return PHASES.get(view.phase, view.phase)
+    return t(PHASES[view.phase]) if view.phase in PHASES else view.phase
 
 
 def trick_line(view: TrickView) -> str | None:
@@ -37,7 +39,7 @@ def trick_line(view: TrickView) -> str | None:
     if not trick:
         return None
     plays = ", ".join(f"{names[seat]} {cards_text(list(cards))}" for seat, cards in trick)
-    return f"Trick so far: {plays}"
+    return t("Trick so far: {plays}", plays=plays)
 
 
 def tricks_won_line(view: TrickView) -> str | None:
@@ -45,23 +47,25 @@ def tricks_won_line(view: TrickView) -> str | None:
     if not won or not any(won):
         return None
     names = view.names
-    return "Tricks won: " + ", ".join(f"{n} {w}" for n, w in zip(names, won, strict=True))
+    return t("Tricks won: {tricks}",
+             tricks=", ".join(f"{n} {w}" for n, w in zip(names, won, strict=True)))
 
 
 def result_line(view: GameView) -> str | None:
     """The outcome, on the board and in every player's last view: the closing message
     scrolls away, and a DM otherwise ends on a scoresheet without saying who won."""
     result = view.result
-    return f"🏆 {result.summary}" if result and result.summary else None
+    return f"🏆 {render(result.summary)}" if result and result.summary else None
 
 
 def poke_public(view: PokeView) -> list[str]:
     names = view.names
     we = view.seat if isinstance(view, SeatView) else 0
     sheet = Scoresheet.from_json(view.scoresheet).render(names, we)
-    lines = [f"Deal {view.deal} · dealer {names[view.dealer]} · {phase_name(view)}",
-             "Trick values: " + ", ".join(
-                 f"{n} ×{v}" for n, v in zip(names, view.trick_values, strict=True))]
+    lines = [t("Deal {n} · dealer {dealer} · {phase}", n=view.deal, dealer=names[view.dealer],
+               phase=phase_name(view)),
+             t("Trick values: {values}", values=", ".join(
+                 f"{n} ×{v}" for n, v in zip(names, view.trick_values, strict=True)))]
     lines += [line for line in (trick_line(view), tricks_won_line(view)) if line]
     lines.append(f"```\n{sheet}\n```")
     result = result_line(view)
@@ -71,10 +75,11 @@ def poke_public(view: PokeView) -> list[str]:
 def points_public(view: PointsView) -> list[str]:
     names = view.names
     scores = ", ".join(f"{n} {s}" for n, s in view.score_pairs())
-    lines = [f"Deal {view.deal} · dealer {names[view.dealer]} · {phase_name(view)}",
-             f"Scores (to {view.target}): {scores}"]
+    lines = [t("Deal {n} · dealer {dealer} · {phase}", n=view.deal, dealer=names[view.dealer],
+               phase=phase_name(view)),
+             t("Scores (to {target}): {scores}", target=view.target, scores=scores)]
     if view.caller is not None:
-        lines.append(f"📣 {names[view.caller]} called Chicago.")
+        lines.append(t("📣 {name} called Chicago.", name=names[view.caller]))
     lines += [line for line in (trick_line(view), tricks_won_line(view), result_line(view))
               if line]
     return lines
@@ -83,7 +88,7 @@ def points_public(view: PointsView) -> list[str]:
 def private_lines(public: Any) -> Any:
     def lines(view: TrickSeatView) -> list[str]:
         # Once the last card is played there is no hand to show ("Your hand: " and nothing).
-        hand = ["Your hand: " + cards_text(list(view.hand))] if view.hand else []
+        hand = [t("Your hand: {cards}", cards=cards_text(list(view.hand)))] if view.hand else []
         return [*hand, *public(view)]
     return lines
 
@@ -96,16 +101,16 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
     for event in events:
         if event.kind == "hand" and event.data.get("hand"):
             images.append(("hand.png", render_cards(parse_cards(event.data["hand"]),
-                                                    caption="Your hand")))
+                                                    caption=t("Your hand"))))
         elif (event.kind == "reveal" or (event.kind == "deal_end" and not revealed)) and (
             event.data.get("hands")
         ):
             descriptions = event.data.get("descriptions") or []
             rows = []
             for seat, cards in enumerate(event.data["hands"]):
-                note = descriptions[seat] if seat < len(descriptions) else None
+                note = render(descriptions[seat]) if seat < len(descriptions) else None
                 rows.append(Row(label=names[seat], cards=parse_cards(cards), note=note))
-            images.append(("hands.png", render_rows(rows, title="The hands")))
+            images.append(("hands.png", render_rows(rows, title=t("The hands"))))
     return images
 
 
@@ -135,7 +140,7 @@ class Poke(commands.GroupCog, group_name="poke",
 
     @app_commands.command(name="rules", description="How Poke is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "poke", "Poke")
+        await send_rules(interaction, "poke", N_("Poke"))
 
 
 @app_commands.guild_only()
@@ -152,7 +157,7 @@ class Poangpoker(commands.GroupCog, group_name="poangpoker",
 
     @app_commands.command(name="rules", description="How Poängpoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "poangpoker", "Poängpoker")
+        await send_rules(interaction, "poangpoker", N_("Poängpoker"))
 
 
 @app_commands.guild_only()
@@ -171,7 +176,7 @@ class Chicago(commands.GroupCog, group_name="chicago",
 
     @app_commands.command(name="rules", description="How Chicago is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "poangpoker", "Poängpoker and Chicago")
+        await send_rules(interaction, "poangpoker", N_("Poängpoker and Chicago"))
 
 
 async def setup(bot: commands.Bot) -> None:

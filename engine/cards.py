@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from engine.i18n import msg
+
 __all__ = [
     "RANKS",
     "Card",
@@ -55,10 +57,15 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 RANKS: tuple[int, ...] = tuple(range(2, 15))
 _RANK_NAMES = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
 _RANK_WORDS = {
-    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+    2: msg("two"), 3: msg("three"), 4: msg("four"), 5: msg("five"), 6: msg("six"),
+    7: msg("seven"), 8: msg("eight"), 9: msg("nine"), 10: msg("ten"), 11: msg("jack"),
+    12: msg("queen"), 13: msg("king"), 14: msg("ace"),
 }
-_RANK_PLURALS = {6: "sixes"}
+_RANK_PLURALS = {
+    2: msg("twos"), 3: msg("threes"), 4: msg("fours"), 5: msg("fives"), 6: msg("sixes"),
+    7: msg("sevens"), 8: msg("eights"), 9: msg("nines"), 10: msg("tens"), 11: msg("jacks"),
+    12: msg("queens"), 13: msg("kings"), 14: msg("aces"),
+}
 SPPOKER_VOWELS: tuple[str, ...] = ("A", "E", "I", "O")
 
 
@@ -105,10 +112,7 @@ def rank_name(rank: int) -> str:
 
 def rank_word(rank: int, plural: bool = False) -> str:
     """The English name of a rank, for explanations ("pair of kings")."""
-    word = _RANK_WORDS[rank]
-    if plural:
-        return _RANK_PLURALS.get(rank, word + "s")
-    return word
+    return _RANK_PLURALS[rank] if plural else _RANK_WORDS[rank]
 
 
 def _code(rank: int | None, suit: Suit | None) -> int:

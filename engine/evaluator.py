@@ -73,6 +73,7 @@ from engine.evaluator_tables import (
 )
 from engine.evaluator_tables import build as _build_tables
 from engine.evaluator_tables import load as _load_tables
+from engine.i18n import msg
 
 __all__ = [
     "Category",
@@ -284,26 +285,40 @@ def _slot_ranks(strength: int) -> list[int]:
     return r  # high card, flush
 
 
+CATEGORY_LABELS = {
+    Category.HIGH_CARD: msg("high card"), Category.PAIR: msg("pair"),
+    Category.TWO_PAIR: msg("two pair"), Category.THREE_OF_A_KIND: msg("three of a kind"),
+    Category.STRAIGHT: msg("straight"), Category.FLUSH: msg("flush"),
+    Category.FULL_HOUSE: msg("full house"), Category.FOUR_OF_A_KIND: msg("four of a kind"),
+    Category.STRAIGHT_FLUSH: msg("straight flush"),
+    Category.FIVE_OF_A_KIND: msg("five of a kind"),
+}
+"""`Category.label` as catalogue entries, for the sentences players read."""
+
+
 def _describe(strength: int, is_royal: bool) -> str:
     category = category_of(strength)
     r = _tiebreaks(strength)
     if is_royal:
-        return "royal flush"
+        return msg("royal flush")
     if category == Category.FIVE_OF_A_KIND:
-        return f"five of a kind, {rank_word(r[0], plural=True)}"
+        return msg("five of a kind, {ranks}", ranks=rank_word(r[0], plural=True))
     if category in (Category.STRAIGHT_FLUSH, Category.STRAIGHT, Category.FLUSH):
-        return f"{category.label}, {rank_word(r[0])} high"
+        return msg("{category}, {rank} high", category=CATEGORY_LABELS[category],
+                   rank=rank_word(r[0]))
     if category == Category.FOUR_OF_A_KIND:
-        return f"four of a kind, {rank_word(r[0], plural=True)}"
+        return msg("four of a kind, {ranks}", ranks=rank_word(r[0], plural=True))
     if category == Category.FULL_HOUSE:
-        return f"full house, {rank_word(r[0], plural=True)} over {rank_word(r[1], plural=True)}"
+        return msg("full house, {high} over {low}", high=rank_word(r[0], plural=True),
+                   low=rank_word(r[1], plural=True))
     if category == Category.THREE_OF_A_KIND:
-        return f"three of a kind, {rank_word(r[0], plural=True)}"
+        return msg("three of a kind, {ranks}", ranks=rank_word(r[0], plural=True))
     if category == Category.TWO_PAIR:
-        return f"two pair, {rank_word(r[0], plural=True)} and {rank_word(r[1], plural=True)}"
+        return msg("two pair, {high} and {low}", high=rank_word(r[0], plural=True),
+                   low=rank_word(r[1], plural=True))
     if category == Category.PAIR:
-        return f"pair of {rank_word(r[0], plural=True)}"
-    return f"high card {rank_word(r[0])}"
+        return msg("pair of {ranks}", ranks=rank_word(r[0], plural=True))
+    return msg("high card {rank}", rank=rank_word(r[0]))
 
 
 @functools.total_ordering

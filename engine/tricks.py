@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from engine.cards import Card, label_cards, rank_word
+from engine.i18n import msg, msg_n
 
 __all__ = [
     "CHICAGO",
@@ -76,12 +77,17 @@ POKE = TrickRules(sets=True)
 POANGPOKER = TrickRules(follow_suit=True, must_beat=True)
 CHICAGO = TrickRules(follow_suit=True)
 
-_SET_NAMES = {1: "a single card", 2: "a pair", 3: "three of a kind", 4: "four of a kind"}
+_SET_NAMES = {1: msg("a single card"), 2: msg("a pair"), 3: msg("three of a kind"),
+              4: msg("four of a kind")}
+_SET_LED = {1: msg("A single card was led: play one card."),
+            2: msg("A pair was led: play 2 cards."),
+            3: msg("Three of a kind was led: play 3 cards."),
+            4: msg("Four of a kind was led: play 4 cards.")}
 
 
 def set_name(size: int) -> str:
     """What a led set of `size` cards is called ("a pair")."""
-    return _SET_NAMES.get(size, f"{size} cards")
+    return _SET_NAMES.get(size) or msg_n("{n} card", "{n} cards", size)
 
 
 def is_set(cards: Sequence[Card]) -> bool:
@@ -101,8 +107,10 @@ def describe_play(cards: Sequence[Card]) -> str:
     if is_set(cards):
         rank = cards[0].rank
         assert rank is not None
-        name = {2: "pair", 3: "three", 4: "four"}[len(cards)]
-        return f"the {name} of {rank_word(rank, plural=True)} ({label_cards(cards)})"
+        name = {2: msg("the pair of {ranks} ({cards})"), 3: msg("the three of {ranks} ({cards})"),
+                4: msg("the four of {ranks} ({cards})")}[len(cards)]
+        assert name.msgid is not None
+        return msg(name.msgid, ranks=rank_word(rank, plural=True), cards=label_cards(cards))
     return label_cards(cards)
 
 
@@ -146,29 +154,29 @@ def why_illegal(
     None when it is legal."""
     play = tuple(play)
     if not play:
-        return "Choose a card to play."
+        return msg("Choose a card to play.")
     for card in play:
         if card not in hand:
-            return f"You don't hold {card.label}."
+            return msg("You don't hold {card}.", card=card.label)
     if len(set(play)) != len(play):
-        return "Each card can be played only once."
+        return msg("Each card can be played only once.")
     if not trick:
         if rules.sets:
             if not is_set(play):
-                return (
+                return msg(
                     "Only cards of one rank can be led together: a pair, three or four of a kind."
                 )
             return None
-        return None if len(play) == 1 else "Play one card."
+        return None if len(play) == 1 else msg("Play one card.")
     led = trick[0][1]
     if rules.sets:
         if len(play) != len(led):
-            what = set_name(len(led))
-            count = "one card" if len(led) == 1 else f"{len(led)} cards"
-            return f"{what[0].upper()}{what[1:]} was led: play {count}."
+            return _SET_LED.get(len(led)) or msg_n(
+                "{n} card was led: play {n} card.", "{n} cards were led: play {n} cards.",
+                len(led))
         return None
     if len(play) != 1:
-        return "Play one card."
+        return msg("Play one card.")
     card = play[0]
     suit = led[0].suit
     in_suit = sorted((c for c in hand if c.suit == suit), key=Card.sort_key)
@@ -176,16 +184,20 @@ def why_illegal(
         top = best_play(trick, rules)[1][0]
         higher = [c for c in sorted(in_suit, key=Card.sort_key) if (c.rank or 0) > (top.rank or 0)]
         if higher and card not in higher:
-            return f"You must beat the {top.label} when you can: play {_either(higher)}."
+            return msg("You must beat the {card} when you can: play {cards}.", card=top.label,
+                       cards=_either(higher))
     if rules.follow_suit and in_suit and card.suit != suit:
         assert suit is not None
-        return f"You must follow suit: play a {suit.symbol} ({_either(in_suit)})."
+        return msg("You must follow suit: play a {suit} ({cards}).", suit=suit.symbol,
+                   cards=_either(in_suit))
     return None
 
 
 def _either(cards: Sequence[Card]) -> str:
     labels = [card.label for card in cards]
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+    if len(labels) == 1:
+        return labels[0]
+    return msg("{cards} or {last}", cards=", ".join(labels[:-1]), last=labels[-1])
 
 
 def legal_plays(hand: Sequence[Card], trick: Trick, rules: TrickRules) -> list[Play]:

@@ -96,7 +96,7 @@ def interaction_payload(state: LoopbackState, interaction: Interaction) -> dict[
         "version": 1,
         "channel_id": str(channel.id),
         "channel": channel_payload(state, channel),
-        "locale": "en-US",
+        "locale": user.locale,
         "app_permissions": str(BOT_PERMISSIONS if channel.guild_id else ALL_PERMISSIONS),
         "entitlements": [],
         "authorizing_integration_owners": owners(channel.guild_id),

@@ -24,6 +24,7 @@ class User:
     bot: bool = False
     dms_open: bool = True
     permissions: int = 0
+    locale: str = "en-US"  # the client's language, sent with every interaction
 
 
 @dataclass

@@ -61,6 +61,7 @@ from engine.games.trickgame import (
     trick_plays,
     trick_to_json,
 )
+from engine.i18n import Msg, msg, msg_n
 from engine.tricks import CHICAGO, POANGPOKER, TrickRules, best_play, legal_plays, trick_winner
 from engine.tricks import why_illegal as trick_why_illegal
 from engine.views import JSONRecord, json_record
@@ -89,7 +90,24 @@ HAND_POINTS: dict[Category, int] = {
 }
 ROYAL_POINTS = 52
 CALL_POINTS = 15
-ORDINALS = {1: "first", 2: "second", 3: "third"}
+# The exchanges by name: "the first buy" (Chicago's köp) or "the exchange" (Poängpoker's
+# byte), and the same at the start of a sentence; whole entries, so each language words them.
+ROUND_NAMES = {
+    ("exchange", 1): msg("the first exchange"), ("exchange", 2): msg("the second exchange"),
+    ("exchange", 3): msg("the third exchange"), ("buy", 1): msg("the first buy"),
+    ("buy", 2): msg("the second buy"), ("buy", 3): msg("the third buy"),
+}
+ROUND_TITLES = {
+    ("exchange", 1): msg("The first exchange"), ("exchange", 2): msg("The second exchange"),
+    ("exchange", 3): msg("The third exchange"), ("buy", 1): msg("The first buy"),
+    ("buy", 2): msg("The second buy"), ("buy", 3): msg("The third buy"),
+}
+
+
+def _and(names: Sequence[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return msg("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def hand_points(value: HandValue, royal_wins: bool = False) -> int:
@@ -181,7 +199,7 @@ class PointsPoker(Game):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return f"first to {cls.target} points"
+        return msg("first to {n} points", n=cls.target)
     option_names: ClassVar[tuple[str, ...]] = (
         "first_dealer",
         "turn_seconds",
@@ -295,9 +313,9 @@ class PointsPoker(Game):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(msg("The game is over."))
         if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("It is not your turn."))
         if action == TIMEOUT or action.name == "timeout":
             action = self._timeout_action(seat)
         name = action.name
@@ -309,11 +327,12 @@ class PointsPoker(Game):
             events = self._play(seat, action.args)
         else:
             wanted = {
-                "exchange": f"{self.exchange_word.capitalize()} 0-5 cards or stand pat.",
-                "call": "Call Chicago or pass.",
-                "play": "Play a card.",
+                "exchange": msg("Buy 0-5 cards or stand pat.") if self.exchange_word == "buy"
+                else msg("Exchange 0-5 cards or stand pat."),
+                "call": msg("Call Chicago or pass."),
+                "play": msg("Play a card."),
             }
-            raise IllegalAction(wanted.get(self._phase, "That is not possible now."))
+            raise IllegalAction(wanted.get(self._phase) or msg("That is not possible now."))
         self.step += 1
         return events
 
@@ -332,8 +351,14 @@ class PointsPoker(Game):
     # --- exchanges ----------------------------------------------------------------------------
     def _round_name(self) -> str:
         if self.exchanges == 1:
-            return "the exchange"
-        return f"the {ORDINALS[self.exchange_round]} {self.exchange_word}"
+            return msg("the exchange")
+        return ROUND_NAMES[self.exchange_word, self.exchange_round]
+
+    def _round_title(self) -> str:
+        """The round's name at the start of a sentence."""
+        if self.exchanges == 1:
+            return msg("The exchange")
+        return ROUND_TITLES[self.exchange_word, self.exchange_round]
 
     def _begin_exchange_round(self) -> list[Event]:
         self.exchanged.append([None] * len(self.seats))
@@ -341,10 +366,9 @@ class PointsPoker(Game):
         events: list[Event] = []
         for seat in self.order:
             if self.kopstopp is not None and self.scores[seat] >= self.kopstopp:
-                text = (
-                    f"{self.seats[seat]} has {self.scores[seat]} points ({self.kopstopp} or more)"
-                    f" and may not buy (köpstopp)."
-                )
+                text = msg(
+                    "{name} has {points} points ({limit} or more) and may not buy (köpstopp).",
+                    name=self.seats[seat], points=self.scores[seat], limit=self.kopstopp)
                 events.append(
                     Event(text, None, "kopstopp", {"seat": seat, "scores": list(self.scores)})
                 )
@@ -358,13 +382,14 @@ class PointsPoker(Game):
         thrown = parse_action_cards(args, self.hands[seat])
         limit = self.exchange_limit()
         if len(thrown) > limit:
-            raise IllegalAction(f"Only {limit} cards are left in the stock: throw at most {limit}.")
+            raise IllegalAction(msg("Only {n} cards are left in the stock: throw at most {n}.",
+                                    n=limit))
         events: list[Event] = []
         if len(thrown) > len(self.stock):
             self.stock += self.rng.sample(self.discards, len(self.discards))
             self.discards = []
             self.thrown = [[] for _ in self.seats]  # back in play: no longer known to be out
-            text = "The stock has run out: the discards are shuffled to make a new stock."
+            text = msg("The stock has run out: the discards are shuffled to make a new stock.")
             events.append(Event(text, None, "reshuffle", {"stock": len(self.stock)}))
         new, self.stock = self.stock[: len(thrown)], self.stock[len(thrown) :]
         self.hands[seat] = sorted(
@@ -374,14 +399,21 @@ class PointsPoker(Game):
         self.thrown[seat] += thrown
         self.exchanged[-1][seat] = len(thrown)
         name, n = self.seats[seat], len(thrown)
-        word = "stands pat" if not n else f"{self.exchange_word}s {n} card{'s' if n > 1 else ''}"
+        if not n:
+            told = msg("{name} stands pat.", name=name)
+        elif self.exchange_word == "buy":
+            told = msg_n("{name} buys {n} card.", "{name} buys {n} cards.", n, name=name)
+        else:
+            told = msg_n("{name} exchanges {n} card.", "{name} exchanges {n} cards.", n,
+                         name=name)
         data = {"seat": seat, "count": n, "round": self.exchange_round}
-        events.append(Event(f"{name} {word}.", None, "exchange", data))
+        events.append(Event(told, None, "exchange", data))
         if n:
-            text = f"You threw {label_cards(thrown)} and drew {label_cards(new)}."
             events.append(
                 Event(
-                    f"{text} Your hand: {label_cards(self.hands[seat])}.",
+                    msg("You threw {thrown} and drew {drawn}. Your hand: {hand}.",
+                        thrown=label_cards(thrown), drawn=label_cards(new),
+                        hand=label_cards(self.hands[seat])),
                     seat,
                     "hand",
                     {
@@ -407,7 +439,8 @@ class PointsPoker(Game):
         if self.call_enabled:
             self._phase = "call"
             self.queue = list(self.order)
-            text = "Before the first lead, anyone may call Chicago, in turn from the dealer's left."
+            text = msg(
+                "Before the first lead, anyone may call Chicago, in turn from the dealer's left.")
             return [Event(text, None, "call_round", {"order": self.queue})]
         return self._begin_play(self.order[0])
 
@@ -423,9 +456,9 @@ class PointsPoker(Game):
 
     def _interim_scoring(self) -> list[Event]:
         seat, value, values = self._best_hand(self.hands)
-        label = f"After {self._round_name()}"
         if value.category == Category.HIGH_CARD:
-            text = f"{label} nobody holds a pair or better: no points."
+            text = msg("After {round} nobody holds a pair or better: no points.",
+                       round=self._round_name())
             return [Event(text, None, "interim", {"round": self.exchange_round, "seat": None})]
         key = _combination(self.hands[seat], value)
         full = any(
@@ -443,33 +476,31 @@ class PointsPoker(Game):
             "points": points,
         }
         self.shown.append(record)
-        text = (
-            f"{label}, {self.seats[seat]} has the best hand: {value.description}, "
-            f"showing {label_cards(shown)}."
-        )
+        text = msg("After {round}, {name} has the best hand: {hand}, showing {cards}.",
+                   round=self._round_name(), name=self.seats[seat], hand=value.description,
+                   cards=label_cards(shown))
         why = self._hand_why(seat, value, values)
         return [Event(text, None, "interim", dict(record)), *self._award(seat, points, value, why)]
 
     def _hand_why(self, seat: int, value: HandValue, values: Sequence[HandValue]) -> str:
         """Why this hand scores: it is the best, or it ties and comes first in turn order."""
         tied = [s for s in self.order if s != seat and values[s].strength == value.strength]
-        why = f"the best hand, {value.description}"
         if tied:
-            others = " and ".join(self.seats[s] for s in tied)
-            why += f" (an exact tie with {others}: the earlier in turn order scores)"
-        return why
+            return msg("the best hand, {hand} (an exact tie with {others}: the earlier in turn "
+                       "order scores)", hand=value.description,
+                       others=_and([self.seats[s] for s in tied]))
+        return msg("the best hand, {hand}", hand=value.description)
 
     # --- the call -------------------------------------------------------------------------------
     def _call(self, seat: int, calls: bool) -> list[Event]:
         if calls:
             self.caller = seat
-            text = (
-                f"{self.seats[seat]} calls Chicago: they lead and must take all five tricks "
-                f"(+{CALL_POINTS}, or -{CALL_POINTS})."
-            )
+            text = msg("{name} calls Chicago: they lead and must take all five tricks "
+                       "(+{points}, or -{points}).", name=self.seats[seat], points=CALL_POINTS)
             return [Event(text, None, "call", {"seat": seat}), *self._begin_play(seat)]
         self.queue.pop(0)
-        events = [Event(f"{self.seats[seat]} does not call.", None, "pass", {"seat": seat})]
+        events = [Event(msg("{name} does not call.", name=self.seats[seat]), None, "pass",
+                        {"seat": seat})]
         if not self.queue:
             events += self._begin_play(self.order[0])
         return events
@@ -479,7 +510,7 @@ class PointsPoker(Game):
         self._phase = "play"
         self.queue = []
         self.leader = leader
-        text = f"Trick play: {self.seats[leader]} leads."
+        text = msg("Trick play: {name} leads.", name=self.seats[leader])
         return [Event(text, None, "play_begins", {"leader": leader, "caller": self.caller})]
 
     def why_illegal(self, seat: int, card: Card) -> str | None:
@@ -493,10 +524,12 @@ class PointsPoker(Game):
             raise IllegalAction(reason)
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         self.trick.append((seat, cards))
-        verb = "leads" if len(self.trick) == 1 else "plays"
+        told = msg("{name} leads {card}.", name=self.seats[seat], card=cards[0].label) \
+            if len(self.trick) == 1 else \
+            msg("{name} plays {card}.", name=self.seats[seat], card=cards[0].label)
         events = [
             Event(
-                f"{self.seats[seat]} {verb} {cards[0].label}.",
+                told,
                 None,
                 "play",
                 {"seat": seat, "cards": cards_to_json(cards)},
@@ -513,7 +546,8 @@ class PointsPoker(Game):
         record = {"plays": trick_to_json(self.trick), "winner": winner, "count": 1}
         self.tricks.append(record)
         played = ", ".join(f"{self.seats[s]} {play[0].label}" for s, play in self.trick)
-        text = f"Trick {number}: {played} — {self.seats[winner]} wins."
+        text = msg("Trick {n}: {plays} — {name} wins.", n=number, plays=played,
+                   name=self.seats[winner])
         data = {**record, "trick": number, "tricks_won": list(self.tricks_won)}
         events = [Event(text, None, "trick", data)]
         self.trick = []
@@ -521,7 +555,8 @@ class PointsPoker(Game):
         if self.caller is not None and winner != self.caller and number < HAND_SIZE:
             # RULINGS: once the caller loses a trick the call has failed and play stops.
             caller = self.seats[self.caller]
-            text = f"{caller} has lost a trick: Chicago has failed, and play stops."
+            text = msg("{name} has lost a trick: Chicago has failed, and play stops.",
+                       name=caller)
             events.append(Event(text, None, "call_failed", {"seat": self.caller,
                                                             "trick": number}))
             return events + self._end_deal(winner)
@@ -539,7 +574,8 @@ class PointsPoker(Game):
         name = self.seats[seat]
         why = why or (value.description if value else "")
         sign = f"+{points}" if points >= 0 else str(points)
-        text = f"{name} {sign} for {why} ({name} {self.scores[seat]})."
+        text = msg("{name} {points} for {why} ({name} {score}).", name=name, points=sign,
+                   why=why, score=self.scores[seat])
         data = {"seat": seat, "points": points, "why": why, "scores": list(self.scores)}
         events = [Event(text, None, "score", data)]
         royal = self.royal_wins and value is not None and value.is_royal
@@ -556,31 +592,35 @@ class PointsPoker(Game):
         places = [1] * len(self.seats)
         for s in others:
             places[s] = 2 + sum(scores[o] > scores[s] for o in others)
-        how = "a royal straight flush" if royal else f"{scores[seat]} points"
-        summary = f"{self.seats[seat]} wins with {how}."
+        summary = msg("{name} wins with a royal straight flush.", name=self.seats[seat]) \
+            if royal else msg("{name} wins with {n} points.", name=self.seats[seat],
+                              n=scores[seat])
         self._result = GameResult(scores, tuple(places), (seat,), summary)
         standings = ", ".join(f"{self.seats[s]} {scores[s]}" for s in range(len(scores)))
-        text = f"{summary} Final scores: {standings}."
+        text = msg("{summary} Final scores: {scores}.", summary=summary, scores=standings)
         return Event(text, None, "game_over", {"winners": [seat], "scores": list(scores)})
 
     def _end_deal(self, last_winner: int) -> list[Event]:
         events: list[Event] = []
         if self.caller is not None:
             made = self.tricks_won[self.caller] == HAND_SIZE
-            why = "Chicago made" if made else "Chicago failed"
+            why = msg("Chicago made") if made else msg("Chicago failed")
             events += self._award(self.caller, CALL_POINTS if made else -CALL_POINTS, why=why)
         else:
-            events += self._award(last_winner, self.last_trick_points, why="the last trick")
+            events += self._award(last_winner, self.last_trick_points,
+                                  why=msg("the last trick"))
         seat, value, values = self._best_hand(self.final_hands)
         hands = [cards_to_json(sorted(h, key=Card.sort_key)) for h in self.final_hands]
         descriptions = [v.description for v in values]
-        reveal = "; ".join(
-            f"{self.seats[s]} {label_cards(self.final_hands[s])} ({descriptions[s]})"
+        reveal = Msg.joined("; ", [
+            msg("{name} {cards} ({hand})", name=self.seats[s],
+                cards=label_cards(self.final_hands[s]), hand=descriptions[s])
             for s in self.order
-        )
+        ])
         events.append(
             Event(
-                f"Hands: {reveal}.", None, "reveal", {"hands": hands, "descriptions": descriptions}
+                msg("Hands: {hands}.", hands=reveal), None, "reveal",
+                {"hands": hands, "descriptions": descriptions}
             )
         )
         points = hand_points(value, self.royal_wins)
@@ -588,7 +628,7 @@ class PointsPoker(Game):
             if points:
                 events += self._award(seat, points, value, self._hand_why(seat, value, values))
             else:
-                text = "Nobody holds a pair or better: no points for the hand."
+                text = msg("Nobody holds a pair or better: no points for the hand.")
                 events.append(Event(text, None, "score", {"seat": None, "points": 0}))
         self.last_deal = {
             "deal": self.deal_no,
@@ -603,13 +643,13 @@ class PointsPoker(Game):
         if self.is_over:
             # The deal's end before the game's: "Deal 7 is over" after "Ann wins" read as if
             # play went on; the final scores follow, so they are not told twice.
-            text = f"Deal {self.deal_no} is over."
+            text = msg("Deal {n} is over.", n=self.deal_no)
             end = [event for event in events if event.kind == "game_over"]
             events = [event for event in events if event.kind != "game_over"]
             events += [Event(text, None, "deal_end", dict(self.last_deal)), *end]
             return events
         scores = ", ".join(f"{self.seats[s]} {self.scores[s]}" for s in range(len(self.seats)))
-        text = f"Deal {self.deal_no} is over. Scores: {scores}."
+        text = msg("Deal {n} is over. Scores: {scores}.", n=self.deal_no, scores=scores)
         events.append(Event(text, None, "deal_end", dict(self.last_deal)))
         self.dealer = (self.dealer + 1) % len(self.seats)
         return events + self._start_deal()
@@ -635,7 +675,8 @@ class PointsPoker(Game):
         self.shown = []
         self._phase = "exchange"
         first = self.seats[self.order[0]]
-        text = f"Deal {self.deal_no}: {self.seats[self.dealer]} deals; {first} is first."
+        text = msg("Deal {n}: {dealer} deals; {first} is first.", n=self.deal_no,
+                   dealer=self.seats[self.dealer], first=first)
         events = [
             Event(
                 text,
@@ -647,7 +688,7 @@ class PointsPoker(Game):
         for seat in range(n):
             events.append(
                 Event(
-                    f"Your hand: {label_cards(self.hands[seat])}.",
+                    msg("Your hand: {cards}.", cards=label_cards(self.hands[seat])),
                     seat,
                     "hand",
                     {"hand": cards_to_json(self.hands[seat])},
@@ -662,33 +703,31 @@ class PointsPoker(Game):
         hand = sorted(self.hands[seat], key=Card.sort_key)
         if self._phase == "exchange":
             limit = self.exchange_limit()
-            text = (
-                f"Your poker hand: {evaluate(hand).description}. "
-                f"{self._round_name().capitalize()}: "
-                f"throw 0-{limit} cards for new ones."
-            )
+            text = msg("Your poker hand: {hand}. {round}: throw 0-{n} cards for new ones.",
+                       hand=evaluate(hand).description, round=self._round_title(), n=limit)
             if limit < HAND_SIZE:
-                text += f" Only {limit} cards are left in the stock."
+                text = Msg.joined(" ", [text, msg("Only {n} cards are left in the stock.",
+                                                  n=limit)])
             pick = CardPick(
-                "Throw and draw",
+                msg("Throw and draw"),
                 "exchange",
                 tuple(cards_to_json(hand)),
                 0,
                 limit,
                 tuple(c.label for c in hand),
             )
-            return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
-        scored = f"Your poker hand: {evaluate(self.final_hands[seat]).description}."
+            return Prompt(text, (pick, Choice(msg("Stand pat"), Action("stand"), "primary")))
+        scored = msg("Your poker hand: {hand}.",
+                     hand=evaluate(self.final_hands[seat]).description)
         if self._phase == "call":
-            text = (
-                f"{scored} Call Chicago? You would lead, and score +{CALL_POINTS} for taking "
-                f"all five tricks or -{CALL_POINTS} otherwise; the last trick scores nothing."
-            )
+            text = msg("{hand} Call Chicago? You would lead, and score +{points} for taking all "
+                       "five tricks or -{points} otherwise; the last trick scores nothing.",
+                       hand=scored, points=CALL_POINTS)
             return Prompt(
                 text,
                 (
-                    Choice("Call Chicago", Action("call"), "danger"),
-                    Choice("No call", Action("pass"), "secondary"),
+                    Choice(msg("Call Chicago"), Action("call"), "danger"),
+                    Choice(msg("No call"), Action("pass"), "secondary"),
                 ),
             )
         choices = tuple(
@@ -699,10 +738,10 @@ class PointsPoker(Game):
         )
         if self.trick:
             led = ", ".join(f"{self.seats[s]} {p[0].label}" for s, p in self.trick)
-            text = f"Trick {len(self.tricks) + 1} so far: {led}."
+            text = msg("Trick {n} so far: {plays}.", n=len(self.tricks) + 1, plays=led)
         else:
-            text = f"Lead to trick {len(self.tricks) + 1}."
-        return Prompt(f"{text} {scored}", choices)
+            text = msg("Lead to trick {n}.", n=len(self.tricks) + 1)
+        return Prompt(Msg.joined(" ", [text, scored]), choices)
 
     def _public_fields(self) -> dict[str, Any]:
         """The public fields, as keyword arguments: both views are built from them."""

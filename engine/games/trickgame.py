@@ -22,6 +22,7 @@ from typing import Any
 from engine.cards import Card, CardError, parse_card, parse_cards, standard_deck
 from engine.evaluator import Category, evaluate
 from engine.game import IllegalAction
+from engine.i18n import msg
 from engine.views import GameView, JSONRecord, PlayedTrick, SeatView, TrickPlays
 
 __all__ = [
@@ -122,15 +123,15 @@ def parse_action_cards(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
     cards: list[Card] = []
     for arg in args:
         if not isinstance(arg, str):
-            raise IllegalAction(f"{arg!r} is not a card.")
+            raise IllegalAction(msg("{card} is not a card.", card=repr(arg)))
         try:
             card = parse_card(arg)
         except CardError as error:
             raise IllegalAction(str(error)) from error
         if card not in hand:
-            raise IllegalAction(f"You don't hold {card.label}.")
+            raise IllegalAction(msg("You don't hold {card}.", card=card.label))
         if card in cards:
-            raise IllegalAction(f"You named {card.label} twice.")
+            raise IllegalAction(msg("You named {card} twice.", card=card.label))
         cards.append(card)
     return cards
 

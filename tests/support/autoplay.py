@@ -18,26 +18,62 @@ from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Button, Message, Select, walk_components
 
 
-def lobby_message(channel: ChannelHandle) -> Message:
+@dataclass(frozen=True)
+class Words:
+    """What a player reads on the bot's messages in one language: the labels it clicks and
+    the lines it reads its hand, the deal and the winner from."""
+
+    join: str = "Join"
+    add_ai: str = "Add AI"
+    start: str = "Start"
+    show_hand: str = "Show my hand"
+    stand: tuple[str, ...] = ("Stand pat", "Keep this hand")
+    next: tuple[str, ...] = ("Next deal", "Next hand")
+    call: str = "Call Chicago"
+    no_call: str = "No call"
+    poker: str = "Poker"
+    private_mark: str = "— you are **"
+    won: re.Pattern[str] = re.compile(r"🏆 \*\*(?P<names>.*?)\*\* won")
+    hand_line: re.Pattern[str] = re.compile(r"^Your hand: ?(?P<cards>.*)$", re.MULTILINE)
+    deal_line: re.Pattern[str] = re.compile(r"^Deal (?P<deal>\d+) · dealer", re.MULTILINE)
+    waiting: re.Pattern[str] = re.compile(
+        r"Waiting for (?:\*\*(?P<name>.+?)\*\*|<@(?P<id>\d+)>)")
+    withdrawn: tuple[str, ...] = ("out of date", "Nothing is awaited", "This game is over.")
+
+
+ENGLISH = Words()
+SWEDISH = Words(
+    join="Gå med", add_ai="Lägg till AI", start="Starta", show_hand="Visa min hand",
+    stand=("Stå över",), next=("Nästa giv",), call="Ropa Chicago", no_call="Inget utrop",
+    private_mark="— du är **",
+    won=re.compile(r"🏆 \*\*(?P<names>.*?)\*\* vann"),
+    hand_line=re.compile(r"^Din hand: ?(?P<cards>.*)$", re.MULTILINE),
+    deal_line=re.compile(r"^Giv (?P<deal>\d+) · givare", re.MULTILINE),
+    waiting=re.compile(r"Väntar på (?:\*\*(?P<name>.+?)\*\*|<@(?P<id>\d+)>)"),
+    withdrawn=("inaktuellt", "Inget väntas", "Det här spelet är slut."),
+)
+
+
+def lobby_message(channel: ChannelHandle, words: Words = ENGLISH) -> Message:
     for message in reversed(channel.messages()):
-        if message.button("Join") is not None:
+        if message.button(words.join) is not None:
             return message
     raise AssertionError("no lobby message in the channel")
 
 
 async def open_table(discord: LoopbackDiscord, host: UserHandle, channel: ChannelHandle,
                      command: str, players: list[UserHandle], ai: int = 0,
-                     *, start: bool = True) -> None:
+                     *, start: bool = True, words: Words = ENGLISH) -> None:
     """Host opens a table with `command`; `players` join; `ai` AI seats; host starts
     (unless not `start`: a benchmark times the Start click itself)."""
     await host.slash(channel, command)
-    lobby = lobby_message(channel)
+    lobby = lobby_message(channel, words)
     for player in players:
-        await player.click(lobby, label="Join")
+        await player.click(lobby, label=words.join)
     for _ in range(ai):
-        await host.click(lobby, label="Add AI")
+        await host.click(lobby, label=words.add_ai)
     if start:
-        await host.click(lobby, label="Start")
+        await host.click(lobby, label=words.start)
 
 
 PROMPT_PREFIXES = ("dc:c:", "dc:p:")  # a seat's choice buttons and card menus
@@ -60,10 +96,10 @@ def version_key(message: Message) -> tuple[int, int]:
     return message.id, len(message.history)
 
 
-def shown_hand(message: Message) -> tuple[int | None, list[str]]:
+def shown_hand(message: Message, words: Words = ENGLISH) -> tuple[int | None, list[str]]:
     """The deal number and the hand (card labels) a private view shows."""
-    hand = HAND_LINE.search(message.content)
-    deal = DEAL_LINE.search(message.content)
+    hand = words.hand_line.search(message.content)
+    deal = words.deal_line.search(message.content)
     return (int(deal["deal"]) if deal else None, hand["cards"].split() if hand else [])
 
 
@@ -124,8 +160,10 @@ class AutoPlayer:
 
     def __init__(self, discord: LoopbackDiscord, channel: ChannelHandle,
                  users: list[UserHandle], *, seed: int = 0, exchange_chance: float = 0.5,
-                 call_chance: float = 0.0, max_throw: int = 3) -> None:
+                 call_chance: float = 0.0, max_throw: int = 3,
+                 words: Words = ENGLISH) -> None:
         self.discord = discord
+        self.words = words
         self.channel = channel
         self.seats = [AutoSeat(user) for user in users]
         self.rng = random.Random(seed)
@@ -146,7 +184,7 @@ class AutoPlayer:
             where, visible_to = state.dm_channels.get(user.id), None
         else:
             where, visible_to = self.channel.id, user.id
-        mark = f"in <#{self.channel.id}> {PRIVATE_MARK}"  # a player may sit at two tables
+        mark = f" <#{self.channel.id}> {self.words.private_mark}"  # a player may sit at two tables
         for message in reversed(state.messages.values()):
             if (message.channel_id == where and message.visible_to == visible_to
                     and not message.deleted and mark in message.content):
@@ -155,7 +193,7 @@ class AutoPlayer:
     def hand_of(self, user: UserHandle) -> tuple[int | None, list[str]]:
         """The deal and the cards `user` holds, as their newest private view shows."""
         newest = next(self._views(self._seat(user)), None)
-        return shown_hand(newest) if newest is not None else (None, [])
+        return shown_hand(newest, self.words) if newest is not None else (None, [])
 
     def _prompt(self, seat: AutoSeat) -> Message | None:
         """The newest private view, if it asks something not answered yet."""
@@ -171,7 +209,8 @@ class AutoPlayer:
         """The table's board: the newest channel message with "Show my hand"."""
         for message in reversed(self.discord.state.messages.values()):
             if (message.channel_id == self.channel.id and message.visible_to is None
-                    and not message.deleted and message.button("Show my hand") is not None):
+                    and not message.deleted
+                    and message.button(self.words.show_hand) is not None):
                 return message
         return None
 
@@ -184,7 +223,7 @@ class AutoPlayer:
                     break
                 newest = max(newest, message.id)
                 if message.channel_id == self.channel.id and message.visible_to is None:
-                    found = WON.search(message.content)
+                    found = self.words.won.search(message.content)
                     if found:
                         self._winners = found["names"]
             self._scanned = newest
@@ -202,7 +241,7 @@ class AutoPlayer:
         board = self.board()
         if board is None or (board.id, board.content) in seat.looked_at_board:
             return None
-        found = WAITING.search(board.content)
+        found = self.words.waiting.search(board.content)
         if found is None:
             return None
         if found["id"] is not None and int(found["id"]) != seat.user.id:
@@ -232,7 +271,7 @@ class AutoPlayer:
                 board = self._board_asks(seat)
                 if board is not None:
                     seat.looked_at_board.add((board.id, board.content))
-                    await seat.user.click(board, label="Show my hand")
+                    await seat.user.click(board, label=self.words.show_hand)
                 prompt = self._prompt(seat)
                 if prompt is not None:
                     await self._answer(seat, prompt)
@@ -268,15 +307,16 @@ class AutoPlayer:
                    if is_prompt_component(b.custom_id) and not b.disabled]
         menus = [s for s in prompt.selects() if is_prompt_component(s.custom_id)]
         labels = {button.label: button for button in buttons}
-        if next_deal := next((labels[x] for x in NEXT_LABELS if x in labels), None):
+        words = self.words
+        if next_deal := next((labels[x] for x in words.next if x in labels), None):
             return [("other", "next", next_deal, [])]
-        if POKER_LABEL in labels:
-            return [("other", "declares poker", labels[POKER_LABEL], [])]
-        if CALL_LABEL in labels:
+        if words.poker in labels:
+            return [("other", "declares poker", labels[words.poker], [])]
+        if words.call in labels:
             call = self.rng.random() < self.call_chance
             return [("other", "calls" if call else "no call",
-                     labels[CALL_LABEL if call else NO_CALL_LABEL], [])]
-        if stand := next((labels[x] for x in STAND_LABELS if x in labels), None):
+                     labels[words.call if call else words.no_call], [])]
+        if stand := next((labels[x] for x in words.stand if x in labels), None):
             attempts: list[Attempt] = []
             if menus and self.rng.random() < self.exchange_chance:
                 menu = menus[0]
@@ -311,7 +351,7 @@ class AutoPlayer:
         if board is None:
             return False
         seat.looked_at_board.add((board.id, board.content))
-        await seat.user.click(board, label="Show my hand")
+        await seat.user.click(board, label=self.words.show_hand)
         return True
 
     async def answer(self, user: UserHandle, prompt: Message) -> Move | None:
@@ -324,7 +364,7 @@ class AutoPlayer:
         stamp = prompt_stamp(prompt)
         if stamp is not None:
             seat.answered_stamps.add(stamp)
-        deal, before = shown_hand(prompt)
+        deal, before = shown_hand(prompt, self.words)
         for kind, what, component, values in self._attempts(prompt):
             if isinstance(component, Select):
                 result = await seat.user.select(prompt, custom_id=component.custom_id,
@@ -335,13 +375,14 @@ class AutoPlayer:
                 after = result.message
                 acked = self.discord.state.interactions[result.id].responded_at
                 move = Move(seat.user.name, what, kind, deal, before,
-                            shown_hand(after)[1] if after else [], prompt.id, acked)
+                            shown_hand(after, self.words)[1] if after else [], prompt.id,
+                            acked)
                 self.moves.append(move)
                 for callback in self.on_move:
                     callback(move)
                 return move
             seat.refusals.append(result.text)
-            if any(why in result.text for why in WITHDRAWN):
+            if any(why in result.text for why in self.words.withdrawn):
                 # A newer view is on its way, the clock answered for the seat meanwhile, or
                 # another seat's move ended the game as this one clicked.
                 return None

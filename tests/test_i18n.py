@@ -1,0 +1,191 @@
+"""The message catalogues: every string the code marks is in the templates, and every catalogue
+declared complete (`bot.i18n.COMPLETE`) has it translated into Swedish, with the same fields;
+the engine's sentences render in Swedish at the edge; the slash commands' Swedish texts are
+ones Discord accepts."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot import i18n
+from engine.cards import parse_cards
+from engine.evaluator import evaluate
+from engine.game import Action
+from engine.games.poangpoker import Chicago, Poangpoker
+from engine.i18n import Msg, msg, msg_n
+
+FIELD = re.compile(r"\{(\w+)\}")
+
+
+def template(domain: str) -> dict[str, tuple[str, ...]]:
+    with (i18n.LOCALE_DIR / f"{domain}.pot").open("rb") as handle:
+        catalogue = read_po(handle)
+    found: dict[str, tuple[str, ...]] = {}
+    for message in catalogue:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple | list):
+            found[str(message.id[0])] = tuple(str(m) for m in message.id)
+        else:
+            found[str(message.id)] = (str(message.id),)
+    return found
+
+
+def swedish(domain: str) -> dict[str, tuple[str, ...]]:
+    path = i18n.LOCALE_DIR / "sv" / "LC_MESSAGES" / f"{domain}.po"
+    with path.open("rb") as handle:
+        catalogue = read_po(handle, locale="sv")
+    found: dict[str, tuple[str, ...]] = {}
+    for message in catalogue:
+        if not message.id or message.fuzzy:
+            continue
+        key = str(message.id[0]) if isinstance(message.id, tuple | list) else str(message.id)
+        strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        if all(strings):
+            found[key] = tuple(str(s) for s in strings)
+    return found
+
+
+@pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
+def test_the_templates_hold_every_marked_string(domain: str) -> None:
+    """`python -m bot.i18n extract` was run: a new msg()/t() string is in the template."""
+    extracted = i18n.extract(domain)
+    assert extracted == template(domain), "run: python -m bot.i18n extract"
+
+
+def test_the_commands_template_holds_every_command_text() -> None:
+    assert set(i18n.command_msgids()) <= set(template("commands")), \
+        "run: python -m bot.i18n extract"
+
+
+@pytest.mark.parametrize("domain", i18n.COMPLETE)
+def test_complete_catalogues_translate_every_string_into_swedish(domain: str) -> None:
+    wanted = template(domain)
+    done = swedish(domain)
+    missing = sorted(set(wanted) - set(done))
+    assert not missing, f"untranslated in sv/{domain}.po: {missing[:10]}"
+    for msgid, ids in wanted.items():
+        fields = set(FIELD.findall(" ".join(ids)))
+        for text in done[msgid]:
+            assert set(FIELD.findall(text)) <= fields | {"n"}, (msgid, text)
+            assert set(FIELD.findall(text)) >= fields - {"n"} or len(ids) > 1, (msgid, text)
+
+
+def test_engine_sentences_are_english_strings_that_remember_their_entry() -> None:
+    game = Poangpoker(["Anna", "Bo"], {"first_dealer": 1}, random.Random(3))
+    events = game.opening_events()
+    assert events[0].text == "Deal 1: Bo deals; Anna is first."
+    assert isinstance(events[0].text, Msg)
+    assert Msg.from_json(events[0].text.to_json()) == events[0].text
+    assert i18n.render(events[0].text, "sv") == "Giv 1: Bo ger; Anna börjar."
+
+
+def test_hand_names_and_their_words_are_translated() -> None:
+    value = evaluate(parse_cards("Kh Ks 5d 5c 5s"))
+    assert value.description == "full house, fives over kings"
+    assert i18n.render(value.description, "sv") == "kåk, femmor över kungar"
+    flush = evaluate(parse_cards("Ah 9h 6h 4h 2h")).description
+    assert i18n.render(flush, "sv") == "färg, ess högst"
+    # Read back from a snapshot as plain English, it is still found by its template.
+    assert i18n.render(str(value.description) + "", "sv") == "kåk, femmor över kungar"
+    assert i18n.render("Deal 3 is over. Scores: Anna 5, Bo 2.", "sv") == \
+        "Giv 3 är slut. Poäng: Anna 5, Bo 2."
+
+
+def test_a_whole_poangpoker_and_chicago_game_reads_in_swedish() -> None:
+    """Every event, prompt, label and refusal of whole games renders with no English word
+    left of the catalogue's (names and card labels stay as they are)."""
+    english = re.compile(r"\b(the|and|is|wins|deal|trick|points|your|cards|with|over|high)\b")
+    for cls in (Poangpoker, Chicago):
+        rng = random.Random(11)
+        game = cls(["Anna", "Bo", "Cia"], {"first_dealer": 0}, random.Random(5))
+        texts = [event.text for event in game.opening_events()]
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            texts.append(prompt.text)
+            texts += [choice.label for choice in prompt.choices]
+            texts += [c.disabled_reason for c in prompt.choices
+                      if getattr(c, "disabled_reason", None)]
+            action = game.ai_action(seat, rng)  # random calls would never end a Chicago
+            texts += [event.text for event in game.apply(seat, action)]
+        with pytest.raises(Exception) as refused:
+            game.apply(0, Action("play", ("Ah",)))
+        texts.append(refused.value.args[0])
+        assert game.result is not None
+        texts.append(game.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
+            shown = i18n.render(text, "sv")
+            assert not english.search(shown), (str(text), shown)
+
+
+def test_bot_sentences_follow_the_current_locale() -> None:
+    with i18n.using("sv"):
+        assert i18n.t("Show my hand") == "Visa min hand"
+        assert i18n.t("Deal {n} is dealt.", n=4) == "Giv 4 är utdelad."
+    with i18n.using("sv-SE"):
+        assert i18n.current() == "sv"
+    with i18n.using("de"):
+        assert i18n.t("Show my hand") == "Show my hand"
+
+
+def test_a_persons_locale_wins_in_private_else_the_servers() -> None:
+    i18n.remember_user_locale(1, "sv-SE")
+    i18n.remember_user_locale(2, "de")
+    assert i18n.reader_locale(1, "en") == "sv"
+    assert i18n.reader_locale(2, "sv") == "sv"
+    assert i18n.reader_locale(3, "en") == "en"
+
+
+def test_plurals() -> None:
+    one, two = msg_n("{n} card", "{n} cards", 1), msg_n("{n} card", "{n} cards", 2)
+    assert (one, two) == ("1 card", "2 cards")
+    assert i18n.render(msg("{x}", x=two), "sv") == "2 kort"
+
+
+def test_command_translations_are_ones_discord_accepts() -> None:
+    name = re.compile(r"^[-_\w]{1,32}$")
+    for msgid, (text,) in swedish("commands").items():
+        if msgid.startswith("name: "):
+            assert name.fullmatch(text) and text == text.lower(), text
+            assert i18n.translate_command(msgid[6:], "sv", "name") in (text, None)
+        else:
+            assert 1 <= len(text) <= 100, text
+    assert i18n.translate_command("table", "sv", "name") == "bord"
+    assert i18n.translate_command("Show the table in this channel", "sv", "text") == \
+        "Visa bordet i den här kanalen"
+    assert i18n.translate_command("table", "en", "name") is None
+
+
+TRANSLATED_RULES = ("poangpoker",)
+"""The rules pages translated into Swedish (docs/rules/sv/), with the games declared complete."""
+
+
+@pytest.mark.parametrize("kind", TRANSLATED_RULES)
+def test_swedish_rules_pages_read_as_discord_shows_them(kind: str) -> None:
+    from cogs.common import RULES_DIR, rules_embeds, rules_path
+
+    path = rules_path(kind, "sv")
+    assert path == RULES_DIR / "sv" / f"{kind}.md"
+    text = path.read_text(encoding="utf-8")
+    fenced, before = False, ""
+    for line in text.splitlines():  # no hard line breaks inside paragraphs, no pipe tables
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and before.strip() and line.strip():
+            assert re.match(r"^\s*(?:[-*] |\d+\. |#)", line), line[:40]
+        before = "" if fenced else line
+    english = (RULES_DIR / f"{kind}.md").read_text(encoding="utf-8")
+    assert text.count("\n## ") == english.count("\n## ")  # every section
+    assert text.count("(beslut)") == english.count("(decision)")  # every ruling
+    with i18n.using("sv"):
+        title = i18n.t("Poängpoker and Chicago")
+    batches = rules_embeds(text, title)
+    assert batches[0][0].title == "Poängpoker och Chicago"
+    assert rules_path(kind, "en") == RULES_DIR / f"{kind}.md"
