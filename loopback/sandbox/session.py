@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
 import signal
 import sys
@@ -55,6 +56,11 @@ def sandbox_discord() -> LoopbackDiscord:
     clock = PinnedClock(ID_EPOCH)
     discord = LoopbackDiscord(users=PEOPLE, guild_name=SERVER, channels=CHANNELS, clock=clock)
     clock.release()
+    # The people's Discord language (what they read in private follows it): SANDBOX_LOCALE,
+    # e.g. sv-SE to play in Swedish (with /table settings locale:sv for the channels).
+    locale = os.environ.get("SANDBOX_LOCALE") or "en-US"
+    for user in discord.state.users.values():
+        user.locale = locale
     return discord
 
 
