@@ -8,11 +8,17 @@ transaction as the balance, so the ledger always adds up to the balance.
 
 from __future__ import annotations
 
+from bot.i18n import t
 from bot.store import ChipChange, InsufficientChipsError, Store
+from engine.i18n import N_, msg
 
 DEFAULT_DAILY = 100
 MAX_GRANT = 1_000_000
 REASON_GRANT = "admin grant"
+# The ledger's reasons as people read them (the stored reason stays the English word).
+REASONS = {"admin grant": N_("admin grant"), "buy-in": N_("buy-in"),
+           "cash-out": N_("cash-out"), "opening balance": N_("opening balance"),
+           "daily claim": N_("daily claim")}
 LEDGER_LINES = 5
 
 
@@ -39,12 +45,13 @@ class Bank:
     async def statement(self, guild_id: int, user_id: int, name: str) -> str:
         await self.store.upsert_player(user_id, name)  # the chips leaderboard shows names
         balance = await self.balance(guild_id, user_id)
-        lines = [f"**{name}** has **{balance}** chips in this server."]
+        lines = [t("**{name}** has **{n}** chips in this server.", name=name, n=balance)]
         entries = await self.store.ledger(guild_id, user_id, limit=LEDGER_LINES)
         if entries:
-            lines.append("Last moves:")
-            lines += [f"`{entry.delta:+d}` {entry.reason} → {entry.balance_after} "
-                      f"(<t:{int(entry.created_at.timestamp())}:R>)" for entry in entries]
+            lines.append(t("Last moves:"))
+            lines += [f"`{entry.delta:+d}` {t(REASONS.get(entry.reason, entry.reason))} → "
+                      f"{entry.balance_after} (<t:{int(entry.created_at.timestamp())}:R>)"
+                      for entry in entries]
         return "\n".join(lines)
 
     async def daily(self, guild_id: int, user_id: int, name: str) -> str:
@@ -53,27 +60,29 @@ class Bank:
         claim = await self.store.claim_daily(guild_id, user_id, await self.daily_amount(guild_id))
         when = f"<t:{int(claim.next_claim_at.timestamp())}:R>"
         if not claim.claimed:
-            return (f"You have claimed today's chips already; come back {when}. "
-                    f"You have {claim.balance} chips.")
-        return f"+{claim.amount} chips: you now have **{claim.balance}**. Next claim {when}."
+            return t("You have claimed today's chips already; come back {when}. You have {n} "
+                     "chips.", when=when, n=claim.balance)
+        return t("+{amount} chips: you now have **{n}**. Next claim {when}.",
+                 amount=claim.amount, n=claim.balance, when=when)
 
     async def grant(self, guild_id: int, user_id: int, name: str, amount: int) -> int:
         """A manager gives (or, with a negative amount, takes back) chips; the new balance."""
         if amount == 0 or abs(amount) > MAX_GRANT:
-            raise BankError(f"Grant between 1 and {MAX_GRANT:,} chips (negative to take back).")
+            raise BankError(msg("Grant between 1 and {n} chips (negative to take back).",
+                                n=f"{MAX_GRANT:,}"))
         await self.store.upsert_player(user_id, name)
         await self.balance(guild_id, user_id)
         try:
             balances = await self.store.apply_chip_changes(
                 guild_id, [ChipChange(user_id, amount, REASON_GRANT)])
         except InsufficientChipsError as error:
-            raise BankError(f"They have only {error.balance} chips: take back at most that "
-                            "many.") from error
+            raise BankError(msg("They have only {n} chips: take back at most that many.",
+                                n=error.balance)) from error
         return balances[user_id]
 
     async def richest(self, guild_id: int, page: int = 0, size: int = 10) -> list[str]:
         rows = await self.store.chip_leaderboard(guild_id, limit=size, offset=page * size)
-        return [f"{row.rank}. {row.display_name or f'<@{row.user_id}>'} — {row.balance} chips"
-                for row in rows]
+        return [t("{rank}. {name} — {n} chips", rank=row.rank,
+                  name=row.display_name or f"<@{row.user_id}>", n=row.balance) for row in rows]
 
 

@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.i18n import render, t
 from bot.render import cards_text, clip, renderer_for
 from bot.store import Store
 from bot.table import DEAL_RECORD
 from engine.game import Action
 from engine.games import GAMES
+from engine.i18n import msg
 from engine.notation import Deal, Frame, Move, Notation
 from engine.replay import format_action
 
@@ -147,10 +149,11 @@ async def action_log(store: Store, table_id: str) -> list[LogRow]:
 def notation_for(game: PlayedGame, log: Sequence[LogRow]) -> Notation:
     """The whole notation of an ended game from its record and its action log."""
     if game.kind not in GAMES:
-        raise ReplayUnavailable(f"{game.kind!r} is no game this bot knows any more.")
+        raise ReplayUnavailable(msg("{kind} is no game this bot knows any more.",
+                                    kind=repr(game.kind)))
     if game.seed is None:
-        raise ReplayUnavailable("This game was recorded without its seed, so it cannot be "
-                                "replayed.")
+        raise ReplayUnavailable(msg("This game was recorded without its seed, so it cannot be "
+                                    "replayed."))
     tags: dict[str, Any] = {"Table": game.table_id}
     if all(score is not None for score in game.scores):
         tags["Result"] = list(game.scores)
@@ -168,12 +171,12 @@ def notation_for(game: PlayedGame, log: Sequence[LogRow]) -> Notation:
                 and isinstance(action.args[0], dict):
             deals.append((action.args[0], []))
         elif not deals:
-            raise ReplayUnavailable("This table was played before its deals were recorded, "
-                                    "so it cannot be replayed.")
+            raise ReplayUnavailable(msg("This table was played before its deals were "
+                                        "recorded, so it cannot be replayed."))
         else:
             deals[-1][1].append(Move(row.seat, action))
     if not deals:
-        raise ReplayUnavailable("No deal was dealt at this table.")
+        raise ReplayUnavailable(msg("No deal was dealt at this table."))
     sections = tuple(Deal(tuple(header["names"]), header["options"], header["seed"],
                           tuple(moves)) for header, moves in deals)
     return Notation(game.kind, game.names, game.options, game.seed, sections, date, tags)
@@ -184,10 +187,10 @@ async def load_notation(store: Store, guild_id: int, short_id: str) -> tuple[Pla
     """An ended game of this server and its notation; ReplayUnavailable says why not."""
     game = await find_game(store, guild_id, short_id)
     if game is None:
-        raise ReplayUnavailable(
-            f"No finished game `{short_id.strip()[:SHORT_ID_CHARS * 2]}` in this server. The "
-            "id is shown when a game ends and in `/stats`; a game still being played has no "
-            "replay yet.")
+        raise ReplayUnavailable(msg(
+            "No finished game `{id}` in this server. The id is shown when a game ends and in "
+            "`/stats`; a game still being played has no replay yet.",
+            id=short_id.strip()[:SHORT_ID_CHARS * 2]))
     return game, notation_for(game, await action_log(store, game.table_id))
 
 
@@ -206,20 +209,23 @@ def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EV
     seat knew then (its own view and its news this hand)."""
     names = frame.names
     deal = notation.deals[frame.deal - 1]
-    where = [f"move {frame.step} of {len(deal.moves)}" if frame.step else "as dealt"]
+    where = [t("move {n} of {total}", n=frame.step, total=len(deal.moves)) if frame.step
+             else t("as dealt")]
     if len(notation.deals) > 1:
-        where.insert(0, f"deal {frame.deal} of {len(notation.deals)}")
+        where.insert(0, t("deal {n} of {total}", n=frame.deal, total=len(notation.deals)))
     elif frame.public.deal:
-        where.insert(0, f"deal {frame.public.deal}")
+        where.insert(0, t("deal {n}", n=frame.public.deal))
     title = GAMES[frame.public.kind].title if frame.public.kind in GAMES else game.title
     if title != game.title:
         title = f"{game.title}: {title}"
-    lines = [f"🎞️ **Replay · {title}** `{game.table_id}` — {', '.join(names)}",
-             " · ".join(where).capitalize()]
+    place = " · ".join(where)
+    lines = [t("🎞️ **Replay · {title}** `{table}` — {names}", title=title,
+               table=game.table_id, names=", ".join(names)),
+             place[:1].upper() + place[1:]]
     if frame.move is not None:
         lines.append(f"**{names[frame.move.seat]}**: {format_action(frame.move.action)}")
     for event in frame.events:
-        for text in event.text.split("\n"):
+        for text in render(event.text).split("\n"):
             if text.strip():
                 lines.append(f"› {text}" if event.seat is None
                              else f"🔒 {names[event.seat]}: {text}")
@@ -227,16 +233,16 @@ def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EV
     lines.append("")
     if who == EVERYONE or not 0 <= who < len(frame.views):
         lines += renderer.public(frame.public)
-        lines += ["", "**Every hand, face up**"]
+        lines += ["", t("**Every hand, face up**")]
         lines += [f"{view.name}: {cards_text(list(view.hand)) if view.hand else '—'}"
                   for view in frame.views]
     else:
-        lines.append(f"**What {names[who]} knew**")
+        lines.append(t("**What {name} knew**", name=names[who]))
         lines += renderer.private(frame.views[who])
-        lines += [f"› {note}" for note in frame.notes[who][-5:]]
+        lines += [f"› {render(note)}" for note in frame.notes[who][-5:]]
     if frame.over and frame.result is not None:
         scores = ", ".join(f"{name} {score}" for name, score
                            in zip(names, frame.result.scores, strict=True))
-        lines += ["", f"🏁 {scores}" + (f" — {frame.result.summary}"
+        lines += ["", f"🏁 {scores}" + (f" — {render(frame.result.summary)}"
                                         if frame.result.summary else "")]
     return clip("\n".join(lines))

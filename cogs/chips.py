@@ -6,7 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.bank import Bank, BankError
+from bot.i18n import t
+from bot.table import error_text
 
 
 def bank_of(interaction: discord.Interaction) -> Bank:
@@ -26,6 +29,7 @@ class Chips(commands.GroupCog, group_name="chips",
     async def balance(self, interaction: discord.Interaction,
                       user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
+        await i18n.for_interaction(interaction)
         target = user or interaction.user
         text = await bank_of(interaction).statement(interaction.guild_id, target.id,
                                                     target.display_name)
@@ -34,6 +38,7 @@ class Chips(commands.GroupCog, group_name="chips",
     @app_commands.command(name="daily", description="Claim today's free chips")
     async def daily(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
+        await i18n.for_interaction(interaction)
         text = await bank_of(interaction).daily(interaction.guild_id, interaction.user.id,
                                                 interaction.user.display_name)
         await interaction.response.send_message(text, ephemeral=True)
@@ -44,19 +49,24 @@ class Chips(commands.GroupCog, group_name="chips",
     async def grant(self, interaction: discord.Interaction, user: discord.User,
                     amount: app_commands.Range[int, -1_000_000, 1_000_000]) -> None:
         assert interaction.guild_id is not None
+        await i18n.for_interaction(interaction)
         if not interaction.permissions.manage_guild:
             await interaction.response.send_message(
-                "Granting chips needs the Manage Server permission.", ephemeral=True)
+                t("Granting chips needs the Manage Server permission."), ephemeral=True)
             return
         try:
             balance = await bank_of(interaction).grant(interaction.guild_id, user.id,
                                                        user.display_name, amount)
         except BankError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(i18n.render(error_text(error)),
+                                                    ephemeral=True)
             return
+        with i18n.using(i18n.guild_locale(interaction.guild_id)):  # said in the channel
+            said = t("{name} gave {user} {amount} chips; they now have {n}.",
+                     name=interaction.user.display_name, user=user.mention,
+                     amount=f"{amount:+d}", n=balance)
         await interaction.response.send_message(
-            f"{interaction.user.display_name} gave {user.mention} {amount:+d} chips; they now "
-            f"have {balance}.", allowed_mentions=discord.AllowedMentions.none())
+            said, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,6 +20,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
+from bot.i18n import render, t
 from bot.replays import (
     EVERYONE,
     PlayedGame,
@@ -30,6 +32,7 @@ from bot.replays import (
     recent_games,
 )
 from bot.store import Store
+from bot.table import error_text
 from engine.notation import Notation, NotationError, Replayer, write
 from engine.replay import ReplayError
 
@@ -69,8 +72,9 @@ class Replays(commands.Cog):
     async def page(self, interaction: discord.Interaction, table_id: str, index: int,
                    who: int, *, new: bool) -> None:
         """Show frame `index` as `who` saw it: a new ephemeral reply, or this one edited."""
+        await i18n.for_interaction(interaction)
         if interaction.guild_id is None:
-            await interaction.response.send_message("Replays are of a server's games.",
+            await interaction.response.send_message(t("Replays are of a server's games."),
                                                     ephemeral=True)
             return
         try:
@@ -78,12 +82,13 @@ class Replays(commands.Cog):
             frame = replayer.frame(index)
             chapters = replayer.chapters()
         except ReplayUnavailable as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(render(error_text(error)), ephemeral=True)
             return
         except (NotationError, ReplayError) as error:
             log.warning("replay of %s failed: %s", table_id, error)
             await interaction.response.send_message(
-                f"This game no longer replays with today's rules ({error}).", ephemeral=True)
+                t("This game no longer replays with today's rules ({error}).", error=error),
+                ephemeral=True)
             return
         content = frame_text(game, notation, frame, who)
         view = replay_view(game.table_id, frame.names, frame.index, len(replayer), who,
@@ -94,19 +99,21 @@ class Replays(commands.Cog):
             await interaction.response.edit_message(content=content, view=view)
 
     async def export(self, interaction: discord.Interaction, table_id: str) -> None:
+        await i18n.for_interaction(interaction)
         if interaction.guild_id is None:
-            await interaction.response.send_message("Replays are of a server's games.",
+            await interaction.response.send_message(t("Replays are of a server's games."),
                                                     ephemeral=True)
             return
         try:
             game, notation, _ = await self.replayer(interaction.guild_id, table_id)
         except ReplayUnavailable as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
+            await interaction.response.send_message(render(error_text(error)), ephemeral=True)
             return
         data = io.BytesIO(write(notation).encode("utf-8"))
         await interaction.response.send_message(
-            f"The notation of {game.title} `{game.table_id}` ({notation.moves} moves): "
-            "`python -m engine replay` replays it in a terminal.",
+            t("The notation of {title} `{table}` ({n} moves): `python -m engine replay` "
+              "replays it in a terminal.", title=game.title, table=game.table_id,
+              n=notation.moves),
             file=discord.File(data, filename=file_name(game)), ephemeral=True)
 
     # --- the command --------------------------------------------------------------------
@@ -178,9 +185,10 @@ class WhoSelect(discord.ui.DynamicItem[Select],
 
     def __init__(self, table_id: str, index: int, names: tuple[str, ...] = (),
                  who: int = EVERYONE) -> None:
-        options = [discord.SelectOption(label="Every hand, face up", value="a",
+        options = [discord.SelectOption(label=t("Every hand, face up"), value="a",
                                         default=who == EVERYONE)]
-        options += [discord.SelectOption(label=f"What {name} knew"[:100], value=str(seat),
+        options += [discord.SelectOption(label=t("What {name} knew", name=name)[:100],
+                                         value=str(seat),
                                          default=who == seat)
                     for seat, name in enumerate(names[:MAX_OPTIONS - 1])]
         super().__init__(discord.ui.Select(custom_id=f"dc:rs:{table_id}:{index}",
@@ -210,11 +218,11 @@ class DealSelect(discord.ui.DynamicItem[Select],
         if chapters:
             at = max(i for i, start in enumerate(chapters) if start <= current)
             first = max(0, min(at - MAX_OPTIONS // 2, len(chapters) - MAX_OPTIONS))
-            options = [discord.SelectOption(label=f"Deal {number + 1}", value=str(start),
+            options = [discord.SelectOption(label=t("Deal {n}", n=number + 1), value=str(start),
                                             default=number == at)
                        for number, start in enumerate(chapters)][first:first + MAX_OPTIONS]
         super().__init__(discord.ui.Select(custom_id=f"dc:rd:{table_id}:{_who_id(who)}",
-                                           options=options, placeholder="Jump to a deal",
+                                           options=options, placeholder=t("Jump to a deal"),
                                            row=2))
         self.table_id, self.who = table_id, who
 
@@ -233,7 +241,7 @@ class DealSelect(discord.ui.DynamicItem[Select],
 
 class ExportButton(discord.ui.DynamicItem[Button], template=r"dc:rx:(?P<table>[0-9a-f]+)"):
     def __init__(self, table_id: str) -> None:
-        super().__init__(discord.ui.Button(label="Notation file", emoji="📄",
+        super().__init__(discord.ui.Button(label=t("Notation file"), emoji="📄",
                                            style=discord.ButtonStyle.secondary,
                                            custom_id=f"dc:rx:{table_id}"))
         self.table_id = table_id
