@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
+from bot.i18n import render, t
 from bot.images import Row, render_cards, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer
@@ -14,41 +16,70 @@ from engine.cards import parse_cards
 from engine.game import Event
 from engine.games.sppoker import Sppoker as SppokerGame
 from engine.games.sppoker import SppokerSeatView, SppokerView
+from engine.i18n import N_
 from engine.words import available_languages
 
 KIND = "sppoker"
-DECLARATIONS = {"poker": "poker", "spelling": "spelling", "double": "double down"}
+DECLARATIONS = {"poker": N_("poker"), "spelling": N_("spelling"), "double": N_("double down")}
+# The dictionary a server's language suggests, when the server has not chosen one.
+LOCALE_DICTIONARIES = {"sv": ("sv_SE", "sv_FI")}
+
+
+def declared(declaration: str) -> str:
+    return t(DECLARATIONS[declaration]) if declaration in DECLARATIONS else declaration
+
+
+def default_dictionary(server_choice: str | None, locale: str, bot_default: str) -> str:
+    """The words a Sppoker table plays with: the server's `dictionary` setting; else, for a
+    server whose `locale` is Swedish, the Swedish dictionary when installed; else the bot's.
+
+    >>> default_dictionary(None, "en", "en_US")
+    'en_US'
+    >>> default_dictionary("en_GB", "sv", "en_US")
+    'en_GB'
+    """
+    if server_choice:
+        return server_choice
+    installed = set(available_languages()) if locale in LOCALE_DICTIONARIES else set()
+    for tag in LOCALE_DICTIONARIES.get(locale, ()):
+        if tag in installed:
+            return tag
+    return bot_default
 
 
 def private_lines(view: SppokerSeatView) -> list[str]:
     lines = []
     if view.labels:
-        lines.append("Your hand: " + "  ".join(view.labels))
-        lines.append(f"Letters: **{' '.join(view.letters)}**")
-        lines.append(f"Best poker hand: **{view.poker}** ({' '.join(view.poker_cards)})")
+        lines.append(t("Your hand: {cards}", cards="  ".join(view.labels)))
+        lines.append(t("Letters: **{letters}**", letters=" ".join(view.letters)))
+        lines.append(t("Best poker hand: **{hand}** ({cards})", hand=render(view.poker),
+                       cards=" ".join(view.poker_cards)))
     declaration = view.declaration
     if declaration:
         word = view.word
-        shown = DECLARATIONS.get(declaration, declaration)
-        lines.append(f"Your declaration: **{shown}**" + (f" with **{word.upper()}**"
-                                                         if word and declaration != "poker"
-                                                         else ""))
+        if word and declaration != "poker":
+            lines.append(t("Your declaration: **{declaration}** with **{word}**",
+                           declaration=declared(declaration), word=word.upper()))
+        else:
+            lines.append(t("Your declaration: **{declaration}**",
+                           declaration=declared(declaration)))
         check = view.word_check
         if check and not check.ok and declaration != "poker":
-            lines.append(f"⚠️ {check.reason}")
+            lines.append(f"⚠️ {render(check.reason)}")
     lines.append(score_line(view))
     return lines
 
 
 def score_line(view: SppokerView) -> str:
     scores = ", ".join(f"{name} {score}" for name, score in view.score_pairs())
-    return f"Hand {view.deal} · target {view.target} · scores: {scores}"
+    return t("Hand {n} · target {target} · scores: {scores}", n=view.deal, target=view.target,
+             scores=scores)
 
 
 def public_lines(view: SppokerView) -> list[str]:
     lines = [score_line(view)]
     if view.playoff:
-        lines.append("Playoff: " + ", ".join(view.names[s] for s in view.playoff))
+        lines.append(t("Playoff: {names}", names=", ".join(view.names[s] for s in view.playoff)))
     return lines
 
 
@@ -61,17 +92,19 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
             highlight = [i for i, label in enumerate(labels) if label in poker]
             images.append(("hand.png", render_cards(
                 parse_cards(event.data["cards"]),
-                caption=f"Your hand — {event.data['poker']}", highlight=highlight,
+                caption=t("Your hand — {hand}", hand=render(event.data["poker"])),
+                highlight=highlight,
             )))
         elif event.kind == "reveal":
             rows = []
             for player in event.data["players"]:
-                declared = DECLARATIONS.get(player["declaration"], player["declaration"])
                 word = f" · {player['word'].upper()}" if player.get("word") else ""
-                note = f"{declared}{word} · {player['poker']} · {player['points']:+d}"
+                note = (f"{declared(player['declaration'])}{word} · {render(player['poker'])}"
+                        f" · {player['points']:+d}")
                 rows.append(Row(label=player["name"], cards=parse_cards(player["cards"]),
                                 note=note, winner=player["points"] > 0))
-            images.append(("reveal.png", render_rows(rows, title=f"Hand {event.data['hand']}")))
+            images.append(("reveal.png", render_rows(rows, title=t("Hand {n}",
+                                                                    n=event.data["hand"]))))
     return images
 
 
@@ -110,14 +143,16 @@ class Sppoker(commands.GroupCog, group_name="sppoker",
         default = self.bot.settings.dictionary  # type: ignore[attr-defined]
         if interaction.guild_id is not None:
             store = self.bot.store  # type: ignore[attr-defined]
-            default = await store.get_guild_setting(interaction.guild_id, "dictionary", default)
+            chosen = await store.get_guild_setting(interaction.guild_id, "dictionary", None)
+            locale = await i18n.load_guild_locale(store, interaction.guild_id)
+            default = default_dictionary(chosen, locale, default)
         language = dictionary or default
         await start_table(interaction, KIND, target=target, declare_seconds=seconds,
                           language=language, ai_skill=ai_skill)
 
     @app_commands.command(name="rules", description="How Sppoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, KIND, "Sppoker")
+        await send_rules(interaction, KIND, N_("Sppoker"))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -189,3 +189,22 @@ def test_swedish_rules_pages_read_as_discord_shows_them(kind: str) -> None:
     batches = rules_embeds(text, title)
     assert batches[0][0].title == "Poängpoker och Chicago"
     assert rules_path(kind, "en") == RULES_DIR / f"{kind}.md"
+
+
+def test_sppoker_in_swedish_spells_with_the_decks_letters() -> None:
+    """With the Swedish dictionary (hunspell-sv, installed by ./dev): the finder's words are
+    Swedish words the deck can spell (no Å, Ä, Ö), and a Swedish server's tables use it unless
+    the server chose a dictionary."""
+    from cogs.sppoker import default_dictionary
+    from engine.words import available_languages, get_dictionary, usable_words, validate_word
+
+    if "sv_SE" not in available_languages():
+        pytest.skip("hunspell-sv is not installed")
+    assert default_dictionary(None, "sv", "en_US") == "sv_SE"
+    assert default_dictionary("en_GB", "sv", "en_US") == "en_GB"
+    swedish = get_dictionary("sv_SE")
+    assert validate_word("kort", "KORTXYZ", swedish).ok
+    assert validate_word("stick", "STICKXZ", swedish).ok
+    assert not validate_word("card", "CARDXYZ", swedish).ok
+    words = usable_words(["kort", "bord", "sjö", "hand", "spel", "äta"], swedish)
+    assert words == ["bord", "hand", "kort", "spel"]
