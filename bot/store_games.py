@@ -23,6 +23,8 @@ _LEADERBOARD_ORDER: dict[str, str] = {
     "games": "games DESC, wins DESC, points DESC, user_id ASC",
     "points": "points DESC, wins DESC, win_rate DESC, games DESC, user_id ASC",
     "win_rate": "win_rate DESC, games DESC, points DESC, user_id ASC",
+    # A solitaire's record: the best single game, then who reached it in fewer games.
+    "best": "best DESC, games ASC, user_id ASC",
 }
 assert set(_LEADERBOARD_ORDER) == set(get_args(LeaderboardOrder))
 
@@ -121,16 +123,18 @@ class GameRecords(ChipAccounts, Ratings):
         """
         if order_by not in _LEADERBOARD_ORDER:
             raise ValueError(f"order_by must be one of {', '.join(_LEADERBOARD_ORDER)}")
-        if kind is None and order_by == "points":
-            raise ValueError("points of different games do not add up: order by points "
-                             "needs a game")
+        if kind is None and order_by in ("points", "best"):
+            raise ValueError("scores of different games do not compare: order by "
+                             f"{order_by} needs a game")
         _check_page(limit, offset)
         where, params = _stats_filter(guild_id, kind)
         points = "NULL" if kind is None else "CAST(coalesce(sum(r.score), 0) AS BIGINT)"
+        best = "NULL" if kind is None else "CAST(max(r.score) AS BIGINT)"
         async with self._read() as conn:
             rows = await conn.fetch_all(
                 "SELECT r.user_id AS user_id, p.display_name AS display_name,"
                 f" count(*) AS games, CAST(sum(r.win) AS BIGINT) AS wins, {points} AS points,"
+                f" {best} AS best,"
                 " CAST(sum(r.win) AS DOUBLE PRECISION) / count(*) AS win_rate"
                 " FROM games g JOIN game_results r ON r.game_id = g.id"
                 " JOIN players p ON p.user_id = r.user_id"
@@ -147,6 +151,7 @@ class GameRecords(ChipAccounts, Ratings):
                 wins=row["wins"],
                 points=row["points"],
                 win_rate=row["win_rate"],
+                best=row["best"],
             )
             for i, row in enumerate(rows)
         ]

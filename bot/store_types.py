@@ -37,7 +37,7 @@ __all__ = [
     "StoreError",
 ]
 
-LeaderboardOrder = Literal["wins", "games", "points", "win_rate"]
+LeaderboardOrder = Literal["wins", "games", "points", "win_rate", "best"]
 
 
 # --- errors ---------------------------------------------------------------------------------
@@ -279,8 +279,8 @@ class DailyClaim:
 
 @dataclass(frozen=True)
 class LeaderboardRow:
-    """One ranked player. `points` is None on the all-games board: points of different
-    games (a Sppoker point, a Chicago point, Poke's honours) do not add up."""
+    """One ranked player. `points` and `best` are None on the all-games board: points of
+    different games (a Sppoker point, a Chicago point, Poke's honours) do not add up."""
 
     rank: int
     user_id: int
@@ -289,6 +289,7 @@ class LeaderboardRow:
     wins: int
     points: int | None
     win_rate: float
+    best: int | None = None  # the best single score (a solitaire's record); None across games
 
 
 @dataclass(frozen=True)

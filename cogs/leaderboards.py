@@ -1,4 +1,4 @@
-"""`/leaderboard <game>` (paginated, five orderings) and `/stats [user]`, from recorded results
+"""`/leaderboard <game>` (paginated, up to six orderings) and `/stats [user]`, from recorded results
 and skill ratings (`bot.ratings`).
 
 The page buttons carry the whole page state in their custom_id, so they keep working after a
@@ -17,13 +17,13 @@ from discord.ext import commands
 from bot.bank import Bank
 from bot.ratings import BASE, SCALE, RatingRow
 from bot.replays import recent_games
-from bot.store import LeaderboardOrder, Store
+from bot.store import LeaderboardOrder, LeaderboardRow, Store
 from engine.games import GAMES
 
 PAGE_SIZE = 10
 ORDERS = {"wins": "Wins", "games": "Games", "points": "Points", "win_rate": "Win rate",
-          "rating": "Rating"}
-PER_GAME = frozenset({"points", "rating"})  # orders the all-games board cannot have
+          "rating": "Rating", "best": "Best score"}
+PER_GAME = frozenset({"points", "rating", "best"})  # orders the all-games board cannot have
 
 
 def store_of(interaction: discord.Interaction) -> Store:
@@ -35,6 +35,28 @@ def game_title(kind: str) -> str:
     return GAMES[kind].title if kind in GAMES else "All games"
 
 
+def is_solitaire(kind: str) -> bool:
+    """A one-person game: its board is a record of best scores, and nobody is rated (a
+    rating needs opponents)."""
+    return kind in GAMES and GAMES[kind].max_seats == 1
+
+
+def orders_for(kind: str) -> dict[str, str]:
+    """The orders a board offers (one row of five buttons): a solitaire's best score takes
+    the place of the rating a game against others has."""
+    if kind not in GAMES:
+        return {key: label for key, label in ORDERS.items() if key not in PER_GAME}
+    left_out = "rating" if is_solitaire(kind) else "best"
+    return {key: label for key, label in ORDERS.items() if key != left_out}
+
+
+def leaderboard_line(row: LeaderboardRow) -> str:
+    best = "" if row.best is None else f"best {row.best}, "
+    return (f"**{row.rank}.** {row.display_name} — {row.wins} won of {row.games}, "
+            + ("" if row.points is None else f"{row.points} points, ")
+            + f"{best}{row.win_rate:.0%}")
+
+
 async def leaderboard_page(
     store: Store, guild_id: int, kind: str, order: str, page: int
 ) -> tuple[discord.Embed, discord.ui.View]:
@@ -42,7 +64,7 @@ async def leaderboard_page(
     The all-games board has no points and no ratings (each game counts and rates its own
     way), so neither their columns nor their orders: asked for, it is ordered by wins."""
     game_kind = None if kind == "all" else kind
-    orders = {key: label for key, label in ORDERS.items() if game_kind or key not in PER_GAME}
+    orders = orders_for(kind)
     order = order if order in orders else "wins"
     if order == "rating" and game_kind is not None:
         size = await store.rating_board_size(guild_id, game_kind)
@@ -62,12 +84,7 @@ async def leaderboard_page(
     else:
         ranked: LeaderboardOrder = cast(LeaderboardOrder, order)
         rows = await store.leaderboard(guild_id, game_kind, ranked, PAGE_SIZE, page * PAGE_SIZE)
-        embed.description = "\n".join(
-            f"**{row.rank}.** {row.display_name} — {row.wins} won of {row.games}, "
-            + ("" if row.points is None else f"{row.points} points, ")
-            + f"{row.win_rate:.0%}"
-            for row in rows
-        ) or None
+        embed.description = "\n".join(leaderboard_line(row) for row in rows) or None
     if embed.description is None:
         embed.description = "No finished games yet. Start one and be the first!"
     if game_kind is None:
@@ -99,7 +116,9 @@ async def rating_footer(store: Store, guild_id: int, kind: str) -> str:
 
 async def default_order(store: Store, guild_id: int, kind: str) -> str:
     """By rating once someone has played a few rated games of this game here, else by wins
-    (see `Store.rating_is_default`)."""
+    (see `Store.rating_is_default`); a solitaire's board is its best scores."""
+    if is_solitaire(kind):
+        return "best"
     if kind in GAMES and await store.rating_is_default(guild_id, kind):
         return "rating"
     return "wins"
@@ -152,8 +171,9 @@ class Leaderboards(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's best players")
     @app_commands.describe(game="Which game",
-                           order="Wins, games, points, win rate or skill rating (by "
-                                 "default: rating once someone played a few games)")
+                           order="Wins, games, points, win rate, skill rating or best score "
+                                 "(by default: rating once someone played a few games; a "
+                                 "solitaire's best score)")
     @app_commands.choices(
         game=game_choices(),
         order=[app_commands.Choice(name=label, value=key) for key, label in ORDERS.items()],

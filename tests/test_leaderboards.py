@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store import GameRecord, PlayerResult, Store
-from cogs.leaderboards import PageButton, leaderboard_page
+from cogs.leaderboards import PageButton, default_order, leaderboard_page
 
 GUILD = 5
 
@@ -106,4 +106,40 @@ async def test_at_equal_wins_the_better_record_ranks_first(database: Path | str)
     rows = await store.leaderboard(GUILD, None)
     # P5: 2 of 2 first; P3 and P4: 1 of 2 each; then P2 (0 of 2) above P1 (0 of 1).
     assert [row.user_id for row in rows] == [5, 3, 4, 2, 1]
+    await store.close()
+
+
+async def solitaire(store: Store, user: int, score: int) -> None:
+    await store.record_game(GameRecord(
+        guild_id=GUILD, channel_id=9, kind="pokeno_solitaire", started_at=1_000.0,
+        finished_at=2_000.0, status="finished",
+        players=[PlayerResult(0, user, f"P{user}", score, 1, True)],
+    ))
+
+
+async def test_a_solitaire_board_ranks_each_players_best_score(database: Path | str) -> None:
+    """Issue 13: the solitaire keeps a best score per player. Many middling games do not
+    outrank one great one, and a rating order is not offered (nobody to be rated against)."""
+    store = await Store.open(database)
+    for user in (1, 2, 3):
+        await store.upsert_player(user, f"P{user}")
+    for score in (150, 160, 170, 180):
+        await solitaire(store, 1, score)  # steady: 660 in all, best 180
+    await solitaire(store, 2, 310)  # one great game
+    await solitaire(store, 3, 90)
+    await solitaire(store, 3, 240)
+
+    assert await default_order(store, GUILD, "pokeno_solitaire") == "best"
+    embed, view = await leaderboard_page(store, GUILD, "pokeno_solitaire", "best", 0)
+    lines = (embed.description or "").splitlines()
+    assert [line.split("—")[0].strip() for line in lines] == ["**1.** P2", "**2.** P3",
+                                                              "**3.** P1"]
+    assert "best 310" in lines[0] and "best 180" in lines[2]
+    labels = {item.item.label for item in view.children if isinstance(item, PageButton)}
+    assert "Best score" in labels and "Rating" not in labels
+
+    by_points, _ = await leaderboard_page(store, GUILD, "pokeno_solitaire", "points", 0)
+    assert (by_points.description or "").startswith("**1.** P1")  # the sum is another order
+    everything, _ = await leaderboard_page(store, GUILD, "all", "best", 0)
+    assert "Best score" not in (everything.title or "")  # across games: by wins instead
     await store.close()
