@@ -51,10 +51,11 @@ DOMAINS: dict[str, tuple[str, ...]] = {
             "cogs/chips.py", "cogs/replays.py", "cogs/sppoker.py"),
     "cards": ("engine/cards.py", "engine/evaluator.py", "engine/tricks.py"),
     "poangpoker": ("engine/games/poangpoker.py", "engine/games/trickgame.py"),
+    "sppoker": ("engine/games/sppoker.py", "engine/words.py"),
 }
 """Each catalogue's source files. `commands` (the slash commands' texts) is read from the
 command tree instead (`command_msgids`)."""
-COMPLETE = ("bot", "commands", "cards", "poangpoker")
+COMPLETE = ("bot", "commands", "cards", "poangpoker", "sppoker")
 """The catalogues declared complete in Swedish: tests/test_i18n.py holds them to every entry."""
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)

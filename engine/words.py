@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Protocol, runtime_checkable
 
+from engine.i18n import Msg, msg
+
 __all__ = [
     "MAX_WORD",
     "MIN_WORD",
@@ -164,18 +166,19 @@ def validate_word(
     text = (word or "").strip()
     upper = text.upper()
     if not text:
-        return WordCheck(False, "", "no word given")
+        return WordCheck(False, "", msg("no word given"))
     bad = next((ch for ch in text if not ch.isalpha()), None)
     if bad is not None:
-        shown = "a space" if bad.isspace() else repr(bad)
+        shown = msg("a space") if bad.isspace() else repr(bad)
         return WordCheck(
             False,
             upper,
-            f"not a word: {shown} is not a letter "
-            "(letters only: no spaces, hyphens or apostrophes)",
+            msg("not a word: {char} is not a letter (letters only: no spaces, hyphens or "
+                "apostrophes)", char=shown),
         )
     if len(text) < MIN_WORD:
-        return WordCheck(False, upper, f"too short: a word needs at least {MIN_WORD} letters")
+        return WordCheck(False, upper, msg("too short: a word needs at least {n} letters",
+                                           n=MIN_WORD))
     letters = hand_letters(cards)
     have = Counter(letters)
     need = Counter(upper)
@@ -185,19 +188,21 @@ def validate_word(
         if lack <= 0:
             continue
         if have[letter]:
-            missing.append(f"{lack} more {letter} (you hold {have[letter]})")
+            missing.append(msg("{n} more {letter} (you hold {held})", n=lack, letter=letter,
+                               held=have[letter]))
         elif lack == 1:
-            missing.append(f"{letter} is missing")
+            missing.append(msg("{letter} is missing", letter=letter))
         else:
-            missing.append(f"{lack} × {letter} are missing")
+            missing.append(msg("{n} × {letter} are missing", n=lack, letter=letter))
     if missing:
         return WordCheck(
             False,
             upper,
-            f"letters not in your hand: {', '.join(missing)} (your letters: {letters})",
+            msg("letters not in your hand: {missing} (your letters: {letters})",
+                missing=Msg.joined(", ", missing), letters=letters),
         )
     if not dictionary.check(text.lower()):
-        return WordCheck(False, upper, f"not in the dictionary: {upper}")
+        return WordCheck(False, upper, msg("not in the dictionary: {word}", word=upper))
     return WordCheck(True, upper, "")
 
 

@@ -208,3 +208,36 @@ def test_sppoker_in_swedish_spells_with_the_decks_letters() -> None:
     assert not validate_word("card", "CARDXYZ", swedish).ok
     words = usable_words(["kort", "bord", "sjö", "hand", "spel", "äta"], swedish)
     assert words == ["bord", "hand", "kort", "spel"]
+
+
+def test_a_whole_sppoker_game_reads_in_swedish_with_swedish_words() -> None:
+    from bot.wordlists import build
+    from engine.games.sppoker import Sppoker
+    from engine.words import WordFinder, available_languages, get_dictionary
+
+    if "sv_SE" not in available_languages():
+        pytest.skip("hunspell-sv is not installed")
+    swedish = get_dictionary("sv_SE")
+    finder = WordFinder(build("sv_SE", swedish), swedish)
+    english = re.compile(r"\b(the|and|wins|hand is|declared|word|letters|points|spelling|"
+                         r"double down|beaten|tied|score|longest)\b")
+    rng = random.Random(2)
+    game = Sppoker(["Anna", "Bo", "Cia"], {"target": 3}, random.Random(9), dictionary=swedish,
+                   finder=finder)
+    texts = [event.text for event in game.opening_events()]
+    words = []
+    while not game.is_over:
+        seat = min(game.to_act, default=0)  # between hands: anyone's Next hand
+        prompt = game.prompt(seat)
+        if prompt is not None:
+            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+        action = game.ai_action(seat, rng)
+        if action.name == "declare" and len(action.args) > 1:
+            words.append(action.args[1])
+        texts += [event.text for event in game.apply(seat, action)]
+    assert game.result is not None
+    texts.append(game.result.summary)
+    assert words and all(swedish.check(word.lower()) for word in words), words
+    for text in texts:
+        shown = i18n.render(text, "sv")
+        assert not english.search(shown), (str(text), shown)

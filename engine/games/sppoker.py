@@ -47,6 +47,7 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.registry import register
+from engine.i18n import Msg, msg, msg_n
 from engine.views import GameView, JSONRecord, SeatView, json_record
 from engine.words import (
     Dictionary,
@@ -87,7 +88,8 @@ _ALIASES = {
     "double down": "double",
     "doubledown": "double",
 }
-_KIND_NAMES = {"poker": "poker", "spelling": "spelling", "double": "double down"}
+_KIND_NAMES = {"poker": msg("poker"), "spelling": msg("spelling"),
+               "double": msg("double down")}
 SPPOKER_LETTERS = Counter("SPPOKER")
 
 
@@ -203,7 +205,9 @@ class Entry:
 
     @property
     def shown_word(self) -> str:
-        return f"{self.word.word} ({self.name})" if self.word and self.word.word else self.name
+        if self.word and self.word.word:
+            return msg("{word} ({name})", word=self.word.word, name=self.name)
+        return self.name
 
 
 @dataclass
@@ -237,7 +241,8 @@ def _plain_contest(
         return e.poker if poker else e.word_key
 
     def what(e: Entry) -> str:
-        return f"{e.name} ({e.poker_text})" if poker else e.shown_word
+        return msg("{name} ({hand})", name=e.name, hand=e.poker_text) if poker \
+            else e.shown_word
 
     winners = _best(contenders, key)
     won = res.poker_winners if poker else res.spelling_winners
@@ -250,15 +255,18 @@ def _plain_contest(
             won.append(e.seat)
             others = [w for w in winners if w is not e]
             if len(contenders) == 1:
-                notes.append(f"lone {kind} declarer: wins {kind}: +1")
+                notes.append(msg("lone poker declarer: wins poker: +1") if poker
+                             else msg("lone spelling declarer: wins spelling: +1"))
             elif others:
-                tied = ", ".join(what(w) for w in others)
-                notes.append(f"tied on {kind} with {tied}: +1")
+                tied = Msg.joined(", ", [what(w) for w in others])
+                notes.append(msg("tied on poker with {others}: +1", others=tied) if poker
+                             else msg("tied on spelling with {others}: +1", others=tied))
             else:
-                notes.append(f"wins {kind}: +1")
+                notes.append(msg("wins poker: +1") if poker else msg("wins spelling: +1"))
         else:
-            beaters = ", ".join(what(w) for w in winners)
-            notes.append(f"beaten on {kind} by {beaters}")
+            beaters = Msg.joined(", ", [what(w) for w in winners])
+            notes.append(msg("beaten on poker by {others}", others=beaters) if poker
+                         else msg("beaten on spelling by {others}", others=beaters))
 
 
 def resolve(entries: Sequence[Entry]) -> Resolution:
@@ -267,10 +275,10 @@ def resolve(entries: Sequence[Entry]) -> Resolution:
     res = Resolution({e.seat: 0 for e in entries}, {e.seat: [] for e in entries})
     for e in entries:
         if e.declaration == TIMED_OUT:
-            res.notes[e.seat].append("did not declare in time: loses the hand")
+            res.notes[e.seat].append(msg("did not declare in time: loses the hand"))
         elif e.plays_spelling and e.word_key is None:
-            reason = e.word.reason if e.word else "no word given"
-            res.notes[e.seat].append(f"invalid word: {reason}")
+            reason = e.word.reason if e.word else msg("no word given")
+            res.notes[e.seat].append(msg("invalid word: {reason}", reason=reason))
     poker = [e for e in entries if e.plays_poker]
     spelling = [e for e in entries if e.plays_spelling]
     doubles = [e for e in entries if e.declaration == "double"]
@@ -296,18 +304,19 @@ def resolve(entries: Sequence[Entry]) -> Resolution:
         res.double_winner = survivor.seat
         res.poker_winners.append(survivor.seat)
         res.spelling_winners.append(survivor.seat)
-        res.notes[survivor.seat].append("double down wins both ways: +4")
+        res.notes[survivor.seat].append(msg("double down wins both ways: +4"))
         for d in doubles:
             if d is not survivor:
                 res.points[d.seat] = -2
-                res.notes[d.seat][-1] += ": -2"
+                res.notes[d.seat][-1] = Msg.joined("", [res.notes[d.seat][-1], ": -2"])
         for e in entries:
             if e.declaration in ("poker", "spelling"):
-                res.notes[e.seat].append(f"the double down of {survivor.name} ends the hand")
+                res.notes[e.seat].append(msg("the double down of {name} ends the hand",
+                                             name=survivor.name))
         return res
     for d in doubles:
         res.points[d.seat] = -2
-        res.notes[d.seat][-1] += ": -2"
+        res.notes[d.seat][-1] = Msg.joined("", [res.notes[d.seat][-1], ": -2"])
     _plain_contest([e for e in poker if e.declaration == "poker"], "poker", res)
     _plain_contest([e for e in spelling if e.declaration == "spelling"], "spelling", res)
     return res
@@ -324,24 +333,26 @@ def _double_eliminated(
     """Whether double-down player `d` is tied or beaten on either hand; notes why."""
     notes = res.notes[d.seat]
     if d.word_key is None:
-        notes.append("double down needs a valid word")
+        notes.append(msg("double down needs a valid word"))
         return True
     rivals_spelling = rivals_poker if spelling is None else spelling
     for x in sorted(rivals_poker, key=lambda e: -e.poker):
         if x.poker > d.poker:
-            notes.append(f"double down beaten on poker by {x.name} ({x.poker_text})")
+            notes.append(msg("double down beaten on poker by {name} ({hand})", name=x.name,
+                             hand=x.poker_text))
             return True
         if x.poker == d.poker:
-            notes.append(f"double down tied on poker with {x.name} ({x.poker_text})")
+            notes.append(msg("double down tied on poker with {name} ({hand})", name=x.name,
+                             hand=x.poker_text))
             return True
     valid = [x for x in rivals_spelling if x.word_key is not None]
     for x in sorted(valid, key=lambda e: e.word_key or (0, 0), reverse=True):
         assert x.word_key is not None
         if x.word_key > d.word_key:
-            notes.append(f"double down beaten on spelling by {x.shown_word}")
+            notes.append(msg("double down beaten on spelling by {word}", word=x.shown_word))
             return True
         if x.word_key == d.word_key:
-            notes.append(f"double down tied on spelling with {x.shown_word}")
+            notes.append(msg("double down tied on spelling with {word}", word=x.shown_word))
             return True
     return False
 
@@ -403,7 +414,7 @@ class Sppoker(Game):
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
         target = SppokerOptions.from_json(options).target_for(max(players, cls.min_seats))
-        return f"first to {target} point{'s' if target != 1 else ''}"
+        return msg_n("first to {n} point", "first to {n} points", target)
 
     def __init__(
         self,
@@ -548,29 +559,30 @@ class Sppoker(Game):
     def prompt(self, seat: int) -> Prompt | None:
         if self._phase == "reveal":
             return Prompt(
-                f"Hand {self.hand_no} is over.",
-                (Choice("Next hand", Action("next_hand"), "primary"),),
+                msg("Hand {n} is over.", n=self.hand_no),
+                (Choice(msg("Next hand"), Action("next_hand"), "primary"),),
             )
         if self._phase != "declare" or not self._can_declare(seat):
             return None
         letters = hand_letters(self.hands[seat])
-        placeholder = f"letters: {' '.join(letters)}"
+        placeholder = msg("letters: {letters}", letters=" ".join(letters))
         current = self.declarations[seat]
         if current is None:
-            text = "Declare poker, spelling, or both (double down)."
+            text = msg("Declare poker, spelling, or both (double down).")
         elif not self._is_done(seat):
             check = self._check(seat)
-            why = f"{check.word} is not valid — {check.reason}" if check.word else "No word"
-            text = (
-                f"{why}: you have not declared yet. "
-                "Send another word (Spelling or Double down), or declare Poker."
-            )
+            why = msg("{word} is not valid — {reason}", word=check.word, reason=check.reason) \
+                if check.word else msg("No word")
+            text = msg("{why}: you have not declared yet. Send another word (Spelling or "
+                       "Double down), or declare Poker.", why=why)
         else:
-            text = f"You declared {self._shown(seat)}. You may change it until the reveal."
+            text = msg("You declared {declaration}. You may change it until the reveal.",
+                       declaration=self._shown(seat))
+        word = msg("Your word")
         choices: list[Choice | TextAsk] = [
-            Choice("Poker", Action("declare", ("poker",)), "primary"),
-            TextAsk("Spelling", "declare", "Your word", placeholder, 1, 20, ("spelling",)),
-            TextAsk("Double down", "declare", "Your word", placeholder, 1, 20, ("double",)),
+            Choice(msg("Poker"), Action("declare", ("poker",)), "primary"),
+            TextAsk(msg("Spelling"), "declare", word, placeholder, 1, 20, ("spelling",)),
+            TextAsk(msg("Double down"), "declare", word, placeholder, 1, 20, ("double",)),
         ]
         return Prompt(text, tuple(choices))
 
@@ -598,16 +610,16 @@ class Sppoker(Game):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if not 0 <= seat < len(self.seats):
-            raise IllegalAction("that seat is not at this table")
+            raise IllegalAction(msg("that seat is not at this table"))
         if self._phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction(msg("the game is over"))
         name = action.name
         if name == "next_hand" or (name == "timeout" and self._phase == "reveal"):
             if self._phase != "reveal":
-                raise IllegalAction("the hand is still being declared")
+                raise IllegalAction(msg("the hand is still being declared"))
             return self._deal()
         if self._phase != "declare":
-            raise IllegalAction(f"there is nothing to {name} now")
+            raise IllegalAction(msg("there is nothing to {action} now", action=name))
         last_before = self._last_person()
         if name == "timeout":
             events = self._timeout(seat)
@@ -615,10 +627,10 @@ class Sppoker(Game):
             events = self._declare(seat, action.args)
         elif name == "word":
             if len(action.args) != 1:
-                raise IllegalAction("give the word")
+                raise IllegalAction(msg("give the word"))
             events = self._word(seat, action.args[0])
         else:
-            raise IllegalAction(f"Sppoker has no action {name!r}")
+            raise IllegalAction(msg("Sppoker has no action {action}", action=repr(name)))
         last = self._last_person()
         if last is not None and last != last_before:
             events.append(self._last_call(last))
@@ -630,13 +642,15 @@ class Sppoker(Game):
         seconds = f"{self.options.last_seconds:g}"
         if self.declarations[seat] in ("spelling", "double"):
             check = self._check(seat)
-            standing = check.word or "no word"
-            then = f"your hand is revealed with {standing}, which loses the spelling hand"
-            ask = "send a valid word or declare poker"
+            standing = check.word or msg("no word")
+            text = msg("Everyone else has declared: send a valid word or declare poker within "
+                       "{seconds} seconds, or your hand is revealed with {word}, which loses "
+                       "the spelling hand.", seconds=seconds, word=standing)
         else:
-            then, ask = "you lose this hand", "declare"
+            text = msg("Everyone else has declared: declare within {seconds} seconds, or you "
+                       "lose this hand.", seconds=seconds)
         return Event(
-            f"Everyone else has declared: {ask} within {seconds} seconds, or {then}.",
+            text,
             seat=seat,
             kind="last_call",
             data={"seconds": self.options.last_seconds},
@@ -653,24 +667,27 @@ class Sppoker(Game):
 
     def _check_can_declare(self, seat: int) -> None:
         if seat not in self.active:
-            raise IllegalAction("you are not playing this hand (only the playoff players are)")
+            raise IllegalAction(msg(
+                "you are not playing this hand (only the playoff players are)"))
         if self.declarations[seat] == TIMED_OUT:
-            raise IllegalAction("your time ran out: you lose this hand")
+            raise IllegalAction(msg("your time ran out: you lose this hand"))
         if self.expired[seat]:
-            raise IllegalAction("your time ran out: your hand is revealed with the word you gave")
+            raise IllegalAction(msg(
+                "your time ran out: your hand is revealed with the word you gave"))
 
     def _declare(self, seat: int, args: Sequence[Any]) -> list[Event]:
         self._check_can_declare(seat)
         if not args or not isinstance(args[0], str):
-            raise IllegalAction("declare poker, spelling or double")
+            raise IllegalAction(msg("declare poker, spelling or double"))
         kind = _ALIASES.get(args[0].strip().lower())
         if kind is None:
-            raise IllegalAction(f"{args[0]!r} is not a declaration: poker, spelling or double")
+            raise IllegalAction(msg("{text} is not a declaration: poker, spelling or double",
+                                    text=repr(args[0])))
         if len(args) > 2:
-            raise IllegalAction("declare takes a kind and, for spelling, a word")
+            raise IllegalAction(msg("declare takes a kind and, for spelling, a word"))
         word = args[1] if len(args) == 2 else None
         if word is not None and not isinstance(word, str):
-            raise IllegalAction("the word must be text")
+            raise IllegalAction(msg("the word must be text"))
         was_done = self._is_done(seat)
         before = (self.declarations[seat], self.words[seat])
         self.declarations[seat] = kind
@@ -690,10 +707,11 @@ class Sppoker(Game):
         self.declarations[seat], self.words[seat] = before
         kept = self._shown(seat)
         if not check.word:
-            raise IllegalAction(f"A spelling hand needs a word. Your declaration stays {kept}.")
-        raise IllegalAction(
-            f"{check.word} is not valid — {check.reason}. Your declaration stays {kept}."
-        )
+            raise IllegalAction(msg("A spelling hand needs a word. Your declaration stays "
+                                    "{declaration}.", declaration=kept))
+        raise IllegalAction(msg("{word} is not valid — {reason}. Your declaration stays "
+                                "{declaration}.", word=check.word, reason=check.reason,
+                                declaration=kept))
 
     def _shown(self, seat: int) -> str:
         kind = self.declarations[seat]
@@ -701,7 +719,8 @@ class Sppoker(Game):
         shown = _KIND_NAMES[kind]
         if kind != "poker":
             word = self.words[seat]
-            shown += f" with {word.upper()}" if word else " (no word yet)"
+            return msg("{declaration} with {word}", declaration=shown, word=word.upper()) \
+                if word else msg("{declaration} (no word yet)", declaration=shown)
         return shown
 
     def _declared_events(self, seat: int, was_done: bool) -> list[Event]:
@@ -715,15 +734,18 @@ class Sppoker(Game):
             done = len(self.active) - len(self.to_act)
             events.append(
                 Event(
-                    f"{self.seats[seat]} has declared ({done} of {len(self.active)}).",
+                    msg("{name} has declared ({n} of {total}).", name=self.seats[seat], n=done,
+                        total=len(self.active)),
                     kind="declared",
                     data={"seat": seat, "declared": done, "of": len(self.active)},
                 )
             )
-        verb = "changed your declaration to" if was_done else "declared"
+        told = msg("You changed your declaration to {declaration}.",
+                   declaration=self._shown(seat)) if was_done else \
+            msg("You declared {declaration}.", declaration=self._shown(seat))
         events.append(
             Event(
-                f"You {verb} {self._shown(seat)}.",
+                told,
                 seat=seat,
                 kind="declaration",
                 data={"declaration": kind, "word": self.words[seat], "changed": was_done},
@@ -734,7 +756,7 @@ class Sppoker(Game):
     def _word(self, seat: int, text: Any) -> list[Event]:
         self._check_can_declare(seat)
         if not isinstance(text, str):
-            raise IllegalAction("the word must be text")
+            raise IllegalAction(msg("the word must be text"))
         was_done = self._is_done(seat)
         before = (self.declarations[seat], self.words[seat])
         self.words[seat] = text.strip()
@@ -743,7 +765,8 @@ class Sppoker(Game):
         event = self._word_event(seat)
         if self.declarations[seat] in (None, "poker"):
             event = Event(
-                event.text + " (It counts only if you declare spelling or double down.)",
+                Msg.joined(" ", [event.text, msg(
+                    "(It counts only if you declare spelling or double down.)")]),
                 seat=seat,
                 kind=event.kind,
                 data=event.data,
@@ -764,17 +787,18 @@ class Sppoker(Game):
     def _word_event(self, seat: int) -> Event:
         check = self._check(seat)
         pending = self.declarations[seat] in ("spelling", "double") and not check.ok
-        ask = (
-            " You have not declared yet: send another word, or declare poker."
-            if pending
-            else ""
-        )
+        ask = msg("You have not declared yet: send another word, or declare poker.") \
+            if pending else ""
+        text: str
         if check.ok:
-            text = f"{check.word} is a valid word ({len(check.word)} letters)."
+            text = msg("{word} is a valid word ({n} letters).", word=check.word,
+                       n=len(check.word))
         elif not check.word:
-            text = "You have no word yet: a spelling hand needs a word." + ask
+            text = Msg.joined(" ", [msg("You have no word yet: a spelling hand needs a word."),
+                                    ask])
         else:
-            text = f"{check.word} is not valid — {check.reason}." + ask
+            text = Msg.joined(" ", [msg("{word} is not valid — {reason}.", word=check.word,
+                                        reason=check.reason), ask])
         return Event(
             text,
             seat=seat,
@@ -784,15 +808,16 @@ class Sppoker(Game):
 
     def _timeout(self, seat: int) -> list[Event]:
         if seat not in self.to_act:
-            raise IllegalAction("that seat is not awaited")
+            raise IllegalAction(msg("that seat is not awaited"))
         if self.declarations[seat] in ("spelling", "double"):
             # An invalid word standing: the hand is revealed with it (RULINGS), not lost.
             self.expired[seat] = True
-            text = f"{self.seats[seat]} ran out of time; their hand is revealed as it stands."
+            text = msg("{name} ran out of time; their hand is revealed as it stands.",
+                       name=self.seats[seat])
             return [Event(text, kind="timeout", data={"seat": seat, "revealed": True})]
         self.declarations[seat] = TIMED_OUT
         event = Event(
-            f"{self.seats[seat]} ran out of time and loses the hand.",
+            msg("{name} ran out of time and loses the hand.", name=self.seats[seat]),
             kind="timeout",
             data={"seat": seat},
         )
@@ -829,9 +854,10 @@ class Sppoker(Game):
         self._phase = "declare"
         events = [
             Event(
-                f"Hand {self.hand_no}"
-                + (" (playoff)" if self.playoff else "")
-                + ": cards are dealt. Declare poker, spelling or double down.",
+                msg("Hand {n} (playoff): cards are dealt. Declare poker, spelling or double "
+                    "down.", n=self.hand_no) if self.playoff else
+                msg("Hand {n}: cards are dealt. Declare poker, spelling or double down.",
+                    n=self.hand_no),
                 kind="dealt",
                 data={
                     "hand": self.hand_no,
@@ -844,8 +870,9 @@ class Sppoker(Game):
             cards = self.hands[seat]
             events.append(
                 Event(
-                    f"Your hand: {' '.join(c.label for c in cards)} — letters "
-                    f"{hand_letters(cards)}; poker: {evaluate(cards).description}.",
+                    msg("Your hand: {cards} — letters {letters}; poker: {hand}.",
+                        cards=" ".join(c.label for c in cards), letters=hand_letters(cards),
+                        hand=evaluate(cards).description),
                     seat=seat,
                     kind="hand",
                     data=self._hand_data(seat),
@@ -884,7 +911,8 @@ class Sppoker(Game):
         for seat, points in res.points.items():
             self.scores[seat] += points
         players = []
-        lines = [f"Hand {self.hand_no} revealed" + (" (playoff)" if self.playoff else "") + ":"]
+        lines: list[str] = [msg("Hand {n} revealed (playoff):", n=self.hand_no) if self.playoff
+                            else msg("Hand {n} revealed:", n=self.hand_no)]
         for e in entries:
             cards = self.hands[e.seat]
             longest = self.finder.best_words(hand_letters(cards), limit=3)
@@ -905,14 +933,16 @@ class Sppoker(Game):
                     "longest": longest,
                 }
             )
-            decl = "no declaration" if e.declaration == TIMED_OUT else _KIND_NAMES[e.declaration]
+            decl = msg("no declaration") if e.declaration == TIMED_OUT \
+                else _KIND_NAMES[e.declaration]
             said = f" {word}" if e.plays_spelling and word else ""
-            why = "; ".join(res.notes[e.seat]) or "no points"
-            best = ", ".join(longest) if longest else "none"
-            lines.append(
-                f"• {e.name} — {decl}{said} — {e.poker_text} — {why} "
-                f"(score {self.scores[e.seat]}; longest possible: {best})"
-            )
+            why = Msg.joined("; ", res.notes[e.seat]) if res.notes[e.seat] \
+                else msg("no points")
+            best = ", ".join(longest) if longest else msg("none")
+            lines.append(msg(
+                "• {name} — {declaration}{word} — {hand} — {why} (score {score}; longest "
+                "possible: {best})", name=e.name, declaration=decl, word=said, hand=e.poker_text,
+                why=why, score=self.scores[e.seat], best=best))
         reveal = {
             "hand": self.hand_no,
             "playoff": self.playoff is not None,
@@ -926,7 +956,7 @@ class Sppoker(Game):
         }
         self.last_reveal = reveal
         self._phase = "reveal"
-        events = [Event("\n".join(lines), kind="reveal", data=reveal)]
+        events = [Event(Msg.joined("\n", lines), kind="reveal", data=reveal)]
         return events + self._after_scoring()
 
     def _after_scoring(self) -> list[Event]:
@@ -947,7 +977,8 @@ class Sppoker(Game):
         names = ", ".join(self.seats[s] for s in leaders)
         return [
             Event(
-                f"{names} are tied at {top}: sudden-death playoff between them.",
+                msg("{names} are tied at {score}: sudden-death playoff between them.",
+                    names=names, score=top),
                 kind="playoff",
                 data={"seats": list(leaders), "score": top},
             )
@@ -958,14 +989,14 @@ class Sppoker(Game):
         name = self.seats[seat]
         if reason == "sppoker":
             cards = self.hands[seat]
-            summary = (
-                f"{name} holds {' '.join(c.label for c in cards)}, "
-                "which spells SPPOKER, and wins the game at once!"
-            )
+            summary = msg("{name} holds {cards}, which spells SPPOKER, and wins the game at "
+                          "once!", name=name, cards=" ".join(c.label for c in cards))
         elif reason == "playoff":
-            summary = f"{name} wins the playoff with {self.scores[seat]} points."
+            summary = msg("{name} wins the playoff with {n} points.", name=name,
+                          n=self.scores[seat])
         else:
-            summary = f"{name} reaches {self.scores[seat]} of {self.target} points and wins."
+            summary = msg("{name} reaches {n} of {target} points and wins.", name=name,
+                          n=self.scores[seat], target=self.target)
         others = [s for s in range(len(self.seats)) if s != seat]
         other_places = places_from_scores([self.scores[s] for s in others])
         places = [1] * len(self.seats)
@@ -1084,7 +1115,7 @@ class Sppoker(Game):
         if self._phase == "reveal":
             return Action("next_hand")
         if self._phase != "declare" or not self._can_declare(seat):
-            raise IllegalAction("nothing to decide now")
+            raise IllegalAction(msg("nothing to decide now"))
         view = self.view(seat)
         cards = parse_cards(view.hand)
         opponents = len(view.active) - 1
