@@ -163,11 +163,12 @@ def test_command_translations_are_ones_discord_accepts() -> None:
     assert i18n.translate_command("table", "en", "name") is None
 
 
-TRANSLATED_RULES = ("poangpoker",)
+TRANSLATED_RULES = {"poangpoker": ("Poängpoker and Chicago", "Poängpoker och Chicago"),
+                    "sppoker": ("Sppoker", "Sppoker")}
 """The rules pages translated into Swedish (docs/rules/sv/), with the games declared complete."""
 
 
-@pytest.mark.parametrize("kind", TRANSLATED_RULES)
+@pytest.mark.parametrize("kind", sorted(TRANSLATED_RULES))
 def test_swedish_rules_pages_read_as_discord_shows_them(kind: str) -> None:
     from cogs.common import RULES_DIR, rules_embeds, rules_path
 
@@ -184,10 +185,14 @@ def test_swedish_rules_pages_read_as_discord_shows_them(kind: str) -> None:
     english = (RULES_DIR / f"{kind}.md").read_text(encoding="utf-8")
     assert text.count("\n## ") == english.count("\n## ")  # every section
     assert text.count("(beslut)") == english.count("(decision)")  # every ruling
+    english_title, swedish_title = TRANSLATED_RULES[kind]
     with i18n.using("sv"):
-        title = i18n.t("Poängpoker and Chicago")
+        title = i18n.t(english_title)
     batches = rules_embeds(text, title)
-    assert batches[0][0].title == "Poängpoker och Chicago"
+    assert batches[0][0].title == swedish_title
+    for batch in batches:
+        assert 1 <= len(batch) <= 10
+        assert sum(len(e.title or "") + len(e.description or "") for e in batch) <= 6000
     assert rules_path(kind, "en") == RULES_DIR / f"{kind}.md"
 
 
