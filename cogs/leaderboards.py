@@ -14,15 +14,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.bank import Bank
+from bot.i18n import t
 from bot.ratings import BASE, SCALE, RatingRow
 from bot.replays import recent_games
 from bot.store import LeaderboardOrder, LeaderboardRow, Store
 from engine.games import GAMES
+from engine.i18n import N_
 
 PAGE_SIZE = 10
-ORDERS = {"wins": "Wins", "games": "Games", "points": "Points", "win_rate": "Win rate",
-          "rating": "Rating", "best": "Best score"}
+ORDERS = {"wins": N_("Wins"), "games": N_("Games"), "points": N_("Points"),
+          "win_rate": N_("Win rate"), "rating": N_("Rating"), "best": N_("Best score")}
+BY_ORDER = {"wins": N_("by wins"), "games": N_("by games"), "points": N_("by points"),
+            "win_rate": N_("by win rate"), "rating": N_("by rating"),
+            "best": N_("by best score")}
 PER_GAME = frozenset({"points", "rating", "best"})  # orders the all-games board cannot have
 
 
@@ -32,7 +38,7 @@ def store_of(interaction: discord.Interaction) -> Store:
 
 
 def game_title(kind: str) -> str:
-    return GAMES[kind].title if kind in GAMES else "All games"
+    return GAMES[kind].title if kind in GAMES else t("All games")
 
 
 def is_solitaire(kind: str) -> bool:
@@ -51,10 +57,11 @@ def orders_for(kind: str) -> dict[str, str]:
 
 
 def leaderboard_line(row: LeaderboardRow) -> str:
-    best = "" if row.best is None else f"best {row.best}, "
-    return (f"**{row.rank}.** {row.display_name} — {row.wins} won of {row.games}, "
-            + ("" if row.points is None else f"{row.points} points, ")
-            + f"{best}{row.win_rate:.0%}")
+    best = "" if row.best is None else t("best {n}, ", n=row.best)
+    points = "" if row.points is None else t("{n} points, ", n=row.points)
+    return t("**{rank}.** {name} — {wins} won of {games}, {points}{best}{rate}", rank=row.rank,
+             name=row.display_name, wins=row.wins, games=row.games, points=points, best=best,
+             rate=f"{row.win_rate:.0%}")
 
 
 async def leaderboard_page(
@@ -62,7 +69,15 @@ async def leaderboard_page(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One page of a server's leaderboard, with buttons to page and to change the order.
     The all-games board has no points and no ratings (each game counts and rates its own
-    way), so neither their columns nor their orders: asked for, it is ordered by wins."""
+    way), so neither their columns nor their orders: asked for, it is ordered by wins.
+    In the server's language (the board is public)."""
+    with i18n.using(await i18n.load_guild_locale(store, guild_id)):
+        return await _leaderboard_page(store, guild_id, kind, order, page)
+
+
+async def _leaderboard_page(
+    store: Store, guild_id: int, kind: str, order: str, page: int
+) -> tuple[discord.Embed, discord.ui.View]:
     game_kind = None if kind == "all" else kind
     orders = orders_for(kind)
     order = order if order in orders else "wins"
@@ -73,10 +88,10 @@ async def leaderboard_page(
     pages = max(1, -(-size // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     embed = discord.Embed(
-        title=f"🏆 {game_title(kind)} — by {ORDERS[order].lower()}",
+        title=f"🏆 {game_title(kind)} — {t(BY_ORDER[order])}",
         colour=discord.Colour.gold(),
     )
-    footer = f"Page {page + 1} of {pages} · finished games only"
+    footer = t("Page {n} of {pages} · finished games only", n=page + 1, pages=pages)
     if order == "rating" and game_kind is not None:
         rated = await store.rating_board(guild_id, game_kind, PAGE_SIZE, page * PAGE_SIZE)
         embed.description = "\n".join(rating_line(row) for row in rated) or None
@@ -86,31 +101,34 @@ async def leaderboard_page(
         rows = await store.leaderboard(guild_id, game_kind, ranked, PAGE_SIZE, page * PAGE_SIZE)
         embed.description = "\n".join(leaderboard_line(row) for row in rows) or None
     if embed.description is None:
-        embed.description = "No finished games yet. Start one and be the first!"
+        embed.description = t("No finished games yet. Start one and be the first!")
     if game_kind is None:
-        footer += " · points are per game: choose a game to see them"
+        footer += t(" · points are per game: choose a game to see them")
     embed.set_footer(text=footer)
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(kind, order, page - 1, "◀ Previous", disabled=page == 0))
-    view.add_item(PageButton(kind, order, page + 1, "Next ▶", disabled=page >= pages - 1))
+    view.add_item(PageButton(kind, order, page - 1, t("◀ Previous"), disabled=page == 0,
+                             tag="p"))
+    view.add_item(PageButton(kind, order, page + 1, t("Next ▶"), disabled=page >= pages - 1,
+                             tag="n"))
     for key, label in orders.items():
-        view.add_item(PageButton(kind, key, 0, label, disabled=key == order, row=1))
+        view.add_item(PageButton(kind, key, 0, t(label), disabled=key == order, row=1))
     return embed, view
 
 
 def rating_line(row: RatingRow) -> str:
     """A rated person: the conservative rating first (it orders the board), wins beside."""
-    return (f"**{row.rank}.** {row.display_name} — rating {row.skill.shown}, "
-            f"{row.wins} won of {row.games}")
+    return t("**{rank}.** {name} — rating {rating}, {wins} won of {games}", rank=row.rank,
+             name=row.display_name, rating=row.skill.shown, wins=row.wins, games=row.games)
 
 
 async def rating_footer(store: Store, guild_id: int, kind: str) -> str:
     """What the number means, and the AI levels' ratings to measure oneself against."""
     levels = await store.ai_ratings(guild_id, kind)
-    text = (f" · rating = conservative skill (mu − 3σ) × {SCALE:g} + {BASE:g}; newcomers "
-            f"start at {BASE:g}")
+    scale, base = f"{SCALE:g}", f"{BASE:g}"
+    text = t(" · rating = conservative skill (mu − 3σ) × {scale} + {base}; newcomers start at "
+             "{base}", scale=scale, base=base)
     for level, skill in levels.items():
-        text += f" · AI ({level}) {skill.shown}"
+        text += t(" · AI ({level}) {rating}", level=level, rating=skill.shown)
     return text
 
 
@@ -129,9 +147,8 @@ class PageButton(
     template=r"dc:lb:(?P<kind>[a-z0-9_]+):(?P<order>[a-z_]+):(?P<page>\d+)(?::(?P<tag>[a-z]))?",
 ):
     def __init__(self, kind: str, order: str, page: int, label: str = "…",
-                 disabled: bool = False, row: int | None = None) -> None:
+                 disabled: bool = False, row: int | None = None, tag: str = "o") -> None:
         # The tag keeps two buttons of one view distinct when they point at the same page.
-        tag = "n" if label.startswith("Next") else "p" if label.startswith("◀") else "o"
         super().__init__(
             discord.ui.Button(
                 label=label, disabled=disabled, row=row, style=discord.ButtonStyle.secondary,
@@ -181,13 +198,15 @@ class Leaderboards(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           order: str | None = None) -> None:
         assert interaction.guild_id is not None
+        await i18n.for_interaction(interaction, private=False)  # the board is public
         if game == "chips":
             bank: Bank = self.bot.bank  # type: ignore[attr-defined]
             lines = await bank.richest(interaction.guild_id)
-            embed = discord.Embed(title="🪙 Chips — the richest players",
+            embed = discord.Embed(title=t("🪙 Chips — the richest players"),
                                   colour=discord.Colour.gold(),
-                                  description="\n".join(lines) or "Nobody has chips yet: "
-                                  "`/chips daily` starts an account.")
+                                  description="\n".join(lines) or t(
+                                      "Nobody has chips yet: `/chips daily` starts an "
+                                      "account."))
             await interaction.response.send_message(embed=embed)
             return
         store = store_of(interaction)
@@ -200,29 +219,35 @@ class Leaderboards(commands.Cog):
     async def stats(self, interaction: discord.Interaction,
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
+        await i18n.for_interaction(interaction, private=False)  # the record is public
         target = user or interaction.user
         store = store_of(interaction)
         stats = await store.player_stats(interaction.guild_id, target.id)
         ratings = await store.player_ratings(interaction.guild_id, target.id)
         embed = discord.Embed(title=f"📊 {target.display_name}", colour=discord.Colour.blue())
         if not stats:
-            embed.description = "No finished games in this server yet."
+            embed.description = t("No finished games in this server yet.")
         for kind, record in sorted(stats.items()):
             best = "—" if record.best_score is None else str(record.best_score)
             rating = ratings.get(kind)
-            rated = "" if rating is None else \
-                f"rating {rating.skill.shown} ({rating.last_change:+d} in the last game)\n"
+            rated = "" if rating is None else t(
+                "rating {rating} ({change} in the last game)", rating=rating.skill.shown,
+                change=f"{rating.last_change:+d}") + "\n"
+            when = f"<t:{int(record.last_played.timestamp())}:R>"
             embed.add_field(
                 name=game_title(kind),
-                value=(f"played {record.played}, won {record.won}, best score {best}\n"
-                       f"{rated}last played <t:{int(record.last_played.timestamp())}:R>"),
+                value=t("played {played}, won {won}, best score {best}", played=record.played,
+                        won=record.won, best=best) + "\n"
+                + rated + t("last played {when}", when=when),
                 inline=False,
             )
         replays = await recent_games(store, interaction.guild_id, user_id=target.id, limit=3)
         if replays:
-            embed.add_field(name="Last games — `/replay <id>` steps through one", inline=False,
+            aborted = t(" (aborted)")
+            embed.add_field(name=t("Last games — `/replay <id>` steps through one"),
+                            inline=False,
                             value="\n".join(f"`{game.table_id}` {game.title}"
-                                            + (" (aborted)" if game.status != "finished" else "")
+                                            + (aborted if game.status != "finished" else "")
                                             + f" <t:{int(game.finished_at.timestamp())}:R>"
                                             for game in replays))
         await interaction.response.send_message(embed=embed)

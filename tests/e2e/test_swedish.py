@@ -65,4 +65,10 @@ async def test_a_whole_poangpoker_game_in_swedish(world: World) -> None:
     assert any(move.what == "Stå över" for move in player.moves), [m.what for m in player.moves]
     assert any(move.kind == "exchange" for move in player.moves)
     assert any(move.kind == "play" for move in player.moves)
+    # The board and the record after it, public, in the server's language.
+    board = await carol.slash(general, "leaderboard game:poangpoker order:wins")
+    assert board.message is not None and "efter vinster" in board.message.text, board.text
+    assert "vunna av 1" in board.message.text
+    stats = await alice.slash(general, "stats")
+    assert stats.message is not None and "spelat 1, vunnit" in stats.message.text, stats.text
     discord.assert_no_errors()
