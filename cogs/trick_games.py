@@ -61,7 +61,9 @@ def result_line(view: GameView) -> str | None:
 def poke_public(view: PokeView) -> list[str]:
     names = view.names
     we = view.seat if isinstance(view, SeatView) else 0
-    sheet = Scoresheet.from_json(view.scoresheet).render(names, we)
+    sheet = Scoresheet.from_json(view.scoresheet).render(names, we, {
+        "we": t("WE"), "they": t("THEY"), "above": t("above"), "game": t("game {n}", n="{n}"),
+        "won by": t("won by {side}", side="{side}")})
     lines = [t("Deal {n} · dealer {dealer} · {phase}", n=view.deal, dealer=names[view.dealer],
                phase=phase_name(view)),
              t("Trick values: {values}", values=", ".join(

@@ -95,6 +95,21 @@ def is_set(cards: Sequence[Card]) -> bool:
     return 1 <= len(cards) <= 4 and len({card.rank for card in cards}) == 1
 
 
+def set_words(cards: Sequence[Card]) -> str:
+    """A led set in words without its cards ("the pair of kings"), for a button.
+
+    >>> from engine.cards import parse_cards
+    >>> set_words(parse_cards("Kh Ks"))
+    'the pair of kings'
+    """
+    rank = cards[0].rank
+    assert rank is not None and is_set(cards) and len(cards) > 1
+    name = {2: msg("the pair of {ranks}"), 3: msg("the three of {ranks}"),
+            4: msg("the four of {ranks}")}[len(cards)]
+    assert name.msgid is not None
+    return msg(name.msgid, ranks=rank_word(rank, plural=True))
+
+
 def describe_play(cards: Sequence[Card]) -> str:
     """A play in words: "K♥", or "the pair of kings (K♥ K♠)" for a set.
 

@@ -246,3 +246,32 @@ def test_a_whole_sppoker_game_reads_in_swedish_with_swedish_words() -> None:
     for text in texts:
         shown = i18n.render(text, "sv")
         assert not english.search(shown), (str(text), shown)
+
+
+def test_a_whole_poke_rubber_reads_in_swedish() -> None:
+    from engine.games.poke import Poke, Scoresheet
+
+    english = re.compile(r"\b(the|and|wins|deal|trick|tricks|points|your|cards|with|draws|"
+                         r"above|below|leads|plays|rubber|game)\b")
+    rng = random.Random(4)
+    game = Poke(["Anna", "Bo"], {}, random.Random(6))
+    texts = [event.text for event in game.opening_events()]
+    while not game.is_over:
+        seat = min(game.to_act)
+        prompt = game.prompt(seat)
+        assert prompt is not None
+        texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+        texts += [c.disabled_reason for c in prompt.choices
+                  if getattr(c, "disabled_reason", None)]
+        texts += [event.text for event in game.apply(seat, game.ai_action(seat, rng))]
+    assert game.result is not None
+    texts.append(game.result.summary)
+    for text in texts:
+        assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
+        shown = i18n.render(text, "sv")
+        assert not english.search(shown), (str(text), shown)
+    with i18n.using("sv"):
+        from cogs.trick_games import poke_public
+        board = "\n".join(poke_public(game.public_view()))
+    assert "VI" in board and "DE" in board and "omgång 1" in board, board
+    assert Scoresheet().render(["Ann", "Bob"]).split()[:2] == ["WE", "THEY"]

@@ -59,7 +59,17 @@ from engine.games.trickgame import (
     trick_plays,
     trick_to_json,
 )
-from engine.tricks import POKE, Play, describe_play, is_set, legal_plays, trick_winner, why_illegal
+from engine.i18n import Msg, msg, msg_n
+from engine.tricks import (
+    POKE,
+    Play,
+    describe_play,
+    is_set,
+    legal_plays,
+    set_words,
+    trick_winner,
+    why_illegal,
+)
 from engine.views import JSONRecord, json_record
 
 __all__ = ["HONOURS", "Poke", "PokeSeatView", "PokeView", "ScoreColumn", "Scoresheet", "poke_ai"]
@@ -93,6 +103,11 @@ def honours_for(value: HandValue) -> int:
 
 def _entry(points: int, why: str) -> dict[str, Any]:
     return {"points": points, "why": why}
+
+
+SHEET_WORDS = {"we": "WE", "they": "THEY", "above": "above", "game": "game {n}",
+               "won by": "won by {side}"}
+"""The scoresheet's words; a reader in another language passes its own to `render`."""
 
 
 @dataclass
@@ -144,7 +159,8 @@ class Scoresheet:
         ]
         return sheet
 
-    def render(self, names: Sequence[str], we: int = 0) -> str:
+    def render(self, names: Sequence[str], we: int = 0,
+               labels: Mapping[str, str] | None = None) -> str:
         """The sheet as monospace text, the `we` seat in the WE column; a won game is marked
         with its winner's column.
 
@@ -162,14 +178,17 @@ class Scoresheet:
         def row(label: str, left: object, right: object) -> str:
             return f"{label:<8}{left!s:>7}{right!s:>7}"
 
+        words = {**SHEET_WORDS, **(labels or {})}
         above = self.above_totals()
-        lines = [row("", "WE", "THEY"), row("", names[order[0]][:6], names[order[1]][:6])]
-        lines += [row("above", above[order[0]], above[order[1]]), "-" * 22]
+        lines = [row("", words["we"], words["they"]),
+                 row("", names[order[0]][:6], names[order[1]][:6])]
+        lines += [row(words["above"], above[order[0]], above[order[1]]), "-" * 22]
         for number, game in enumerate(self.games, 1):
             below = [sum(e["points"] for e in game["below"][s]) for s in order]
-            line = row(f"game {number}", below[0], below[1])
+            line = row(words["game"].format(n=number), below[0], below[1])
             if game["winner"] is not None:
-                line += "  won by " + ("WE" if game["winner"] == we else "THEY")
+                winner = words["we"] if game["winner"] == we else words["they"]
+                line += "  " + words["won by"].format(side=winner)
             lines.append(line)
         return "\n".join(lines)
 
@@ -307,9 +326,12 @@ class Poke(Game):
         other = self.seats[1 - seat]
         after = self.penalties_after_draw(seat)
         if after == self.penalties(seat):
-            return "Your first draw is free: it doubles nobody."
-        word = "doubles" if after == 1 else "redoubles"
-        return f"Drawing {word} you: {other}'s tricks will count {2**after} points each."
+            return msg("Your first draw is free: it doubles nobody.")
+        if after == 1:
+            return msg("Drawing doubles you: {name}'s tricks will count {n} points each.",
+                       name=other, n=2**after)
+        return msg("Drawing redoubles you: {name}'s tricks will count {n} points each.",
+                   name=other, n=2**after)
 
     # --- actions ----------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
@@ -329,9 +351,9 @@ class Poke(Game):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(msg("The game is over."))
         if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("It is not your turn."))
         if action == TIMEOUT or action.name == "timeout":
             action = self._timeout_action(seat)
         if self._phase == "draw":
@@ -340,11 +362,11 @@ class Poke(Game):
             elif action.name == "draw":
                 events = self._draw(seat, action.args)
             else:
-                raise IllegalAction("Draw 1-3 cards or stand pat.")
+                raise IllegalAction(msg("Draw 1-3 cards or stand pat."))
         elif action.name == "play":
             events = self._play(seat, action.args)
         else:
-            raise IllegalAction("Play a card (or lead a set).")
+            raise IllegalAction(msg("Play a card (or lead a set)."))
         self.step += 1
         return events
 
@@ -358,22 +380,26 @@ class Poke(Game):
 
     def _draw(self, seat: int, args: Sequence[Any]) -> list[Event]:
         if self.draws[seat] >= self.max_draws(seat):
-            raise IllegalAction("You have no draws left.")
+            raise IllegalAction(msg("You have no draws left."))
         thrown = parse_action_cards(args, self.hands[seat])
         if not DRAW_MIN <= len(thrown) <= DRAW_MAX:
-            raise IllegalAction("A draw is 1 to 3 cards (or stand pat).")
+            raise IllegalAction(msg("A draw is 1 to 3 cards (or stand pat)."))
         if len(thrown) > len(self.stock):
-            raise IllegalAction(f"Only {len(self.stock)} cards are left to draw.")
+            raise IllegalAction(msg("Only {n} cards are left to draw.", n=len(self.stock)))
         consequence = self.draw_consequence(seat)
         new, self.stock = self.stock[: len(thrown)], self.stock[len(thrown) :]
         self.hands[seat] = [c for c in self.hands[seat] if c not in thrown] + new
         self.thrown[seat] += thrown
         self.draws[seat] += 1
         name, n = self.seats[seat], len(thrown)
-        status = {0: "free draw", 1: "doubled", 2: "redoubled"}[self.penalties(seat)]
-        text = f"{name} draws {n} card{'s' if n > 1 else ''} ({status})."
+        status = {0: msg("free draw"), 1: msg("doubled"),
+                  2: msg("redoubled")}[self.penalties(seat)]
+        text: str = msg_n("{name} draws {n} card ({status}).", "{name} draws {n} cards ({status}).",
+                          n, name=name, status=status)
         if self.penalties(seat):
-            text += f" {self.seats[1 - seat]}'s tricks count {self.multiplier(1 - seat)} each."
+            text = Msg.joined(" ", [text, msg("{name}'s tricks count {n} each.",
+                                              name=self.seats[1 - seat],
+                                              n=self.multiplier(1 - seat))])
         events = [
             Event(
                 text,
@@ -387,7 +413,8 @@ class Poke(Game):
                 },
             ),
             Event(
-                f"You threw {label_cards(thrown)} and drew {label_cards(new)}. {consequence}",
+                msg("You threw {thrown} and drew {drawn}. {consequence}",
+                    thrown=label_cards(thrown), drawn=label_cards(new), consequence=consequence),
                 seat,
                 "hand",
                 {
@@ -402,8 +429,9 @@ class Poke(Game):
         return events
 
     def _stand(self, seat: int) -> list[Event]:
-        word = "stands pat" if self.draws[seat] == 0 else "keeps that hand"
-        events = [Event(f"{self.seats[seat]} {word}.", None, "stand", {"seat": seat})]
+        told = msg("{name} stands pat.", name=self.seats[seat]) if self.draws[seat] == 0 \
+            else msg("{name} keeps that hand.", name=self.seats[seat])
+        events = [Event(told, None, "stand", {"seat": seat})]
         return events + self._next_drawer(seat)
 
     def _next_drawer(self, seat: int) -> list[Event]:
@@ -414,10 +442,9 @@ class Poke(Game):
         self.leader = self.non_dealer
         self.final_hands = [list(hand) for hand in self.hands]
         values = [self.multiplier(0), self.multiplier(1)]
-        text = (
-            f"Trick play: {self.seats[self.leader]} leads. Tricks count "
-            f"{self.seats[0]} {values[0]}, {self.seats[1]} {values[1]} each."
-        )
+        text = msg("Trick play: {name} leads. Tricks count {first} {a}, {second} {b} each.",
+                   name=self.seats[self.leader], first=self.seats[0], a=values[0],
+                   second=self.seats[1], b=values[1])
         return [Event(text, None, "play_begins", {"leader": self.leader, "trick_values": values})]
 
     def _play(self, seat: int, args: Sequence[Any]) -> list[Event]:
@@ -427,10 +454,12 @@ class Poke(Game):
             raise IllegalAction(reason)
         self.hands[seat] = [c for c in self.hands[seat] if c not in cards]
         self.trick.append((seat, cards))
-        verb = "leads" if len(self.trick) == 1 else "plays"
+        told = msg("{name} leads {play}.", name=self.seats[seat], play=describe_play(cards)) \
+            if len(self.trick) == 1 else \
+            msg("{name} plays {play}.", name=self.seats[seat], play=describe_play(cards))
         events = [
             Event(
-                f"{self.seats[seat]} {verb} {describe_play(cards)}.",
+                told,
                 None,
                 "play",
                 {"seat": seat, "cards": cards_to_json(cards)},
@@ -443,17 +472,18 @@ class Poke(Game):
     def _finish_trick(self) -> list[Event]:
         winner = trick_winner(self.trick, POKE)
         count = len(self.trick[0][1])
-        first = sum(t["count"] for t in self.tricks) + 1
+        first = sum(trick["count"] for trick in self.tricks) + 1
         self.tricks_won[winner] += count
         record = {"plays": trick_to_json(self.trick), "winner": winner, "count": count}
         self.tricks.append(record)
         (lead_seat, led), (_, answer) = self.trick
-        numbers = f"Trick {first}" if count == 1 else f"Tricks {first}-{first + count - 1}"
-        takes = "takes it" if count == 1 else f"takes all {count}"
-        text = (
-            f"{numbers}: {self.seats[lead_seat]} {describe_play(led)}, "
-            f"{self.seats[1 - lead_seat]} {describe_play(answer)} — {self.seats[winner]} {takes}."
-        )
+        plays = dict(leader=self.seats[lead_seat], led=describe_play(led),
+                     other=self.seats[1 - lead_seat], answer=describe_play(answer),
+                     name=self.seats[winner])
+        text = msg("Trick {n}: {leader} {led}, {other} {answer} — {name} takes it.", n=first,
+                   **plays) if count == 1 else \
+            msg("Tricks {n}-{last}: {leader} {led}, {other} {answer} — {name} takes all "
+                "{count}.", n=first, last=first + count - 1, count=count, **plays)
         events = [Event(text, None, "trick", {**record, "tricks_won": list(self.tricks_won)})]
         self.trick = []
         self.leader = winner
@@ -464,36 +494,44 @@ class Poke(Game):
     # --- scoring ----------------------------------------------------------------------------
     def _end_deal(self) -> list[Event]:
         names = self.seats
-        lines = [f"Deal {self.deal_no} is over."]
+        lines: list[str] = [msg("Deal {n} is over.", n=self.deal_no)]
         for seat in (0, 1):
             won, per = self.tricks_won[seat], self.multiplier(seat)
             if won:
-                why = f"{won} trick{'s' if won > 1 else ''}"
+                why = msg_n("{n} trick", "{n} tricks", won)
                 if per > 1:
-                    state = "doubled" if per == 2 else "redoubled"
-                    why += f" x{per} ({names[1 - seat]} {state})"
+                    why = msg("{tricks} x{per} ({name} doubled)", tricks=why, per=per,
+                              name=names[1 - seat]) if per == 2 else \
+                        msg("{tricks} x{per} ({name} redoubled)", tricks=why, per=per,
+                            name=names[1 - seat])
                 self.sheet.add_below(seat, won * per, why)
-                lines.append(f"{names[seat]}: {why} = {won * per} below the line.")
+                lines.append(msg("{name}: {why} = {n} below the line.", name=names[seat],
+                                 why=why, n=won * per))
         values = [evaluate(hand) for hand in self.final_hands]
         honours: dict[str, Any] | None = None
         if values[0].strength == values[1].strength:
-            lines.append(f"Both hold {values[0].description}: identical hands, no honours.")
+            lines.append(msg("Both hold {hand}: identical hands, no honours.",
+                             hand=values[0].description))
         else:
             best = 0 if values[0].strength > values[1].strength else 1
             points = honours_for(values[best])
-            desc = f"{names[best]}'s {values[best].description} beats " + (
-                f"{names[1 - best]}'s {values[1 - best].description}"
-            )
+            desc = msg("{name}'s {hand} beats {other}'s {other_hand}", name=names[best],
+                       hand=values[best].description, other=names[1 - best],
+                       other_hand=values[1 - best].description)
             if points:
-                self.sheet.add_above(best, points, f"honours: {values[best].description}")
-                lines.append(f"Honours: {desc}: {points} above the line.")
+                self.sheet.add_above(best, points, msg("honours: {hand}",
+                                                       hand=values[best].description))
+                lines.append(msg("Honours: {beats}: {n} above the line.", beats=desc,
+                                 n=points))
                 honours = {"seat": best, "points": points}
             else:
-                lines.append(f"{desc}, but honours start at a pair: none scored.")
+                lines.append(msg("{beats}, but honours start at a pair: none scored.",
+                                 beats=desc))
         for seat in (0, 1):
             if self.tricks_won[seat] == HAND_SIZE:
-                self.sheet.add_above(seat, ALL_TRICKS_BONUS, "all five tricks")
-                lines.append(f"{names[seat]} took all five tricks: {ALL_TRICKS_BONUS} above.")
+                self.sheet.add_above(seat, ALL_TRICKS_BONUS, msg("all five tricks"))
+                lines.append(msg("{name} took all five tricks: {n} above.", name=names[seat],
+                                 n=ALL_TRICKS_BONUS))
         self.last_deal = {
             "deal": self.deal_no,
             "hands": [cards_to_json(h) for h in self.final_hands],
@@ -503,7 +541,8 @@ class Poke(Game):
             "draws": list(self.draws),
             "honours": honours,
         }
-        events = [Event(" ".join(lines), None, "deal_end", {**self.last_deal, **self._scores()})]
+        events = [Event(Msg.joined(" ", lines), None, "deal_end",
+                        {**self.last_deal, **self._scores()})]
         events += self._check_game()
         if not self.is_over:
             self.dealer = 1 - self.dealer
@@ -523,21 +562,23 @@ class Poke(Game):
         if max(below) < GAME_POINTS:
             return []
         if below[0] == below[1]:
-            text = f"Tied at {below[0]} below the line: the game plays on until the tie breaks."
+            text = msg("Tied at {n} below the line: the game plays on until the tie breaks.",
+                       n=below[0])
             return [Event(text, None, "game_tied", self._scores())]
         winner = 0 if below[0] > below[1] else 1
-        self.sheet.add_above(winner, GAME_BONUS, "game")
+        self.sheet.add_above(winner, GAME_BONUS, msg("game"))
         self.sheet.games[-1]["winner"] = winner
         won = self.sheet.games_won()
         number = len(self.sheet.games)
-        text = f"{self.seats[winner]} wins game {number} ({below[winner]} to {below[1 - winner]})"
-        text += f": {GAME_BONUS} above the line."
+        text = msg("{name} wins game {n} ({score} to {other}): {bonus} above the line.",
+                   name=self.seats[winner], n=number, score=below[winner],
+                   other=below[1 - winner], bonus=GAME_BONUS)
         events = [Event(text, None, "game_won", {"seat": winner, **self._scores()})]
         if won[winner] < 2:
             self.sheet.games.append({"below": [[], []], "winner": None})
             return events
         bonus = RUBBER_BONUS_CLOSE if won[1 - winner] else RUBBER_BONUS_CLEAN
-        self.sheet.add_above(winner, bonus, "rubber")
+        self.sheet.add_above(winner, bonus, msg("rubber"))
         events.append(self._finish(winner, bonus))
         return events
 
@@ -547,15 +588,15 @@ class Poke(Game):
         names = self.seats
         if above[0] == above[1]:
             winners: tuple[int, ...] = ()
-            summary = f"Drawn rubber: {above[0]} points each above the line."
+            summary = msg("Drawn rubber: {n} points each above the line.", n=above[0])
         else:
             best = 0 if above[0] > above[1] else 1
             winners = (best,)
-            summary = f"{names[best]} wins the rubber, {above[best]} to {above[1 - best]}."
-        text = (
-            f"{names[rubber_winner]} completes the rubber: {bonus} rubber bonus. "
-            f"Above the line: {names[0]} {above[0]}, {names[1]} {above[1]}. {summary}"
-        )
+            summary = msg("{name} wins the rubber, {score} to {other}.", name=names[best],
+                          score=above[best], other=above[1 - best])
+        text = msg("{name} completes the rubber: {bonus} rubber bonus. Above the line: {first} "
+                   "{a}, {second} {b}. {summary}", name=names[rubber_winner], bonus=bonus,
+                   first=names[0], a=above[0], second=names[1], b=above[1], summary=summary)
         places = (1, 1) if not winners else tuple(1 if s in winners else 2 for s in (0, 1))
         self._result = GameResult(tuple(above), places, winners, summary)
         return Event(text, None, "game_over", {"winners": list(winners), **self._scores()})
@@ -576,15 +617,13 @@ class Poke(Game):
         self.drawer = self.non_dealer
         self.trick, self.tricks, self.tricks_won = [], [], [0, 0]
         self._phase = "draw"
-        text = (
-            f"Deal {self.deal_no}: {self.seats[self.dealer]} deals; "
-            f"{self.seats[self.non_dealer]} draws first."
-        )
+        text = msg("Deal {n}: {dealer} deals; {first} draws first.", n=self.deal_no,
+                   dealer=self.seats[self.dealer], first=self.seats[self.non_dealer])
         events = [Event(text, None, "deal", {"deal": self.deal_no, "dealer": self.dealer})]
         for seat in (0, 1):
             events.append(
                 Event(
-                    f"Your hand: {label_cards(self.hands[seat])}.",
+                    msg("Your hand: {cards}.", cards=label_cards(self.hands[seat])),
                     seat,
                     "hand",
                     {"hand": cards_to_json(self.hands[seat])},
@@ -604,13 +643,14 @@ class Poke(Game):
     def _draw_prompt(self, seat: int, hand: list[Card]) -> Prompt:
         left = self.max_draws(seat) - self.draws[seat]
         consequence = self.draw_consequence(seat)
-        status = {0: "not doubled", 1: "doubled", 2: "redoubled"}[self.penalties(seat)]
-        text = (
-            f"You may draw 1-3 cards ({left} draw{'s' if left > 1 else ''} left; "
-            f"you are {status}). {consequence}"
-        )
+        status = {0: msg("not doubled"), 1: msg("doubled"),
+                  2: msg("redoubled")}[self.penalties(seat)]
+        text = msg_n("You may draw 1-3 cards ({n} draw left; you are {status}). {consequence}",
+                     "You may draw 1-3 cards ({n} draws left; you are {status}). {consequence}",
+                     left, status=status, consequence=consequence)
         after = self.penalties_after_draw(seat)
-        pick_label = {0: "Draw (free)", 1: "Draw (doubles you)"}.get(after, "Draw (redoubles you)")
+        pick_label = {0: msg("Draw (free)"), 1: msg("Draw (doubles you)")}.get(after) \
+            or msg("Draw (redoubles you)")
         pick = CardPick(
             pick_label,
             "draw",
@@ -619,7 +659,7 @@ class Poke(Game):
             min(DRAW_MAX, len(self.stock)),
             tuple(c.label for c in hand),
         )
-        stand = "Stand pat" if self.draws[seat] == 0 else "Keep this hand"
+        stand = msg("Stand pat") if self.draws[seat] == 0 else msg("Keep this hand")
         return Prompt(text, (pick, Choice(stand, Action("stand"), "primary")))
 
     def _play_prompt(self, seat: int, hand: list[Card]) -> Prompt:
@@ -635,31 +675,33 @@ class Poke(Game):
         by_rank = Counter(card.rank for card in hand)
         if not self.trick:
             has_set = max(by_rank.values()) > 1
-            text = "Lead a card, or a pair or bigger set." if has_set else "Lead a card."
+            lead: str = msg("Lead a card, or a pair or bigger set.") if has_set \
+                else msg("Lead a card.")
             for rank, count in sorted(by_rank.items(), key=lambda kv: kv[0] or 0):
                 same = [c for c in hand if c.rank == rank]
                 for size in range(2, count + 1):
                     play = tuple(same[:size])
-                    label = "Lead " + describe_play(play).split(" (")[0]
+                    label = msg("Lead {set}", set=set_words(play))
                     choices.append(
                         Choice(label, Action("play", tuple(cards_to_json(play))), "primary")
                     )
-            return Prompt(text, tuple(choices))
+            return Prompt(lead, tuple(choices))
         led = self.trick[0][1]
-        text = f"{self.seats[1 - seat]} led {describe_play(led)}."
+        text: str = msg("{name} led {play}.", name=self.seats[1 - seat], play=describe_play(led))
         if len(led) > 1:
             led_rank = led[0].rank or 0
-            text += f" Beat it with a higher set of {len(led)} or give up {len(led)} cards."
+            text = Msg.joined(" ", [text, msg("Beat it with a higher set of {n} or give up {n} "
+                                              "cards.", n=len(led))])
             for rank, count in sorted(by_rank.items(), key=lambda kv: kv[0] or 0):
                 if count >= len(led) and (rank or 0) > led_rank:
                     play = tuple(c for c in hand if c.rank == rank)[: len(led)]
-                    label = "Beat with " + describe_play(play).split(" (")[0]
+                    label = msg("Beat with {set}", set=set_words(play))
                     choices.append(
                         Choice(label, Action("play", tuple(cards_to_json(play))), "primary")
                     )
             choices.append(
                 CardPick(
-                    f"Give up {len(led)} cards",
+                    msg("Give up {n} cards", n=len(led)),
                     "play",
                     tuple(cards_to_json(hand)),
                     len(led),
