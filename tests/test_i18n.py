@@ -164,7 +164,7 @@ def test_command_translations_are_ones_discord_accepts() -> None:
 
 
 TRANSLATED_RULES = {"poangpoker": ("Poängpoker and Chicago", "Poängpoker och Chicago"),
-                    "sppoker": ("Sppoker", "Sppoker")}
+                    "sppoker": ("Sppoker", "Sppoker"), "poke": ("Poke", "Poke")}
 """The rules pages translated into Swedish (docs/rules/sv/), with the games declared complete."""
 
 
