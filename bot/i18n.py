@@ -53,10 +53,11 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "poangpoker": ("engine/games/poangpoker.py", "engine/games/trickgame.py"),
     "sppoker": ("engine/games/sppoker.py", "engine/words.py"),
     "poke": ("engine/games/poke.py",),
+    "betting": ("engine/betting.py", "engine/games/chip_deal.py"),
 }
 """Each catalogue's source files. `commands` (the slash commands' texts) is read from the
 command tree instead (`command_msgids`)."""
-COMPLETE = ("bot", "commands", "cards", "poangpoker", "sppoker", "poke")
+COMPLETE = ("bot", "commands", "cards", "poangpoker", "sppoker", "poke", "betting")
 """The catalogues declared complete in Swedish: tests/test_i18n.py holds them to every entry."""
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)

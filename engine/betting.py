@@ -66,6 +66,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.game import Action, Choice, IllegalAction
+from engine.i18n import msg
 
 __all__ = [
     "BetOptions",
@@ -313,9 +314,9 @@ class Betting:
         """Open the betting round `round_no` (blinds posted in round 0) and find the first
         actor; `actor` is None at once when nobody has a decision to make."""
         if self.in_round:
-            raise IllegalAction("The betting round is already open.")
+            raise IllegalAction(msg("The betting round is already open."))
         if self.round_no >= self.structure.rounds:
-            raise IllegalAction("Every betting round has been played.")
+            raise IllegalAction(msg("Every betting round has been played."))
         self.in_round = True
         self.bets = [0] * self.n
         self.acted = [False] * self.n
@@ -365,9 +366,9 @@ class Betting:
         """Close the round: uncalled chips go back to their owner (returned as (seat,
         amount)); the next round is then `round_no`."""
         if not self.in_round:
-            raise IllegalAction("No betting round is open.")
+            raise IllegalAction(msg("No betting round is open."))
         if self.actor is not None:
-            raise IllegalAction(f"Seat {self.actor} has still to act.")
+            raise IllegalAction(msg("Seat {n} has still to act.", n=self.actor))
         self.in_round = False
         returned = self.return_uncalled()
         self.bets = [0] * self.n
@@ -389,14 +390,14 @@ class Betting:
     # --- the verifiers: legality stated once -------------------------------------------------
     def _verify_turn(self, seat: int) -> None:
         if self.settled or not self.in_round or self.actor is None:
-            raise IllegalAction("Nobody is betting now.")
+            raise IllegalAction(msg("Nobody is betting now."))
         if seat != self.actor:
-            raise IllegalAction("It is not your turn to bet.")
+            raise IllegalAction(msg("It is not your turn to bet."))
 
     def verify_fold(self, seat: int) -> None:
         self._verify_turn(seat)
         if self.bets[seat] >= max(self.bets):
-            raise IllegalAction("There is no bet to fold to: check instead.")
+            raise IllegalAction(msg("There is no bet to fold to: check instead."))
 
     def verify_check_or_call(self, seat: int) -> int:
         """The chips a check (0) or call puts in: all-in when the stack is short."""
@@ -409,21 +410,19 @@ class Betting:
         self._verify_turn(seat)
         high = max(self.bets)
         if self.stacks[seat] <= high - self.bets[seat]:
-            raise IllegalAction("Calling takes all your chips: you cannot raise.")
+            raise IllegalAction(msg("Calling takes all your chips: you cannot raise."))
         if self.count >= self.structure.cap:
-            raise IllegalAction(
-                f"The betting is capped: a bet and {self.structure.max_raises} raises a round."
-            )
+            raise IllegalAction(msg("The betting is capped: a bet and {n} raises a round.",
+                                    n=self.structure.max_raises))
         if self.acted[seat]:
-            raise IllegalAction(
-                "Nobody has raised a full bet since you acted: you may call or fold."
-            )
+            raise IllegalAction(msg(
+                "Nobody has raised a full bet since you acted: you may call or fold."))
         if not any(
             not self.folded[o] and self.stacks[o] + self.bets[o] > high
             for o in range(self.n)
             if o != seat
         ):
-            raise IllegalAction("Nobody still in could call a raise: check or call.")
+            raise IllegalAction(msg("Nobody still in could call a raise: check or call."))
         to = self.level + self.bet_size
         if to <= high:  # a small blind bigger than a short big blind: raise from the blind
             to = high + self.bet_size
@@ -487,9 +486,9 @@ class Betting:
         """Pay every pot: `shares[k]` says who gets how much of pot k (only seats eligible
         for it, summing to it). Afterwards every chip is back in a stack."""
         if self.in_round:
-            raise IllegalAction("Close the betting round before paying the pots.")
+            raise IllegalAction(msg("Close the betting round before paying the pots."))
         if self.settled:
-            raise IllegalAction("The pots have been paid.")
+            raise IllegalAction(msg("The pots have been paid."))
         pots = self.pots()
         if len(shares) != len(pots):
             raise ValueError(f"{len(pots)} pots to pay, {len(shares)} payouts given")
@@ -513,7 +512,7 @@ class Betting:
         """Everyone else folded: the last player takes every pot, no showdown."""
         lone = self.lone_player
         if lone is None:
-            raise IllegalAction("More than one player is still in.")
+            raise IllegalAction(msg("More than one player is still in."))
         return self.settle([{lone: pot.amount} for pot in self.pots()])
 
     def settle_high(self, values: Mapping[int, Comparable]) -> list[PotAward]:
@@ -739,14 +738,15 @@ def why_not(name: str, options: BetOptions, betting: Betting) -> str:
         elif name in ("bet", "raise"):
             betting.verify_bet_or_raise(seat)
     except IllegalAction as refusal:
-        return str(refusal)
+        reason = refusal.args[0] if refusal.args else ""
+        return reason if isinstance(reason, str) else str(refusal)
     if name == "check":
-        return f"There is a bet: call {options.call} or fold."
+        return msg("There is a bet: call {n} or fold.", n=options.call)
     if name == "call":
-        return "There is nothing to call: check."
+        return msg("There is nothing to call: check.")
     if name == "bet":
-        return f"There is a bet already: raise to {options.raise_to}."
-    return f"Nobody has bet: bet {options.raise_to}."
+        return msg("There is a bet already: raise to {n}.", n=options.raise_to)
+    return msg("Nobody has bet: bet {n}.", n=options.raise_to)
 
 
 def bet_choices(options: BetOptions, stack: int, bet: int) -> list[Choice]:
@@ -754,17 +754,20 @@ def bet_choices(options: BetOptions, stack: int, bet: int) -> list[Choice]:
     to n (fixed limit: nothing to type)."""
     choices = []
     if options.fold:
-        choices.append(Choice("Fold", Action("fold"), "danger"))
+        choices.append(Choice(msg("Fold"), Action("fold"), "danger"))
     if options.facing == 0:
-        choices.append(Choice("Check", Action("check"), "secondary"))
+        choices.append(Choice(msg("Check"), Action("check"), "secondary"))
     else:
-        all_in = " (all-in)" if options.call == stack else ""
-        choices.append(Choice(f"Call {options.call}{all_in}", Action("call"), "primary"))
+        label = msg("Call {n} (all-in)", n=options.call) if options.call == stack \
+            else msg("Call {n}", n=options.call)
+        choices.append(Choice(label, Action("call"), "primary"))
     if options.raise_to is not None:
-        all_in = " (all-in)" if options.raise_to - bet == stack else ""
-        word = "Bet" if options.is_bet else "Raise to"
-        choices.append(
-            Choice(f"{word} {options.raise_to}{all_in}", Action(word.split()[0].lower()),
-                   "success")
-        )
+        all_in = options.raise_to - bet == stack
+        if options.is_bet:
+            label = msg("Bet {n} (all-in)", n=options.raise_to) if all_in \
+                else msg("Bet {n}", n=options.raise_to)
+        else:
+            label = msg("Raise to {n} (all-in)", n=options.raise_to) if all_in \
+                else msg("Raise to {n}", n=options.raise_to)
+        choices.append(Choice(label, Action("bet" if options.is_bet else "raise"), "success"))
     return choices

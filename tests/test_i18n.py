@@ -275,3 +275,31 @@ def test_a_whole_poke_rubber_reads_in_swedish() -> None:
         board = "\n".join(poke_public(game.public_view()))
     assert "VI" in board and "DE" in board and "omgång 1" in board, board
     assert Scoresheet().render(["Ann", "Bob"]).split()[:2] == ["WE", "THEY"]
+
+
+def test_the_chip_games_betting_reads_in_swedish() -> None:
+    """The betting every chip game shares (engine/betting.py, chip_deal.py): its buttons, the
+    bets told to the table and the refusals."""
+    from engine.games.badugi import Badugi
+
+    rng = random.Random(3)
+    english = re.compile(r"\b(bets|calls|checks|folds|raises|Pot|Call|Bet|Raise|Fold|Check)\b")
+    seen = 0
+    for seed in range(3):
+        game = Badugi(["Anna", "Bo", "Cia"], {"stacks": [100, 100, 100], "button": 0},
+                      random.Random(seed))
+        game.opening_events()
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            labels = [c.label for c in prompt.choices
+                      if getattr(c, "action", None) is not None
+                      and c.action.name in ("fold", "check", "call", "bet", "raise")]
+            for label in labels:
+                assert not english.search(i18n.render(label, "sv")), label
+            for event in game.apply(seat, game.ai_action(seat, rng)):
+                if event.kind in ("bet", "uncalled"):
+                    seen += 1
+                    assert not english.search(i18n.render(event.text, "sv")), event.text
+    assert seen

@@ -29,6 +29,7 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
+from engine.i18n import Msg, msg
 from engine.views import GameView, JSONRecord, json_record
 
 __all__ = [
@@ -184,43 +185,50 @@ class ChipDeal(Game):
         if name not in bet_names(options):
             raise IllegalAction(why_not(name, options, b))
         who = self.seats[seat]
+        text: str
         if name == "fold":
             b.fold(seat)
             self._muck(seat)
-            text, last = f"{who} folds.", "fold"
+            text, last = msg("{name} folds.", name=who), "fold"
         elif name in ("check", "call"):
             amount = b.check_or_call(seat)
             if amount == 0:
-                text, last = f"{who} checks.", "check"
+                text, last = msg("{name} checks.", name=who), "check"
             else:
                 last = f"call {amount}"
-                text = f"{who} calls {amount}" + self._all_in_mark(seat)
+                text = msg("{name} calls {n} and is all-in.", name=who, n=amount) \
+                    if self._all_in(seat) else msg("{name} calls {n}.", name=who, n=amount)
         else:
             to = b.bet_or_raise(seat)
-            verb = "bets" if options.is_bet else "raises to"
             last = f"{'bet' if options.is_bet else 'raise to'} {to}"
-            text = f"{who} {verb} {to}" + self._all_in_mark(seat)
+            if options.is_bet:
+                text = msg("{name} bets {n} and is all-in.", name=who, n=to) \
+                    if self._all_in(seat) else msg("{name} bets {n}.", name=who, n=to)
+            else:
+                text = msg("{name} raises to {n} and is all-in.", name=who, n=to) \
+                    if self._all_in(seat) else msg("{name} raises to {n}.", name=who, n=to)
         self.last_actions[seat] = last
-        text += f" Pot {self.pot}."
+        text = Msg.joined(" ", [text, msg("Pot {n}.", n=self.pot)])
         data = {"seat": seat, "action": name, "last": last, **self._chips()}
         return [Event(text, None, "bet", data), *self._advance()]
 
     def _betting_action(self, seat: int, action: Action) -> list[Event]:
         if action.name not in BET_ACTIONS:
-            raise IllegalAction("It is your turn to bet: fold, check, call, bet or raise.")
+            raise IllegalAction(msg("It is your turn to bet: fold, check, call, bet or raise."))
         return self._bet(seat, action.name)
 
     def _end_betting_round(self) -> list[Event]:
         """Close the round; chips nobody called go back to their owner, told to the table."""
         returned = self.betting.end_round()
         return [
-            Event(f"{self.seats[seat]}'s uncalled {amount} goes back to them.", None,
+            Event(msg("{name}'s uncalled {n} goes back to them.", name=self.seats[seat],
+                      n=amount), None,
                   "uncalled", {"seat": seat, "amount": amount, **self._chips()})
             for seat, amount in returned
         ]
 
-    def _all_in_mark(self, seat: int) -> str:
-        return " and is all-in." if self.betting.stacks[seat] == 0 else "."
+    def _all_in(self, seat: int) -> bool:
+        return self.betting.stacks[seat] == 0
 
     def _bet_timeout(self, seat: int) -> Action:
         """RULINGS.md: on timeout a player checks if they can, else folds."""
@@ -231,9 +239,9 @@ class ChipDeal(Game):
     def _bet_prompt(self, seat: int, hand_text: str) -> Prompt:
         options = self.betting.options(seat)
         assert options is not None
-        text = f"Pot {self.pot}. "
-        text += f"To call: {options.call}." if options.call else "Nothing to call."
-        text += f" {hand_text}"
+        to_call = msg("To call: {n}.", n=options.call) if options.call \
+            else msg("Nothing to call.")
+        text = Msg.joined(" ", [msg("Pot {n}.", n=self.pot), to_call, hand_text])
         stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
         return Prompt(text, tuple(bet_choices(options, stack, bet)))
 
@@ -248,7 +256,8 @@ class ChipDeal(Game):
         moves = ", ".join(
             f"{self.seats[s]} {'+' if c > 0 else ''}{c}" for s, c in enumerate(chips) if c
         )
-        summary = f"Deal over: {moves or 'no chips moved'}."
+        summary = msg("Deal over: {moves}.", moves=moves) if moves \
+            else msg("Deal over: no chips moved.")
         self._result = GameResult(stacks, places_from_scores(stacks), winners, summary, chips)
         return Event(summary, None, "game_over", {"chips": list(chips), "stacks": list(stacks)})
 
