@@ -30,6 +30,7 @@ from bot.service import TableService
 from bot.settings import Settings
 from bot.shards import LeaseKeeper, ShardPlan
 from bot.store import Store
+from bot.translator import Translator
 from bot.wordlists import install as install_word_lists
 from engine.words import get_finder
 
@@ -81,7 +82,7 @@ class DealersChoice(commands.AutoShardedBot):
         # The message catalogues (data/locale), and the slash commands' Swedish names,
         # descriptions and choices from them (sent to Discord with the commands at sync).
         i18n.load()
-        await self.tree.set_translator(i18n.Translator())
+        await self.tree.set_translator(Translator())
         await asyncio.to_thread(get_finder, self.settings.dictionary)
         self.plugins = install_plugins()
         self.store = await Store.open(self.settings.database)

@@ -364,30 +364,6 @@ def commands_entries(tree: Any) -> list[tuple[str, str]]:
     return [(msgid, where) for msgid, where in entries if msgid != "…"]
 
 
-class Translator:
-    """discord.py's `app_commands.Translator`, from the catalogues (set in `setup_hook`)."""
-
-    def __new__(cls) -> Any:
-        from discord import app_commands
-
-        class _Translator(app_commands.Translator):
-            async def translate(self, string: app_commands.locale_str, locale: Any,
-                                context: app_commands.TranslationContext[Any, Any]
-                                ) -> str | None:
-                ours = normalize(locale)
-                if ours is None or ours == DEFAULT_LOCALE:
-                    return None
-                location = context.location
-                naming = location in (
-                    app_commands.TranslationContextLocation.command_name,
-                    app_commands.TranslationContextLocation.group_name,
-                    app_commands.TranslationContextLocation.parameter_name,
-                )
-                return translate_command(string.message, ours, "name" if naming else "text")
-
-        return _Translator()
-
-
 # --- extraction -----------------------------------------------------------------------------
 
 
