@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import render, t
 from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text, renderer_for
@@ -30,7 +31,11 @@ from engine.games.holdem_sppoker import (
     HoldemSppokerView,
 )
 from engine.games.red_dog import RedDog, RedDogSeatView, RedDogView
+from engine.i18n import N_
 from engine.views import GameView, SeatView
+
+STREETS = {"preflop": N_("Preflop"), "flop": N_("Flop"), "turn": N_("Turn"),
+           "river": N_("River"), "showdown": N_("Showdown")}
 
 
 def showdown_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
@@ -47,11 +52,11 @@ def showdown_images(events: list[Event], names: list[str]) -> list[tuple[str, by
                 rows.append(Row(label=names[int(seat)], cards=parse_cards(cards)))
         for player in event.data.get("players") or []:
             rows.append(Row(label=str(player["name"]), cards=parse_cards(player["hand"]),
-                            note=str(player.get("poker") or "")))
+                            note=render(player.get("poker") or "")))
         if event.data.get("board") and rows:
-            rows.append(Row(label="Board", cards=parse_cards(event.data["board"])))
+            rows.append(Row(label=t("Board"), cards=parse_cards(event.data["board"])))
         if rows:
-            images.append(("showdown.png", render_rows(rows, title="Showdown")))
+            images.append(("showdown.png", render_rows(rows, title=t("Showdown"))))
     return images
 
 
@@ -62,83 +67,102 @@ def pots_line(pots: Sequence[Pot]) -> list[str]:
     """The main and side pots, once there is more than one."""
     if len(pots) < 2:
         return []
-    return ["Pots: " + ", ".join(f"{'main' if i == 0 else f'side {i}'} {pot.amount}"
-                                 for i, pot in enumerate(pots))]
+    named = [t("main {n}", n=pot.amount) if i == 0 else t("side {i} {n}", i=i, n=pot.amount)
+             for i, pot in enumerate(pots)]
+    return [t("Pots: {pots}", pots=", ".join(named))]
+
+
+def seat_state(folded: bool, all_in: bool) -> str:
+    """" (folded)", " (all in)" or nothing, after a seat's stack."""
+    return t(" (folded)") if folded else t(" (all in)") if all_in else ""
 
 
 def badugi_public(view: BadugiView) -> list[str]:
-    stage = (f"betting round {view.betting_round + 1}" if view.phase != "draw"
-             else f"draw {view.draw_no}")
-    lines = [f"{stage.capitalize()} · ante {view.ante}, bets {view.small_bet}/"
-             f"{view.big_bet} · **pot {view.pot}**"]
+    stage = t("Betting round {n}", n=view.betting_round + 1) if view.phase != "draw" \
+        else t("Draw {n}", n=view.draw_no)
+    lines = [t("{stage} · ante {ante}, bets {small}/{big} · **pot {pot}**", stage=stage,
+               ante=view.ante, small=view.small_bet, big=view.big_bet, pot=view.pot)]
     lines += pots_line(view.pots)
     seats = []
     for seat, name in enumerate(view.names):
-        state = "folded" if view.folded[seat] else "all in" if view.all_in[seat] else ""
-        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
-        drew = f", drew {'/'.join(map(str, view.draws[seat]))}" if view.draws[seat] else ""
-        note = f" ({state})" if state else ""
+        bet = t(", bet {n}", n=view.bets[seat]) if view.bets[seat] else ""
+        drawn = "/".join(map(str, view.draws[seat]))
+        drew = t(", drew {n}", n=drawn) if view.draws[seat] else ""
+        note = seat_state(view.folded[seat], view.all_in[seat])
         seats.append(f"{name} {view.stacks[seat]}{bet}{drew}{note}")
-    lines.append("Stacks: " + " · ".join(seats))
+    lines.append(t("Stacks: {stacks}", stacks=" · ".join(seats)))
     return lines
 
 
 def badugi_private(view: BadugiSeatView) -> list[str]:
-    lines = [f"Your hand: {cards_text(list(view.hand))}"]
+    lines = [t("Your hand: {cards}", cards=cards_text(list(view.hand)))]
     if view.hand_value:
-        lines.append(f"Your Badugi: **{view.hand_value}**")
+        lines.append(t("Your Badugi: **{hand}**", hand=render(view.hand_value)))
     lines += badugi_public(view)
     if view.seat in view.to_act and view.to_call:
-        lines.append(f"To call: {view.to_call}.")
+        lines.append(t("To call: {n}.", n=view.to_call))
     return lines
 
 
 def red_dog_public(view: RedDogView) -> list[str]:
-    lines = [f"Round {view.deal} · ante {view.ante} · **pot {view.pot}**"]  # of this pot
+    lines = [t("Round {n} · ante {ante} · **pot {pot}**", n=view.deal, ante=view.ante,
+               pot=view.pot)]  # of this pot
     for turn in view.turns:
         name = view.names[turn.seat]
         if not turn.bet:
-            lines.append(f"{name} passed.")
+            lines.append(t("{name} passed.", name=name))
             continue
-        outcome = f"won with {cards_text(turn.by)}" if turn.won else "lost"
-        lines.append(f"{name} bet {turn.bet} on {cards_text(turn.card)}: {outcome}.")
-    lines.append("Stacks: " + " · ".join(
-        f"{view.names[seat]} {view.stacks[seat]}" for seat in range(len(view.names))))
+        if turn.won:
+            lines.append(t("{name} bet {n} on {card}: won with {by}.", name=name, n=turn.bet,
+                           card=cards_text(turn.card), by=cards_text(turn.by)))
+        else:
+            lines.append(t("{name} bet {n} on {card}: lost.", name=name, n=turn.bet,
+                           card=cards_text(turn.card)))
+    lines.append(t("Stacks: {stacks}", stacks=" · ".join(
+        f"{view.names[seat]} {view.stacks[seat]}" for seat in range(len(view.names)))))
     return lines
 
 
 def red_dog_private(view: RedDogSeatView) -> list[str]:
-    lines = [f"Your hand: {cards_text(list(view.hand))}"] if view.hand else []
+    lines = [t("Your hand: {cards}", cards=cards_text(list(view.hand)))] if view.hand else []
     if view.unseen:
-        lines.append(f"{view.beats} of the {view.unseen} unseen cards would win for you.")
+        lines.append(t("{n} of the {unseen} unseen cards would win for you.", n=view.beats,
+                       unseen=view.unseen))
     return lines + red_dog_public(view)
 
 
 def holdem_public(view: HoldemSppokerView) -> list[str]:
     board = "  ".join(view.board_labels) if view.board_labels else "—"
-    lines = [f"{view.street.capitalize()} · blinds {view.small_blind}/{view.big_blind}, bets "
-             f"{view.small_bet}/{view.big_bet} · **pot {view.pot}**", f"Board: {board}"]
+    street = t(STREETS[view.street]) if view.street in STREETS else view.street.capitalize()
+    lines = [t("{street} · blinds {small_blind}/{big_blind}, bets {small}/{big} · **pot {pot}**",
+               street=street, small_blind=view.small_blind, big_blind=view.big_blind,
+               small=view.small_bet, big=view.big_bet, pot=view.pot),
+             t("Board: {cards}", cards=board)]
     lines += pots_line(view.pots)
     seats = []
     for seat, name in enumerate(view.names):
-        state = "folded" if view.folded[seat] else "all in" if view.all_in[seat] else ""
-        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
-        sealed = ", declared" if view.declared[seat] else ""
+        bet = t(", bet {n}", n=view.bets[seat]) if view.bets[seat] else ""
+        sealed = t(", declared") if view.declared[seat] else ""
         seats.append(f"{name} {view.stacks[seat]}{bet}{sealed}"
-                     + (f" ({state})" if state else ""))
-    lines.append("Stacks: " + " · ".join(seats))
+                     + seat_state(view.folded[seat], view.all_in[seat]))
+    lines.append(t("Stacks: {stacks}", stacks=" · ".join(seats)))
     return lines
 
 
 def holdem_private(view: HoldemSppokerSeatView) -> list[str]:
-    lines = [f"Your cards: {'  '.join(view.labels)} · letters **{view.letters}**"]
+    lines = [t("Your cards: {cards} · letters **{letters}**", cards="  ".join(view.labels),
+               letters=view.letters)]
     if view.poker:
-        lines.append(f"Best poker hand: **{view.poker}**")
+        lines.append(t("Best poker hand: **{hand}**", hand=render(view.poker)))
     if view.declaration:
-        word = f" with **{view.word.upper()}**" if view.word else ""
-        lines.append(f"Your declaration: **{view.declaration}**{word}")
+        if view.word:
+            lines.append(t("Your declaration: **{declaration}** with **{word}**",
+                           declaration=render(view.declaration), word=view.word.upper()))
+        else:
+            lines.append(t("Your declaration: **{declaration}**",
+                           declaration=render(view.declaration)))
     if view.word_check is not None and not view.word_check.ok:
-        lines.append(f"⚠️ {view.word_check.reason}")
+        lines.append(f"⚠️ {render(view.word_check.reason)}")
     return lines + holdem_public(view)
 
 
@@ -146,8 +170,8 @@ def session_public(view: GameView) -> list[str]:
     """A Dealer's Choice deal reads as the game the dealer chose; before that, who chooses."""
     if view.kind != DealersChoice.kind:
         return renderer_for(view.kind).public(view)
-    return [f"{view.names[view.to_act[0]]} deals and is choosing the game."] if view.to_act \
-        else []
+    return [t("{name} deals and is choosing the game.", name=view.names[view.to_act[0]])] \
+        if view.to_act else []
 
 
 def session_private(view: SeatView) -> list[str]:
