@@ -9,78 +9,102 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import t
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
-from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, pots_line, showdown_images
+from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, pots_line, seat_state, showdown_images
 from cogs.common import send_rules, start_table
 from engine.games.old_man_49er import OldMan49er
 from engine.games.reveal_order import RevealSeatView, RevealView
 from engine.games.spew import Spew, SpewSeatView, SpewView
 from engine.games.zero_to_55 import ZeroTo55
+from engine.i18n import N_
+
+PHASES = {"bet": N_("Bet"), "deal": N_("Deal"), "declare": N_("Declare"), "draw": N_("Draw"),
+          "order": N_("Order"), "over": N_("Over"), "showdown": N_("Showdown"),
+          "turning": N_("Turning")}
+SIDES = {"high": N_("high"), "low": N_("low"), "both": N_("both")}
+
+
+def phase_title(phase: str) -> str:
+    return t(PHASES[phase]) if phase in PHASES else phase.capitalize()
+
+
+def side_name(side: str) -> str:
+    return t(SIDES[side]) if side in SIDES else side
 
 
 def _totals(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low} or {high}"
+    return str(low) if low == high else t("{low} or {high}", low=low, high=high)
 
 
 def reveal_public(view: RevealView) -> list[str]:
-    lines = [f"{view.phase.capitalize()} · reveals {view.reveals} · ante {view.ante}, bets "
-             f"{view.small_bet}/{view.big_bet} · **pot {view.pot}**"]
+    lines = [t("{phase} · reveals {n} · ante {ante}, bets {small}/{big} · **pot {pot}**",
+               phase=phase_title(view.phase), n=view.reveals, ante=view.ante,
+               small=view.small_bet, big=view.big_bet, pot=view.pot)]
     lines += pots_line(view.pots)
     for seat, name in enumerate(view.names):
         shown = cards_text(list(view.exposed[seat])) if view.exposed[seat] else "—"
         total = _totals(*view.exposed_totals[seat]) if view.exposed[seat] else ""
-        state = " (folded)" if view.folded[seat] else " (all in)" if view.all_in[seat] else ""
-        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
+        state = seat_state(view.folded[seat], view.all_in[seat])
+        bet = t(", bet {n}", n=view.bets[seat]) if view.bets[seat] else ""
         marks = []
         if view.ordered[seat]:
-            marks.append("order fixed")
+            marks.append(t("order fixed"))
         if view.declared[seat] and view.declarations is None:
-            marks.append("declared")
+            marks.append(t("declared"))
         if view.declarations is not None and view.declarations[seat]:
-            marks.append(f"declared {view.declarations[seat]}")
+            side = side_name(str(view.declarations[seat]))
+            marks.append(t("declared {side}", side=side))
         extra = f" · {', '.join(marks)}" if marks else ""
+        down = t("{n} down", n=view.hidden[seat])
         lines.append(f"{name} {view.stacks[seat]}{bet}{state}: {shown}"
-                     f"{f' = {total}' if total else ''} + {view.hidden[seat]} down{extra}")
+                     f"{f' = {total}' if total else ''} + {down}{extra}")
     return lines
 
 
 def reveal_private(view: RevealSeatView) -> list[str]:
-    lines = [f"Your cards: {cards_text(list(view.cards))} — high {view.high_total}, "
-             f"low {view.low_total}"]
+    lines = [t("Your cards: {cards} — high {high}, low {low}",
+               cards=cards_text(list(view.cards)), high=view.high_total, low=view.low_total)]
     if view.picked and not view.order_fixed:
-        lines.append(f"Reveal order so far: {cards_text(list(view.picked))}")
+        lines.append(t("Reveal order so far: {cards}", cards=cards_text(list(view.picked))))
     if view.order_fixed:
-        lines.append(f"Your reveal order is fixed: {cards_text(list(view.hand))}")
+        lines.append(t("Your reveal order is fixed: {cards}",
+                       cards=cards_text(list(view.hand))))
     if view.declaration:
-        lines.append(f"Your declaration: **{view.declaration}**")
+        lines.append(t("Your declaration: **{declaration}**",
+                       declaration=side_name(view.declaration)))
     return lines + reveal_public(view)
 
 
 def spew_public(view: SpewView) -> list[str]:
-    lines = [f"{view.phase.capitalize()} · round {view.betting_round + 1} of {view.rounds} · "
-             f"ante {view.ante}, bets {view.small_bet}/{view.big_bet} · **pot {view.pot}**"]
+    lines = [t("{phase} · round {n} of {rounds} · ante {ante}, bets {small}/{big} · "
+               "**pot {pot}**", phase=phase_title(view.phase), n=view.betting_round + 1,
+               rounds=view.rounds, ante=view.ante, small=view.small_bet, big=view.big_bet,
+               pot=view.pot)]
     if view.spew_cards:
-        lines.append(f"Spew cards ({len(view.spew_cards)} of {view.spew_total}): "
-                     f"{cards_text(list(view.spew_cards))}")
+        lines.append(t("Spew cards ({n} of {total}): {cards}", n=len(view.spew_cards),
+                       total=view.spew_total, cards=cards_text(list(view.spew_cards))))
     lines += pots_line(view.pots)
     for seat, name in enumerate(view.names):
-        state = (" (out of cards)" if view.out[seat] else " (folded)" if view.folded[seat]
-                 else " (all in)" if view.all_in[seat] else "")
-        bet = f", bet {view.bets[seat]}" if view.bets[seat] else ""
-        drew = f", drew {view.draws[seat]}" if view.draws[seat] is not None else ""
-        lost = (f", spewed {cards_text(list(view.spewed[seat]))}" if view.spewed[seat]
-                else "")
-        sealed = " · declared" if view.declared[seat] else ""
-        lines.append(f"{name} {view.stacks[seat]}{bet}{state}: {view.hand_sizes[seat]} cards"
-                     f"{drew}{lost}{sealed}")
+        state = t(" (out of cards)") if view.out[seat] else \
+            seat_state(view.folded[seat], view.all_in[seat])
+        bet = t(", bet {n}", n=view.bets[seat]) if view.bets[seat] else ""
+        drew = t(", drew {n}", n=view.draws[seat]) if view.draws[seat] is not None else ""
+        spewed = cards_text(list(view.spewed[seat]))
+        lost = t(", spewed {cards}", cards=spewed) if view.spewed[seat] else ""
+        sealed = t(" · declared") if view.declared[seat] else ""
+        cards = t("{n} cards", n=view.hand_sizes[seat])
+        lines.append(f"{name} {view.stacks[seat]}{bet}{state}: {cards}{drew}{lost}{sealed}")
     return lines
 
 
 def spew_private(view: SpewSeatView) -> list[str]:
-    lines = [f"Your hand: {cards_text(list(view.hand))} — high {view.high}, low {view.low}"]
+    lines = [t("Your hand: {cards} — high {high}, low {low}", cards=cards_text(list(view.hand)),
+               high=view.high, low=view.low)]
     if view.declaration:
-        lines.append(f"Your declaration: **{view.declaration}**")
+        lines.append(t("Your declaration: **{declaration}**",
+                       declaration=side_name(view.declaration)))
     return lines + spew_public(view)
 
 
