@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from engine.cards import Card, Suit, rank_name
+from engine.i18n import msg
 
 __all__ = ["BADUGI_SIZE", "BadugiHand", "badugi_hand", "badugi_strength"]
 
@@ -135,8 +136,10 @@ class BadugiHand:
 
     @property
     def description(self) -> str:
-        kind = "badugi" if self.size == BADUGI_SIZE else "hand"
-        return f"{self.size}-card {kind}, " + "-".join(_rank_text(r) for r in self.ranks)
+        ranks = "-".join(_rank_text(r) for r in self.ranks)
+        if self.size == BADUGI_SIZE:
+            return msg("{n}-card badugi, {ranks}", n=self.size, ranks=ranks)
+        return msg("{n}-card hand, {ranks}", n=self.size, ranks=ranks)
 
     def __str__(self) -> str:
         return self.description

@@ -315,6 +315,30 @@ def test_the_chip_games_betting_reads_in_swedish() -> None:
     assert seen
 
 
+def test_a_badugi_deal_reads_in_swedish() -> None:
+    from engine.games.badugi import Badugi
+
+    english = re.compile(r"\b(the|and|deals|draws|pot|cards|stands|folded|with|split|"
+                         r"Showdown|Side|main)\b")
+    rng = random.Random(8)
+    for seed in range(4):
+        game = Badugi(["Anna", "Bo", "Cia"], {"stacks": [40, 100, 100], "button": 1},
+                      random.Random(seed))
+        texts = [event.text for event in game.opening_events()]
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+            texts += [event.text for event in game.apply(seat, game.ai_action(seat, rng))]
+        assert game.result is not None
+        texts.append(game.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
+            shown = i18n.render(text, "sv")
+            assert not english.search(shown), (str(text), shown)
+
+
 @pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
 def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
     """Every msg()/t()/N_() call with a literal is found by the extractor (Babel misses a

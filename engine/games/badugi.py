@@ -55,6 +55,7 @@ from engine.games.chip_deal import (
 )
 from engine.games.registry import register
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
+from engine.i18n import Msg, msg
 from engine.views import SeatView
 
 __all__ = ["Badugi", "BadugiSeatView", "BadugiView", "badugi_ai"]
@@ -63,7 +64,20 @@ DRAWS = 3
 ROUNDS = DRAWS + 1
 TURN_SECONDS = 60.0
 OPTIONS = ("stacks", *STAKES)
-ORDINALS = ("first", "second", "third")
+DRAW_STARTS = (msg("The first draw (pot {pot}): draw 0-4 cards in turn."),
+               msg("The second draw (pot {pot}): draw 0-4 cards in turn."),
+               msg("The third draw (pot {pot}): draw 0-4 cards in turn."))
+DRAW_PROMPTS = (
+    msg("The first draw: your hand is {hand}. Pick the cards to throw (0-4), or stand pat."),
+    msg("The second draw: your hand is {hand}. Pick the cards to throw (0-4), or stand pat."),
+    msg("The third draw: your hand is {hand}. Pick the cards to throw (0-4), or stand pat."),
+)
+
+
+def _again(entry: Msg, **params: Any) -> Msg:
+    """A catalogue entry of a table above, filled in."""
+    assert entry.msgid is not None
+    return msg(entry.msgid, **params)
 
 
 def _low_rank(card: Card) -> int:
@@ -180,21 +194,25 @@ class Badugi(ChipDeal):
             for seat in order:
                 self.hands[seat] += self._take(1)
         ante = self.betting.structure.ante
-        text = f"Badugi: {self.seats[self.button]} deals."
+        told: list[str] = [msg("Badugi: {name} deals.", name=self.seats[self.button])]
         if ante:
-            text += f" Antes {ante}: the pot is {self.betting.pot_total}."
+            told.append(msg("Antes {n}: the pot is {pot}.", n=ante,
+                            pot=self.betting.pot_total))
         short = [self.seats[p.seat] for p in posted if p.all_in]
         if short:
-            text += f" All-in on the ante: {', '.join(short)}."
-        events = [Event(text, None, "deal", {"button": self.button, **self._chips()})]
+            told.append(msg("All-in on the ante: {names}.", names=", ".join(short)))
+        events = [Event(Msg.joined(" ", told), None, "deal",
+                        {"button": self.button, **self._chips()})]
         for seat in range(self.n):
-            events.append(self._hand_event(seat, f"Your hand: {self._hand_text(seat)}."))
+            events.append(self._hand_event(seat, msg("Your hand: {hand}.",
+                                                     hand=self._hand_text(seat))))
         self.betting.start_round()
         return events + self._advance()
 
     def _hand_text(self, seat: int) -> str:
         hand = self.hands[seat]
-        return f"{label_cards(badugi_order(hand))} ({badugi_hand(hand).description})"
+        return msg("{cards} ({hand})", cards=label_cards(badugi_order(hand)),
+                   hand=badugi_hand(hand).description)
 
     def _hand_event(self, seat: int, text: str, **extra: Any) -> Event:
         data = {"hand": cards_to_json(badugi_order(self.hands[seat])), **extra}
@@ -241,7 +259,7 @@ class Badugi(ChipDeal):
         for seat in live:
             self.draws[seat].append(0)
         pot = self.betting.pot_total
-        text = f"The {ORDINALS[self.draw_no - 1]} draw (pot {pot}): draw 0-4 cards in turn."
+        text = _again(DRAW_STARTS[self.draw_no - 1], pot=pot)
         return [Event(text, None, "draw_begins", {"draw": self.draw_no, **self._chips()})]
 
     def _next_drawer(self, seat: int) -> int | None:
@@ -267,9 +285,9 @@ class Badugi(ChipDeal):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("This deal is over.")
+            raise IllegalAction(msg("This deal is over."))
         if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("It is not your turn."))
         if action == TIMEOUT or action.name == "timeout":
             action = self._timeout_action(seat)
         if self._phase == "draw":
@@ -278,7 +296,8 @@ class Badugi(ChipDeal):
             elif action.name == "draw":
                 events = self._draw(seat, parse_action_cards(action.args, self.hands[seat]))
             else:
-                raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
+                raise IllegalAction(msg(
+                    "It is the draw: pick the cards to throw, or stand pat."))
         else:
             events = self._betting_action(seat, action)
         self.step += 1
@@ -297,7 +316,8 @@ class Badugi(ChipDeal):
         if not thrown:
             self.draws[seat][-1] = 0
             self.last_actions[seat] = "stand pat"
-            events = [Event(f"{name} stands pat.", None, "draw", {"seat": seat, "count": 0})]
+            events = [Event(msg("{name} stands pat.", name=name), None, "draw",
+                            {"seat": seat, "count": 0})]
         else:
             kept = [c for c in self.hands[seat] if c not in thrown]
             before = self.reshuffles
@@ -307,15 +327,17 @@ class Badugi(ChipDeal):
             count = len(thrown)
             self.draws[seat][-1] = count
             self.last_actions[seat] = f"draw {count}"
-            text = f"{name} draws {count}."
+            text: str = msg("{name} draws {n}.", name=name, n=count)
             if self.reshuffles > before:
-                text += " The stock ran out: the discards were shuffled into a new one."
+                text = Msg.joined(" ", [text, msg(
+                    "The stock ran out: the discards were shuffled into a new one.")])
             events = [
                 Event(text, None, "draw", {"seat": seat, "count": count}),
                 self._hand_event(
                     seat,
-                    f"You threw {label_cards(thrown)} and drew {label_cards(new)}: "
-                    f"{self._hand_text(seat)}.",
+                    msg("You threw {thrown} and drew {drawn}: {hand}.",
+                        thrown=label_cards(thrown), drawn=label_cards(new),
+                        hand=self._hand_text(seat)),
                     thrown=cards_to_json(thrown),
                     drawn=cards_to_json(new),
                 ),
@@ -327,7 +349,8 @@ class Badugi(ChipDeal):
     def _lone_winner(self, seat: int) -> list[Event]:
         awards = self.betting.settle_lone_player()
         won = sum(a.amount for a in awards)
-        text = f"Everyone else folded: {self.seats[seat]} takes the pot of {won} unseen."
+        text = msg("Everyone else folded: {name} takes the pot of {n} unseen.",
+                   name=self.seats[seat], n=won)
         self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "lone": seat}
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
 
@@ -335,9 +358,9 @@ class Badugi(ChipDeal):
         b = self.betting
         live = [s for s in b.order_from_button() if not b.folded[s]]
         hands = {s: badugi_hand(self.hands[s]) for s in live}
-        lines = [
-            f"{self.seats[s]}: {label_cards(badugi_order(self.hands[s]))}, "
-            f"{hands[s].description}."
+        lines: list[str] = [
+            msg("{name}: {cards}, {hand}.", name=self.seats[s],
+                cards=label_cards(badugi_order(self.hands[s])), hand=hands[s].description)
             for s in live
         ]
         pots = b.pots()
@@ -350,26 +373,32 @@ class Badugi(ChipDeal):
             "awards": [a.to_json() for a in awards],
             "lone": None,
         }
-        text = "Showdown. " + " ".join(lines)
+        text = Msg.joined(" ", [msg("Showdown."), *lines])
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
 
     def _explain(
         self, pot: Pot, award: PotAward, hands: Mapping[int, BadugiHand], count: int
     ) -> str:
-        label = "The pot" if count == 1 else ("The main pot" if award.index == 0 else
-                                                f"Side pot {award.index}")
+        label = msg("The pot") if count == 1 else (
+            msg("The main pot") if award.index == 0 else msg("Side pot {n}", n=award.index))
         winners = list(award.shares)
-        names = " and ".join(self.seats[s] for s in winners)
+        names = [self.seats[s] for s in winners]
+        together = names[0]
+        for name in names[1:]:  # "A and B and C", each "and" a word of the reader's
+            together = msg("{names} and {last}", names=together, last=name)
         if len(pot.eligible) == 1:
-            return f"{label} of {pot.amount} goes back to {names}, the only one in it."
+            return msg("{pot} of {n} goes back to {names}, the only one in it.", pot=label,
+                       n=pot.amount, names=together)
         why = hands[winners[0]].description
         if len(winners) == 1:
-            return f"{label} of {pot.amount} to {names} with {why}."
+            return msg("{pot} of {n} to {names} with {hand}.", pot=label, n=pot.amount,
+                       names=together, hand=why)
         parts = ", ".join(f"{self.seats[s]} {award.shares[s]}" for s in winners)
-        text = f"{label} of {pot.amount} is split, {why} each: {parts}"
         if len(set(award.shares.values())) > 1:
-            text += " (odd chips from the dealer's left)"
-        return text + "."
+            return msg("{pot} of {n} is split, {hand} each: {shares} (odd chips from the "
+                       "dealer's left).", pot=label, n=pot.amount, hand=why, shares=parts)
+        return msg("{pot} of {n} is split, {hand} each: {shares}.", pot=label, n=pot.amount,
+                   hand=why, shares=parts)
 
     def _end(self) -> Event:
         self.drawer = None
@@ -381,20 +410,17 @@ class Badugi(ChipDeal):
             return None
         if self._phase == "draw":
             hand = badugi_order(self.hands[seat])
-            text = (
-                f"The {ORDINALS[self.draw_no - 1]} draw: your hand is {self._hand_text(seat)}. "
-                "Pick the cards to throw (0-4), or stand pat."
-            )
+            text = _again(DRAW_PROMPTS[self.draw_no - 1], hand=self._hand_text(seat))
             pick = CardPick(
-                "Throw cards",
+                msg("Throw cards"),
                 "draw",
                 tuple(cards_to_json(hand)),
                 0,
                 BADUGI_SIZE,
                 tuple(c.label for c in hand),
             )
-            return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
-        return self._bet_prompt(seat, f"Your hand: {self._hand_text(seat)}.")
+            return Prompt(text, (pick, Choice(msg("Stand pat"), Action("stand"), "primary")))
+        return self._bet_prompt(seat, msg("Your hand: {hand}.", hand=self._hand_text(seat)))
 
     def _public_fields(self) -> dict[str, Any]:
         return {
