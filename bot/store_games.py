@@ -124,7 +124,8 @@ class GameRecords(ChipAccounts, Ratings):
         if order_by not in _LEADERBOARD_ORDER:
             raise ValueError(f"order_by must be one of {', '.join(_LEADERBOARD_ORDER)}")
         if kind is None and order_by in ("points", "best"):
-            raise ValueError("scores of different games do not compare: order by "
+            what = "points" if order_by == "points" else "best scores"
+            raise ValueError(f"{what} of different games do not compare: order by "
                              f"{order_by} needs a game")
         _check_page(limit, offset)
         where, params = _stats_filter(guild_id, kind)
