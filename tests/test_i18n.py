@@ -354,3 +354,40 @@ def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
                         and isinstance(node.args[0], ast.Constant)
                         and isinstance(node.args[0].value, str)):
                     assert node.args[0].value in found, (path.name, node.lineno)
+
+
+def test_a_holdem_sppoker_deal_reads_in_swedish() -> None:
+    from engine.games.holdem_sppoker import HoldemSppoker
+    from engine.words import WordFinder, WordListDictionary
+
+    words = WordListDictionary(["tea", "eat", "seat", "rose", "note", "stone", "tone", "ten"])
+    finder = WordFinder(["tea", "eat", "seat", "rose", "note", "stone", "tone", "ten"], words)
+    english = re.compile(r"\b(the|and|deals|Board|letters|Pot|pot|declare|declared|word|"
+                         r"spelling|both|wins|valid|Your|cards|with|side|time|Showdown)\b")
+    rng = random.Random(8)
+    for seed in range(6):
+        game = HoldemSppoker(["Anna", "Bo", "Cia"], {"stacks": [30, 100, 100], "button": 1},
+                             random.Random(seed), dictionary=words, finder=finder)
+        texts = [event.text for event in game.opening_events()]
+        tried = False
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+            if game.phase == "declare" and not tried:
+                tried = True
+                texts += [e.text for e in game.apply(seat, Action("declare", ("spelling", "zq")))]
+                texts.append(game.prompt(seat).text)  # type: ignore[union-attr]
+                for bad in (Action("declare", ("sing",)), Action("fly")):
+                    with pytest.raises(Exception) as refused:
+                        game.apply(seat, bad)
+                    texts.append(refused.value.args[0])
+            action = game.ai_action(seat, rng) if seed % 3 else Action("timeout")
+            texts += [event.text for event in game.apply(seat, action)]
+        assert game.result is not None
+        texts.append(game.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
+            shown = i18n.render(text, "sv")
+            assert not english.search(shown), (str(text), shown)

@@ -68,6 +68,7 @@ from engine.games.chip_deal import ChipDeal, ChipDealView, check_stakes
 from engine.games.registry import register
 from engine.games.sppoker import _ALIASES, _finder_for, _reference, sppoker_cards
 from engine.games.trickgame import cards_from_json, cards_to_json
+from engine.i18n import Msg, msg
 from engine.views import SeatView
 from engine.words import (
     Dictionary,
@@ -86,6 +87,9 @@ HOLE = 2
 BOARD = 5
 ROUNDS = 4
 STREETS = ("preflop", "flop", "turn", "river")
+STREET_DEALT = {"flop": msg("The flop: {cards}. Board: {board} (letters {letters}). Pot {pot}."),
+                "turn": msg("The turn: {cards}. Board: {board} (letters {letters}). Pot {pot}."),
+                "river": msg("The river: {cards}. Board: {board} (letters {letters}). Pot {pot}.")}
 STREET_CARDS = (0, 3, 1, 1)  # board cards dealt before each betting round
 TURN_SECONDS = 60.0
 DEFAULTS: dict[str, Any] = {
@@ -93,7 +97,7 @@ DEFAULTS: dict[str, Any] = {
 }
 WORD_DEFAULTS: dict[str, Any] = {"language": "en_US", "declare_seconds": 120, "last_seconds": 10}
 KINDS = ("poker", "spelling", "double")  # Sppoker's names; "double" is shown as "both"
-KIND_NAMES = {"poker": "poker", "spelling": "spelling", "double": "both"}
+KIND_NAMES = {"poker": msg("poker"), "spelling": msg("spelling"), "double": msg("both")}
 SIDES = {"poker": Declaration.HIGH, "spelling": Declaration.LOW, "double": Declaration.BOTH}
 
 
@@ -288,14 +292,15 @@ class HoldemSppoker(ChipDeal):
             for seat in order:
                 self.hands[seat].append(self.stock.pop(0))
         small, big = posted
-        text = (
-            f"Hold'em Sppoker: {self.seats[self.button]} deals. Blinds: "
-            f"{self.seats[small.seat]} {small.amount}, {self.seats[big.seat]} {big.amount}."
-        )
+        told: list[str] = [msg(
+            "Hold'em Sppoker: {name} deals. Blinds: {small} {small_n}, {big} {big_n}.",
+            name=self.seats[self.button], small=self.seats[small.seat], small_n=small.amount,
+            big=self.seats[big.seat], big_n=big.amount)]
         short = [self.seats[p.seat] for p in posted if p.all_in]
         if short:
-            text += f" All-in on the blind: {', '.join(short)}."
-        events = [Event(text, None, "deal", {"button": self.button, **self._chips()})]
+            told.append(msg("All-in on the blind: {names}.", names=", ".join(short)))
+        events = [Event(Msg.joined(" ", told), None, "deal",
+                        {"button": self.button, **self._chips()})]
         for seat in range(self.n):
             events.append(self._hand_event(seat))
         return events + self._advance()
@@ -306,18 +311,17 @@ class HoldemSppoker(ChipDeal):
 
     def _hand_text(self, seat: int) -> str:
         cards = self._cards_of(seat)
-        text = f"{label_cards(self.hands[seat])}"
-        if self.board:
-            text += f" with the board {label_cards(self.board)}"
-        text += f" — letters {hand_letters(cards)}"
-        if len(cards) >= 5:
-            text += f"; poker: {evaluate(cards).description}"
-        return text
+        hand, letters = label_cards(self.hands[seat]), hand_letters(cards)
+        if not self.board:
+            return msg("{cards} — letters {letters}", cards=hand, letters=letters)
+        return msg("{cards} with the board {board} — letters {letters}; poker: {hand}",
+                   cards=hand, board=label_cards(self.board), letters=letters,
+                   hand=evaluate(cards).description)
 
     def _hand_event(self, seat: int) -> Event:
         data = {"hand": cards_to_json(self.hands[seat]), "board": cards_to_json(self.board),
                 "letters": hand_letters(self._cards_of(seat))}
-        return Event(f"Your cards: {self._hand_text(seat)}.", seat, "hand", data)
+        return Event(msg("Your cards: {hand}.", hand=self._hand_text(seat)), seat, "hand", data)
 
     def _street(self) -> list[Event]:
         """Burn one, then deal the next street's board cards face up."""
@@ -326,8 +330,10 @@ class HoldemSppoker(ChipDeal):
         new = [self.stock.pop(0) for _ in range(STREET_CARDS[b.round_no])]
         self.board += new
         street = STREETS[b.round_no]
-        text = f"The {street}: {label_cards(new)}. Board: {label_cards(self.board)} " \
-               f"(letters {hand_letters(self.board)}). Pot {b.pot_total}."
+        entry = STREET_DEALT[street]
+        assert entry.msgid is not None
+        text = msg(entry.msgid, cards=label_cards(new), board=label_cards(self.board),
+                   letters=hand_letters(self.board), pot=b.pot_total)
         events = [Event(text, None, "board", {"street": street,
                                                "board": cards_to_json(self.board),
                                                "cards": cards_to_json(new), **self._chips()})]
@@ -359,8 +365,9 @@ class HoldemSppoker(ChipDeal):
         self._clear_last_actions()
         live = self.betting.live
         names = ", ".join(self.seats[s] for s in live)
-        text = (f"The betting is over (pot {self.betting.pot_total}). {names}: declare poker, "
-                "spelling or both, sealed. Nothing is shown until everyone has declared.")
+        text = msg("The betting is over (pot {pot}). {names}: declare poker, spelling or both, "
+                   "sealed. Nothing is shown until everyone has declared.",
+                   pot=self.betting.pot_total, names=names)
         events = [Event(text, None, "declare_begins", {"seats": live, **self._chips()})]
         last = self._last_person()
         if last is not None:
@@ -382,14 +389,14 @@ class HoldemSppoker(ChipDeal):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("This deal is over.")
+            raise IllegalAction(msg("This deal is over."))
         if not 0 <= seat < self.n:
-            raise IllegalAction("That seat is not at this table.")
+            raise IllegalAction(msg("That seat is not at this table."))
         if self._phase == "declare":
             events = self._apply_declaring(seat, action)
         else:
             if seat not in self.to_act:
-                raise IllegalAction("It is not your turn.")
+                raise IllegalAction(msg("It is not your turn."))
             if action == TIMEOUT or action.name == "timeout":
                 action = self._bet_timeout(seat)
             events = self._betting_action(seat, action)
@@ -428,22 +435,24 @@ class HoldemSppoker(ChipDeal):
     def _last_call(self, seat: int) -> Event:
         seconds = f"{self.settings['last_seconds']:g}"
         if self.declarations[seat] in ("spelling", "double"):
-            then = "your hand is revealed with the word you gave, which loses spelling"
+            text = msg("Everyone else has declared: declare within {seconds} seconds, or your "
+                       "hand is revealed with the word you gave, which loses spelling.",
+                       seconds=seconds)
         else:
-            then = "you play poker"
-        return Event(f"Everyone else has declared: declare within {seconds} seconds, or {then}.",
-                     seat, "last_call", {"seconds": self.settings["last_seconds"]})
+            text = msg("Everyone else has declared: declare within {seconds} seconds, or you "
+                       "play poker.", seconds=seconds)
+        return Event(text, seat, "last_call", {"seconds": self.settings["last_seconds"]})
 
     def _apply_declaring(self, seat: int, action: Action) -> list[Event]:
         if seat not in self.betting.live:
-            raise IllegalAction("You are not in this hand: only the players still in declare.")
+            raise IllegalAction(msg("You are not in this hand: only the players still in declare."))
         last_before = self._last_person()
         if action == TIMEOUT or action.name == "timeout":
             events = self._timeout(seat)
         elif action.name == "declare":
             events = self._declare(seat, action.args)
         else:
-            raise IllegalAction("Declare poker, spelling (with a word) or both (with a word).")
+            raise IllegalAction(msg("Declare poker, spelling (with a word) or both (with a word)."))
         last = self._last_person()
         if last is not None and last != last_before:
             events.append(self._last_call(last))
@@ -453,15 +462,17 @@ class HoldemSppoker(ChipDeal):
 
     def _declare(self, seat: int, args: Sequence[Any]) -> list[Event]:
         if self.timed_out[seat] or self.expired[seat]:
-            raise IllegalAction("Your time ran out: your declaration stands as it was.")
+            raise IllegalAction(msg("Your time ran out: your declaration stands as it was."))
         if not args or not isinstance(args[0], str) or len(args) > 2:
-            raise IllegalAction("Declare poker, spelling or both (with a word for the last two).")
+            raise IllegalAction(msg(
+                "Declare poker, spelling or both (with a word for the last two)."))
         kind = _ALIASES.get(args[0].strip().lower())
         if kind is None:
-            raise IllegalAction(f"{args[0]!r} is not a declaration: poker, spelling or both.")
+            raise IllegalAction(msg("{text} is not a declaration: poker, spelling or both.",
+                                    text=repr(args[0])))
         word = args[1] if len(args) == 2 else None
         if word is not None and not isinstance(word, str):
-            raise IllegalAction("The word must be text.")
+            raise IllegalAction(msg("The word must be text."))
         was_done = self._is_done(seat)
         before = (self.declarations[seat], self.words[seat])
         self.declarations[seat] = kind
@@ -471,19 +482,28 @@ class HoldemSppoker(ChipDeal):
             # A counted declaration is never replaced by an incomplete one.
             check = self._check(seat)
             self.declarations[seat], self.words[seat] = before
-            why = f"{check.word} is not valid — {check.reason}" if check.word else \
-                "A spelling hand needs a word"
-            raise IllegalAction(f"{why}. Your declaration stays {self._shown(seat)}.")
+            if check.word:
+                raise IllegalAction(msg(
+                    "{word} is not valid — {reason}. Your declaration stays {declaration}.",
+                    word=check.word, reason=check.reason, declaration=self._shown(seat)))
+            raise IllegalAction(msg(
+                "A spelling hand needs a word. Your declaration stays {declaration}.",
+                declaration=self._shown(seat)))
         events: list[Event] = []
         if self._is_done(seat) and not was_done:
             done = sum(1 for s in self.betting.live if self._is_done(s))
             events.append(Event(
-                f"{self.seats[seat]} has declared ({done} of {len(self.betting.live)}).",
+                msg("{name} has declared ({n} of {total}).", name=self.seats[seat], n=done,
+                    total=len(self.betting.live)),
                 None, "declared", {"seat": seat, "declared": done,
                                    "of": len(self.betting.live)}))
         if self._is_done(seat):
-            verb = "changed your declaration to" if was_done else "declared"
-            events.append(Event(f"You {verb} {self._shown(seat)}.", seat, "declaration",
+            if was_done:
+                told = msg("You changed your declaration to {declaration}.",
+                           declaration=self._shown(seat))
+            else:
+                told = msg("You declared {declaration}.", declaration=self._shown(seat))
+            events.append(Event(told, seat, "declaration",
                                 {"declaration": kind, "word": self.words[seat],
                                  "changed": was_done}))
         if kind != "poker":
@@ -494,39 +514,45 @@ class HoldemSppoker(ChipDeal):
         kind = self.declarations[seat]
         assert kind is not None
         shown = KIND_NAMES[kind]
-        if kind != "poker":
-            word = self.words[seat]
-            shown += f" with {word.upper()}" if word else " (no word yet)"
-        return shown
+        if kind == "poker":
+            return shown
+        word = self.words[seat]
+        if word:
+            return msg("{declaration} with {word}", declaration=shown, word=word.upper())
+        return msg("{declaration} (no word yet)", declaration=shown)
 
     def _word_event(self, seat: int) -> Event:
         check = self._check(seat)
         if check.ok:
-            text = f"{check.word} is a valid word ({len(check.word)} letters)."
+            text: str = msg("{word} is a valid word ({n} letters).", word=check.word,
+                            n=len(check.word))
         else:
-            what = f"{check.word} is not valid — {check.reason}." if check.word else \
-                "You have no word yet: a spelling hand needs a word."
-            text = what + " You have not declared yet: send another word, or declare poker."
+            what = msg("{word} is not valid — {reason}.", word=check.word,
+                       reason=check.reason) if check.word else \
+                msg("You have no word yet: a spelling hand needs a word.")
+            text = Msg.joined(" ", [what, msg(
+                "You have not declared yet: send another word, or declare poker.")])
         return Event(text, seat, "word_check",
                      {"ok": check.ok, "word": check.word, "reason": check.reason})
 
     def _timeout(self, seat: int) -> list[Event]:
         if seat not in self.to_act:
-            raise IllegalAction("That seat is not awaited.")
+            raise IllegalAction(msg("That seat is not awaited."))
         if self.declarations[seat] in ("spelling", "double"):
             self.expired[seat] = True  # revealed with the invalid word standing (RULINGS)
         else:
             self.declarations[seat] = "poker"  # the chip game's default: nothing is forfeited
             self.timed_out[seat] = True
         # The channel learns only that the time ran out, never what stands.
-        text = f"{self.seats[seat]} ran out of time to declare."
+        text = msg("{name} ran out of time to declare.", name=self.seats[seat])
         return [Event(text, None, "timeout", {"seat": seat})]
 
     # --- the end of the deal -------------------------------------------------------------------
     def _lone_winner(self, seat: int) -> list[Event]:
         awards = self.betting.settle_lone_player()
         won = sum(a.amount for a in awards)
-        text = f"Everyone else folded: {self.seats[seat]} takes the pot of {won} unseen."
+        text = msg("Everyone else folded: {name} takes the pot of {n} unseen.",
+                   name=self.seats[seat], n=won)
         self.showdown = {"players": [], "board": cards_to_json(self.board),
                          "awards": [a.to_json() for a in awards], "pots": [], "lone": seat}
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
@@ -576,12 +602,16 @@ class HoldemSppoker(ChipDeal):
                 "longest": self.finder.best_words(hand_letters(cards), limit=3),
                 "won": sum(a.shares.get(s, 0) for a in awards),
             })
-            said = KIND_NAMES[kind] + (f" {check.word or '(no word)'}" if check else "")
+            said: list[str] = [KIND_NAMES[kind]]
+            if check:
+                said.append(check.word or msg("(no word)"))
             if check and not check.ok:
-                said += f" (invalid: {check.reason})"
-            late = " (out of time)" if self.timed_out[s] or self.expired[s] else ""
-            lines.append(f"• {self.seats[s]}: {label_cards(self.hands[s])} — {said}{late} — "
-                         f"{value.description}.")
+                said.append(msg("(invalid: {reason})", reason=check.reason))
+            if self.timed_out[s] or self.expired[s]:
+                said.append(msg("(out of time)"))
+            lines.append(msg("• {name}: {cards} — {said} — {hand}.", name=self.seats[s],
+                             cards=label_cards(self.hands[s]), said=Msg.joined(" ", said),
+                             hand=value.description))
         for record, award in zip(explained, awards, strict=True):
             record["shares"] = {str(seat): amount for seat, amount in award.shares.items()}
         self.showdown = {
@@ -591,8 +621,8 @@ class HoldemSppoker(ChipDeal):
             "pots": explained,
             "lone": None,
         }
-        text = (f"Showdown. Board {label_cards(self.board)}.\n" + "\n".join(lines) + "\n"
-                + "\n".join(str(p["text"]) for p in explained))
+        text = Msg.joined("\n", [msg("Showdown. Board {board}.", board=label_cards(self.board)),
+                                 *lines, *(p["text"] for p in explained)])
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
 
     def _explain(self, index: int, pot: Pot, declared: Mapping[int, Declaration],
@@ -600,59 +630,71 @@ class HoldemSppoker(ChipDeal):
                  count: int) -> dict[str, Any]:
         """Who takes which side of one pot, and why, for the showdown."""
         outcome = resolve_pot(pot.eligible, declared, poker, low)
-        label = "The pot" if count == 1 else ("The main pot" if index == 0 else
-                                                f"Side pot {index}")
+        label = msg("The pot") if count == 1 else (msg("The main pot") if index == 0 else
+                                                     msg("Side pot {n}", n=index))
 
         def names(seats: Sequence[int]) -> str:
-            return " and ".join(self.seats[s] for s in seats)
+            together = self.seats[seats[0]] if seats else ""
+            for seat in seats[1:]:  # "A and B and C", each "and" a word of the reader's
+                together = msg("{names} and {last}", names=together, last=self.seats[seat])
+            return together
 
         parts = []
         for seat in outcome.failed:
-            parts.append(f"{self.seats[seat]}'s both fails "
-                         f"({self._why_both_fails(seat, pot, declared, poker, low)}).")
+            parts.append(msg("{name}'s both fails ({why}).", name=self.seats[seat],
+                             why=self._why_both_fails(seat, pot, declared, poker, low)))
         if len(pot.eligible) == 1:
-            parts.append(f"{label} of {pot.amount} goes back to {names(pot.eligible)}, "
-                         "the only one in it.")
+            parts.append(msg("{pot} of {n} goes back to {names}, the only one in it.",
+                             pot=label, n=pot.amount, names=names(pot.eligible)))
         elif outcome.scoop is not None:
-            parts.append(f"{label} of {pot.amount}: {self.seats[outcome.scoop]} wins both "
-                         "sides outright and takes it all.")
+            parts.append(msg("{pot} of {n}: {name} wins both sides outright and takes it all.",
+                             pot=label, n=pot.amount, name=self.seats[outcome.scoop]))
         elif outcome.high and outcome.low:
             spelling_half = pot.amount // 2
-            odd = " (the odd chip goes to poker)" if pot.amount % 2 else ""
-            parts.append(f"{label} of {pot.amount}: poker half {pot.amount - spelling_half} "
-                         f"to {names(outcome.high)}, spelling half {spelling_half} to "
-                         f"{names(outcome.low)}{odd}.")
+            halves = dict(pot=label, n=pot.amount, poker=pot.amount - spelling_half,
+                          high=names(outcome.high), spelling=spelling_half,
+                          low=names(outcome.low))
+            if pot.amount % 2:
+                parts.append(msg("{pot} of {n}: poker half {poker} to {high}, spelling half "
+                                 "{spelling} to {low} (the odd chip goes to poker).", **halves))
+            else:
+                parts.append(msg("{pot} of {n}: poker half {poker} to {high}, spelling half "
+                                 "{spelling} to {low}.", **halves))
         elif outcome.high:
-            parts.append(f"{label} of {pot.amount}: nobody wins spelling, so all of it goes "
-                         f"to the poker side: {names(outcome.high)}.")
+            parts.append(msg("{pot} of {n}: nobody wins spelling, so all of it goes to the "
+                             "poker side: {names}.", pot=label, n=pot.amount,
+                             names=names(outcome.high)))
         elif outcome.low:
-            parts.append(f"{label} of {pot.amount}: nobody wins poker, so all of it goes to "
-                         f"the spelling side: {names(outcome.low)}.")
+            parts.append(msg("{pot} of {n}: nobody wins poker, so all of it goes to the "
+                             "spelling side: {names}.", pot=label, n=pot.amount,
+                             names=names(outcome.low)))
         else:
-            parts.append(f"{label} of {pot.amount}: nobody wins either side, so it is shared "
-                         f"by {names(pot.eligible)}.")
+            parts.append(msg("{pot} of {n}: nobody wins either side, so it is shared by "
+                             "{names}.", pot=label, n=pot.amount, names=names(pot.eligible)))
         return {"index": index, "amount": pot.amount, "eligible": list(pot.eligible),
                 "poker": list(outcome.high), "spelling": list(outcome.low),
                 "scoop": outcome.scoop, "failed": list(outcome.failed),
-                "text": " ".join(parts)}
+                "text": Msg.joined(" ", parts)}
 
     def _why_both_fails(self, seat: int, pot: Pot, declared: Mapping[int, Declaration],
                         poker: Mapping[int, int],
                         low: Mapping[int, tuple[int, int] | None]) -> str:
         mine = low.get(seat)
         if mine is None:
-            return "no valid word"
+            return msg("no valid word")
         for other in pot.eligible:
             if other == seat:
                 continue
             if declared[other] != Declaration.LOW and poker[other] >= poker[seat]:
-                verb = "tied" if poker[other] == poker[seat] else "beaten"
-                return f"{verb} on poker by {self.seats[other]}"
+                if poker[other] == poker[seat]:
+                    return msg("tied on poker by {name}", name=self.seats[other])
+                return msg("beaten on poker by {name}", name=self.seats[other])
             theirs = low.get(other)
             if declared[other] != Declaration.HIGH and theirs is not None and theirs >= mine:
-                verb = "tied" if theirs == mine else "beaten"
-                return f"{verb} on spelling by {self.seats[other]}"
-        return "another both wins"  # pragma: no cover - a scoop leaves nobody else a side
+                if theirs == mine:
+                    return msg("tied on spelling by {name}", name=self.seats[other])
+                return msg("beaten on spelling by {name}", name=self.seats[other])
+        return msg("another both wins")  # pragma: no cover - a scoop leaves nobody else a side
 
     def _end(self) -> Event:
         return self._close_deal()
@@ -665,23 +707,27 @@ class HoldemSppoker(ChipDeal):
             letters = hand_letters(self._cards_of(seat))
             kind = self.declarations[seat]
             if kind is None:
-                text = "Declare poker, spelling or both (sealed)."
+                text: str = msg("Declare poker, spelling or both (sealed).")
             elif not self._is_done(seat):
                 check = self._check(seat)
-                why = f"{check.word} is not valid — {check.reason}" if check.word else "No word"
-                text = f"{why}: you have not declared yet. Send another word, or declare poker."
+                why = msg("{word} is not valid — {reason}", word=check.word,
+                          reason=check.reason) if check.word else msg("No word")
+                text = msg("{why}: you have not declared yet. Send another word, or declare "
+                           "poker.", why=why)
             else:
-                text = f"You declared {self._shown(seat)}. You may change it until the reveal."
-            text += f" Your cards: {self._hand_text(seat)}."
-            placeholder = f"letters: {' '.join(letters)}"
+                text = msg("You declared {declaration}. You may change it until the reveal.",
+                           declaration=self._shown(seat))
+            text = Msg.joined(" ", [text, msg("Your cards: {hand}.", hand=self._hand_text(seat))])
+            placeholder = msg("letters: {letters}", letters=" ".join(letters))
+            word = msg("Your word")
             return Prompt(text, (
-                Choice("Poker", Action("declare", ("poker",)), "primary"),
-                TextAsk("Spelling", "declare", "Your word", placeholder, 1, 20, ("spelling",)),
-                TextAsk("Both", "declare", "Your word", placeholder, 1, 20, ("double",)),
+                Choice(msg("Poker"), Action("declare", ("poker",)), "primary"),
+                TextAsk(msg("Spelling"), "declare", word, placeholder, 1, 20, ("spelling",)),
+                TextAsk(msg("Both"), "declare", word, placeholder, 1, 20, ("double",)),
             ))
         if seat not in self.to_act:
             return None
-        return self._bet_prompt(seat, f"Your cards: {self._hand_text(seat)}.")
+        return self._bet_prompt(seat, msg("Your cards: {hand}.", hand=self._hand_text(seat)))
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting
@@ -760,7 +806,7 @@ class HoldemSppoker(ChipDeal):
 
     def ai_action(self, seat: int, rng: random.Random) -> Action:
         if seat not in self.to_act:
-            raise IllegalAction("Nothing to decide now.")
+            raise IllegalAction(msg("Nothing to decide now."))
         return holdem_sppoker_ai(self.view(seat), self.legal_actions(seat), rng,
                                  self.finder, self.dictionary)
 
