@@ -63,6 +63,7 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.registry import register
+from engine.i18n import Msg, msg, msg_n
 from engine.views import GameView, JSONRecord, SeatView, json_record
 
 __all__ = [
@@ -149,6 +150,10 @@ def _sorted(cards: Iterable[Card]) -> list[Card]:
 
 def _chips(n: int) -> str:
     return f"{n} chip" if n == 1 else f"{n} chips"
+
+
+def _names(seats: Sequence[str], which: Iterable[int]) -> str:
+    return ", ".join(seats[s] for s in which)
 
 
 # --- views ------------------------------------------------------------------------------------
@@ -360,20 +365,22 @@ class RedDog(Game):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(msg("The game is over."))
         if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("It is not your turn."))
         if action.name == "timeout":
-            events = [Event(f"{self.seats[seat]}'s time ran out.", None, "timeout", {"seat": seat})]
+            events = [Event(msg("{name}'s time ran out.", name=self.seats[seat]), None,
+                            "timeout", {"seat": seat})]
             events += self._pass(seat)
         elif action.name == "pass":
             if action.args:
-                raise IllegalAction("Passing takes no amount.")
+                raise IllegalAction(msg("Passing takes no amount."))
             events = self._pass(seat)
         elif action.name == "bet":
             events = self._bet(seat, self._amount(seat, action.args))
         else:
-            raise IllegalAction(f"Bet 1 to {self.max_bet(seat)} chips against the pot, or pass.")
+            raise IllegalAction(msg("Bet 1 to {n} chips against the pot, or pass.",
+                                    n=self.max_bet(seat)))
         self.step += 1
         return events
 
@@ -383,18 +390,22 @@ class RedDog(Game):
         if isinstance(raw, str) and raw.strip().isdigit():
             raw = int(raw.strip())
         if not isinstance(raw, int) or isinstance(raw, bool):
-            raise IllegalAction("A bet is a whole number of chips.")
+            raise IllegalAction(msg("A bet is a whole number of chips."))
         if raw < 1:
-            raise IllegalAction("The smallest bet is 1 chip.")
+            raise IllegalAction(msg("The smallest bet is 1 chip."))
         if raw > self.pot:
-            raise IllegalAction(f"You may not bet more than the pot: it holds {_chips(self.pot)}.")
+            raise IllegalAction(msg_n("You may not bet more than the pot: it holds {n} chip.",
+                                      "You may not bet more than the pot: it holds {n} chips.",
+                                      self.pot))
         if raw > self.stacks[seat]:
-            raise IllegalAction(f"You have only {_chips(self.stacks[seat])} to bet.")
+            raise IllegalAction(msg_n("You have only {n} chip to bet.",
+                                      "You have only {n} chips to bet.", self.stacks[seat]))
         return raw
 
     def _pass(self, seat: int) -> list[Event]:
         self.turns.append({"seat": seat, "bet": 0})
-        events = [Event(f"{self.seats[seat]} passes.", None, "pass", {"seat": seat})]
+        events = [Event(msg("{name} passes.", name=self.seats[seat]), None, "pass",
+                        {"seat": seat})]
         return events + self._next_turn()
 
     def _bet(self, seat: int, amount: int) -> list[Event]:
@@ -420,23 +431,30 @@ class RedDog(Game):
             "pot": self.pot,
         }
         self.turns.append(turn)
-        text = (
-            f"{name} bets {_chips(amount)} against the pot of {pot_before}. "
-            f"The next card is **{card.label}**; {name} shows {label_cards(hand)}"
-        )
+        bets = msg_n("{name} bets {n} chip against the pot of {pot}.",
+                     "{name} bets {n} chips against the pot of {pot}.", amount, name=name,
+                     pot=pot_before)
         suit = card.label[-1]
+        shown: Msg
         if by is not None:
-            text += f" and wins with {by.label}: {name} takes {amount} from the pot"
+            shown = msg("The next card is **{card}**; {name} shows {hand} and wins with {by}: "
+                        "{name} takes {n} from the pot (the pot holds {pot}).",
+                        card=card.label, name=name, hand=label_cards(hand), by=by.label,
+                        n=amount, pot=self.pot)
         else:
-            goes = "goes" if amount == 1 else "go"
-            text += f": no higher {suit}, so the {_chips(amount)} {goes} into the pot"
-        text += f" (the pot holds {self.pot})."
+            shown = msg_n("The next card is **{card}**; {name} shows {hand}: no higher {suit}, "
+                          "so the {n} chip goes into the pot (the pot holds {pot}).",
+                          "The next card is **{card}**; {name} shows {hand}: no higher {suit}, "
+                          "so the {n} chips go into the pot (the pot holds {pot}).",
+                          amount, card=card.label, name=name, hand=label_cards(hand),
+                          suit=suit, pot=self.pot)
+        text = Msg.joined(" ", [bets, shown])
         data = {**turn, "stacks": list(self.stacks)}
         return [Event(text, None, "reveal", data), *self._next_turn()]
 
     def _next_turn(self) -> list[Event]:
         if self.pot == 0:
-            return self._finish("The pot is empty.")
+            return self._finish(msg("The pot is empty."))
         self.turn += 1
         if self.turn < len(self.order):
             return []
@@ -447,12 +465,14 @@ class RedDog(Game):
         for seat in self.players:
             self.stacks[seat] -= self.ante
             self.pot += self.ante
-        names = ", ".join(self.seats[s] for s in self.players)
-        text = f"{names} ante {_chips(self.ante)} each: the pot holds {self.pot}."
+        told: list[str] = [msg_n("{names} ante {n} chip each: the pot holds {pot}.",
+                                 "{names} ante {n} chips each: the pot holds {pot}.", self.ante,
+                                 names=_names(self.seats, self.players), pot=self.pot)]
         out = [s for s in range(len(self.seats)) if s not in self.players]
         if out:
-            text += " " + ", ".join(self.seats[s] for s in out)
-            text += " cannot pay the ante and sit this game out."
+            told.append(msg("{names} cannot pay the ante and sit this game out.",
+                            names=_names(self.seats, out)))
+        text = Msg.joined(" ", told)
         data = {"ante": self.ante, "players": list(self.players), "pot": self.pot}
         return [Event(text, None, "ante", {**data, "stacks": list(self.stacks)})]
 
@@ -462,7 +482,7 @@ class RedDog(Game):
             s for s in _from_left_of(self.dealer, seats) if s in self.players and self.stacks[s]
         ]
         if not order:  # everyone lost their stack into the pot (or anted all of it)
-            return self._finish("Nobody has chips left to bet.")
+            return self._finish(msg("Nobody has chips left to bet."))
         self.round_no += 1
         self.order = order
         size = SHORT_HAND if len(self.order) > SHORT_HAND_ABOVE else FULL_HAND
@@ -476,10 +496,11 @@ class RedDog(Game):
         self.hands = [_sorted(hand) for hand in self.hands]
         self.stock, self.turn, self.turns = deck, 0, []
         first = self.seats[self.order[0]]
-        text = (
-            f"Round {self.round_no}: {self.seats[self.dealer]} deals {size} cards each; "
-            f"the pot holds {_chips(self.pot)}. {first} bets first."
-        )
+        text = msg_n("Round {round}: {dealer} deals {size} cards each; the pot holds {n} chip. "
+                     "{first} bets first.",
+                     "Round {round}: {dealer} deals {size} cards each; the pot holds {n} chips. "
+                     "{first} bets first.", self.pot, round=self.round_no,
+                     dealer=self.seats[self.dealer], size=size, first=first)
         data = {
             "round": self.round_no,
             "dealer": self.dealer,
@@ -491,7 +512,8 @@ class RedDog(Game):
         for seat in self.order:
             hand = self.hands[seat]
             events.append(
-                Event(f"Your hand: {label_cards(hand)}.", seat, "hand", {"hand": _texts(hand)})
+                Event(msg("Your hand: {hand}.", hand=label_cards(hand)), seat, "hand",
+                      {"hand": _texts(hand)})
             )
         return events
 
@@ -503,9 +525,10 @@ class RedDog(Game):
             "pot": self.pot,
         }
         if not any(turn["bet"] for turn in self.turns):
-            return self._finish(f"Nobody bet in round {self.round_no}.")
+            return self._finish(msg("Nobody bet in round {n}.", n=self.round_no))
         if self.max_rounds is not None and self.round_no >= self.max_rounds:
-            return self._finish(f"The {self.round_no} rounds of this game have been played.")
+            return self._finish(msg("The {n} rounds of this game have been played.",
+                                    n=self.round_no))
         # The deal passes to the left, among the players of the game.
         later = [s for s in self.players if s > self.dealer]
         self.dealer = later[0] if later else self.players[0]
@@ -532,14 +555,17 @@ class RedDog(Game):
         lines = ", ".join(
             f"{self.seats[s]} {self.stacks[s]} ({chips[s]:+d})" for s in range(len(self.seats))
         )
-        text = why
+        final = msg("Final stacks: {stacks}.", stacks=lines)
+        told: list[str] = [why]
         if any(shares):
             shared = ", ".join(f"{self.seats[s]} {shares[s]}" for s in self.players)
-            text += f" The {_chips(sum(shares))} left in the pot are shared: {shared}."
-        summary = f"{why} Final stacks: {lines}."
+            told.append(msg_n("The {n} chip left in the pot are shared: {shares}.",
+                              "The {n} chips left in the pot are shared: {shares}.",
+                              sum(shares), shares=shared))
+        summary = Msg.joined(" ", [why, final])
         self._result = GameResult(scores, places, winners, summary, chips)
         data = {"stacks": list(self.stacks), "chips": list(chips), "shares": shares}
-        return [Event(f"{text} Final stacks: {lines}.", None, "game_over", data)]
+        return [Event(Msg.joined(" ", [*told, final]), None, "game_over", data)]
 
     # --- what each seat is asked and sees -----------------------------------------------------
     def prompt(self, seat: int) -> Prompt | None:
@@ -547,24 +573,28 @@ class RedDog(Game):
             return None
         most, hand = self.max_bet(seat), self.own_cards(seat)
         wins, unseen = odds(hand, self.seen_by(seat))
-        text = (
-            f"The pot holds **{_chips(self.pot)}**; you have {self.stacks[seat]}.\n"
-            f"Your hand: {label_cards(hand)}\n"
-            f"Bet 1 to {most} that you hold a higher card of the next card's suit, or pass. "
-            f"Your hand wins against {wins} of the {unseen} cards you have not seen "
-            f"({round(100 * wins / unseen)}%)."
-        )
-        choices: list[Choice] = [Choice("Pass", PASS, "secondary")]
+        text = Msg.joined("\n", [
+            msg_n("The pot holds **{n} chip**; you have {stack}.",
+                  "The pot holds **{n} chips**; you have {stack}.", self.pot,
+                  stack=self.stacks[seat]),
+            msg("Your hand: {cards}", cards=label_cards(hand)),
+            msg("Bet 1 to {most} that you hold a higher card of the next card's suit, or pass. "
+                "Your hand wins against {wins} of the {unseen} cards you have not seen "
+                "({percent}%).", most=most, wins=wins, unseen=unseen,
+                percent=round(100 * wins / unseen)),
+        ])
+        choices: list[Choice] = [Choice(msg("Pass"), PASS, "secondary")]
         for size in bet_sizes(self.pot, most):
-            label = f"Bet {size}"
             if size == self.pot:
-                label += " (the pot)"
+                label = msg("Bet {n} (the pot)", n=size)
             elif size == most:
-                label += " (all in)"
+                label = msg("Bet {n} (all in)", n=size)
             elif size > 1 and size == self.pot // 2:
-                label += " (½ pot)"
+                label = msg("Bet {n} (½ pot)", n=size)
             elif size > 1 and size == self.pot // 4:
-                label += " (¼ pot)"
+                label = msg("Bet {n} (¼ pot)", n=size)
+            else:
+                label = msg("Bet {n}", n=size)
             big = size == most and size > 1
             choices.append(Choice(label, Action("bet", (size,)), "danger" if big else "primary"))
         return Prompt(text, tuple(choices))
