@@ -339,6 +339,35 @@ def test_a_badugi_deal_reads_in_swedish() -> None:
             assert not english.search(shown), (str(text), shown)
 
 
+def test_a_red_dog_game_reads_in_swedish() -> None:
+    from engine.games.red_dog import RedDog
+
+    english = re.compile(r"\b(the|and|bets|passes|pot|chips?|shows|wins|into|higher|"
+                         r"Round|deals|first|Final|stacks|shared|Bet|Pass|your)\b")
+    rng = random.Random(8)
+    for seed in range(4):
+        game = RedDog(["Anna", "Bo", "Cia", "Dan"], {"stacks": [3, 20, 20, 0], "button": 1,
+                                                     "max_rounds": 3}, random.Random(seed))
+        texts = [event.text for event in game.opening_events()]
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+            for bad in (Action("bet", (10_000,)), Action("bet", ("x",)), Action("fly")):
+                with pytest.raises(Exception) as refused:
+                    game.apply(seat, bad)
+                texts.append(refused.value.args[0])
+            action = game.ai_action(seat, rng) if seed % 2 else Action("timeout")
+            texts += [event.text for event in game.apply(seat, action)]
+        assert game.result is not None
+        texts.append(game.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg), text
+            shown = i18n.render(text, "sv")
+            assert not english.search(shown), (str(text), shown)
+
+
 @pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
 def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
     """Every msg()/t()/N_() call with a literal is found by the extractor (Babel misses a
