@@ -133,13 +133,13 @@ class Card:
 
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
-            raise CardError("a card has both a rank and a suit, or neither (a wild card)")
+            raise CardError(msg("a card has both a rank and a suit, or neither (a wild card)"))
         if self.rank is not None and self.rank not in RANKS:
-            raise CardError(f"{self.rank} is not a rank (2..14)")
+            raise CardError(msg("{rank} is not a rank (2..14)", rank=str(self.rank)))
         if self.suit is not None and not isinstance(self.suit, Suit):
             object.__setattr__(self, "suit", Suit(self.suit))
         if self.letter is not None and not (len(self.letter) == 1 and self.letter.isalpha()):
-            raise CardError(f"{self.letter!r} is not a letter")
+            raise CardError(msg("{text} is not a letter", text=repr(self.letter)))
         object.__setattr__(self, "code", _code(self.rank, self.suit))
 
     @property
@@ -195,19 +195,22 @@ def parse_card(text: str) -> Card:
         return Card(None, None, raw[1].upper())
     if body.lower() in _JOKER_TEXTS or body == "🃏":
         if letter:
-            raise CardError(f"{text!r} is not a card: a joker carries no letter")
+            raise CardError(msg("{text} is not a card: a joker carries no letter", text=repr(text)))
         return Card(None, None)
     if len(body) < 2:
-        raise CardError(f"{text!r} is not a card: write a rank and a suit, like Ah or 10c")
+        raise CardError(msg("{text} is not a card: write a rank and a suit, like Ah or 10c",
+                             text=repr(text)))
     rank_text, suit_text = body[:-1].lower(), body[-1].lower()
     suit = _SUIT_FROM_TEXT.get(suit_text)
     if suit is None:
-        raise CardError(f"{text!r} is not a card: the suit must be one of c, d, h, s (or ♣♦♥♠)")
+        raise CardError(msg("{text} is not a card: the suit must be one of c, d, h, s (or ♣♦♥♠)",
+                             text=repr(text)))
     rank = _RANK_FROM_TEXT.get(rank_text)
     if rank is None:
-        raise CardError(f"{text!r} is not a card: the rank must be 2-10, J, Q, K or A")
+        raise CardError(msg("{text} is not a card: the rank must be 2-10, J, Q, K or A",
+                             text=repr(text)))
     if letter and not (len(letter) == 1 and letter.isalpha()):
-        raise CardError(f"{text!r} is not a card: after ':' comes one letter")
+        raise CardError(msg("{text} is not a card: after ':' comes one letter", text=repr(text)))
     return Card(rank, suit, letter.upper() or None)
 
 
@@ -272,7 +275,7 @@ def sppoker_card(rank: int, suit: Suit) -> Card:
 def sppoker_wild(vowel: str) -> Card:
     """One of the four SPPOKER cards: wild in poker, its vowel in spelling."""
     if vowel.upper() not in SPPOKER_VOWELS:
-        raise CardError(f"the SPPOKER cards carry A, E, I or O, not {vowel!r}")
+        raise CardError(msg("the SPPOKER cards carry A, E, I or O, not {text}", text=repr(vowel)))
     return Card(None, None, vowel.upper())
 
 

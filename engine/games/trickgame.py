@@ -127,7 +127,7 @@ def parse_action_cards(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
         try:
             card = parse_card(arg)
         except CardError as error:
-            raise IllegalAction(str(error)) from error
+            raise IllegalAction(error.args[0]) from error
         if card not in hand:
             raise IllegalAction(msg("You don't hold {card}.", card=card.label))
         if card in cards:
