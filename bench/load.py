@@ -89,6 +89,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_total_kb(pids: tuple[int, ...]) -> int:
+    """VmRSS of several bot processes together (one bot split into shards)."""
+    return sum(rss_kb(pid) for pid in pids)
+
+
+def machine_busy() -> tuple[int, int]:
+    """(busy, total) jiffies of every core since boot (/proc/stat): the bot, the harness and
+    anything else (PostgreSQL) together."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     """Nearest-rank percentile: with few samples it reports a real observation, not an
     interpolation between two."""
@@ -264,6 +277,8 @@ class Phase:
     stalls: list[str] = field(default_factory=list)
     loop_lag: list[float] = field(default_factory=list)
     bot_cpu: float = 0.0
+    bot_cpu_each: list[float] = field(default_factory=list)  # one per bot process
+    machine_busy_pct: float = float("nan")  # all cores, everything on the machine
     harness_cpu: float = 0.0
     rss_end_kb: int = 0
     bot_messages: int = 0  # messages the bot created, edited or deleted during the phase
@@ -305,6 +320,10 @@ class Phase:
             "p99_ms": round(percentile(latencies, 0.99), 1),
             "max_acked_ms": round(max(acked, default=math.nan), 1),
             "bot_cpu_pct": round(100 * self.bot_cpu / self.seconds),
+            **({"bot_cpu_pct_each": [round(100 * c / self.seconds) for c in self.bot_cpu_each]}
+               if len(self.bot_cpu_each) > 1 else {}),
+            "machine_busy_pct": (round(self.machine_busy_pct)
+                                 if math.isfinite(self.machine_busy_pct) else None),
             "harness_cpu_pct": round(100 * self.harness_cpu / self.seconds),
             "harness_lag_p99_ms": round(percentile(self.loop_lag, 0.99), 1),
             "bot_rss_end_kb": self.rss_end_kb,
@@ -324,8 +343,8 @@ class Measure:
     showed up as bot latency.
     """
 
-    def __init__(self, phase: Phase, pid: int, feed: list[tuple[str, int]]) -> None:
-        self.phase, self.pid, self.feed = phase, pid, feed
+    def __init__(self, phase: Phase, pids: tuple[int, ...], feed: list[tuple[str, int]]) -> None:
+        self.phase, self.pids, self.feed = phase, pids, feed
         self._ticker: asyncio.Task[None] | None = None
 
     async def _tick(self) -> None:
@@ -338,7 +357,8 @@ class Measure:
         gc.collect()
         gc.freeze()
         gc.disable()
-        self._cpu = cpu_seconds(self.pid), time.process_time()
+        self._cpu = [cpu_seconds(pid) for pid in self.pids], time.process_time()
+        self._machine = machine_busy()
         self._feed = len(self.feed)
         self.phase.started = time.time()
         self._ticker = asyncio.create_task(self._tick())
@@ -348,9 +368,14 @@ class Measure:
         self.phase.ended = time.time()
         if self._ticker is not None:
             self._ticker.cancel()
-        self.phase.bot_cpu = cpu_seconds(self.pid) - self._cpu[0]
+        self.phase.bot_cpu_each = [cpu_seconds(pid) - before
+                                   for pid, before in zip(self.pids, self._cpu[0], strict=True)]
+        self.phase.bot_cpu = sum(self.phase.bot_cpu_each)
         self.phase.harness_cpu = time.process_time() - self._cpu[1]
-        self.phase.rss_end_kb = rss_kb(self.pid)
+        busy, total = (now - before for now, before in zip(machine_busy(), self._machine,
+                                                            strict=True))
+        self.phase.machine_busy_pct = 100 * busy / max(1, total)
+        self.phase.rss_end_kb = rss_total_kb(self.pids)
         self.phase.bot_messages += len(self.feed) - self._feed
         gc.enable()
 
@@ -458,7 +483,8 @@ async def load_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str, A
         tracker = PromptTracker(discord)
         follower = asyncio.create_task(tracker.run())
         try:
-            return await drive(args, discord, tracker, pid, (hosts, guests, channels), warm)
+            return await drive(args, discord, tracker, (pid,), (hosts, guests, channels),
+                               warm)
         except BaseException:
             print(bot.log_tail(40), file=sys.stderr)
             raise
@@ -468,7 +494,7 @@ async def load_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str, A
 
 
 async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: PromptTracker,
-                pid: int, names: tuple[list[str], list[str], list[str]],
+                pids: tuple[int, ...], names: tuple[list[str], list[str], list[str]],
                 warm_channels: list[str]) -> dict[str, Any]:
     n = args.tables
     hosts, guests, channels = names
@@ -493,23 +519,23 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
     await asyncio.gather(*(play(discord, tracker, s, scratch, time.time() + 30, 1, 0.0,
                                 random.Random(0)) for s in warm))
     await settle(discord)
-    rss_base = rss_kb(pid)
+    rss_base = rss_total_kb(pids)
 
     seats = [seat_for(h, g, c) for h, g, c in zip(hosts, guests, channels, strict=True)]
     lobbies, opening = Phase("lobbies", state.messages), Phase("start", state.messages)
-    async with Measure(lobbies, pid, state.feed):
+    async with Measure(lobbies, pids, state.feed):
         await gather_limited(
             [partial(open_table, discord, s, lobbies, start=False) for s in seats],
             min(args.concurrency, OPEN_CONCURRENCY))
     await settle(discord)
-    rss_lobbies = rss_kb(pid)
-    async with Measure(opening, pid, state.feed):
+    rss_lobbies = rss_total_kb(pids)
+    async with Measure(opening, pids, state.feed):
         await gather_limited([partial(start_table, discord, s, opening) for s in seats],
                              min(args.concurrency, OPEN_CONCURRENCY))
         await asyncio.gather(*(tracker.wait_prompt(p, is_declare_prompt, 60)
                                for s in seats for p in (s.host, s.guest)))
     await settle(discord)
-    rss_tables = rss_kb(pid)
+    rss_tables = rss_total_kb(pids)
 
     phases = [Phase("paced", state.messages), Phase("burst", state.messages)]
     plans = [(phases[0], args.seconds, args.think), (phases[1], args.burst_seconds, 0.0)]
@@ -517,7 +543,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
     for phase, seconds, think in plans:
         if seconds <= 0 and args.rounds is None:
             continue
-        async with Measure(phase, pid, state.feed):
+        async with Measure(phase, pids, state.feed):
             stop_at = time.time() + (seconds if seconds > 0 else 1e9)
             await gather_limited(
                 [partial(play, discord, tracker, s, phase, stop_at, args.rounds, think,
@@ -526,7 +552,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
         await settle(discord, quiet=0.5)
         for s in seats:
             s.hands = 0
-    rss_after = rss_kb(pid)
+    rss_after = rss_total_kb(pids)
 
     stalled = [stall for phase in phases for stall in phase.stalls]
     sample = next(reversed(state.interactions.values()))

@@ -1,0 +1,533 @@
+"""Scale benchmark: the load of bench/load.py on one process with SQLite, one process with
+PostgreSQL, and two processes (two shards) with PostgreSQL; then one of the two killed -9.
+
+Each configuration runs the real bot (`python -m bot`, via BotProcess) against one loopback
+Discord on 127.0.0.1 that hosts many guilds, their ids spread over both shards
+(`(guild_id >> 22) % 2`), `--guild-tables` tables a guild, `--tables` tables per process.
+The two-process configuration sets SHARD_COUNT=2 and SHARD_IDS 0 and 1 on one PostgreSQL
+database, so it holds twice the tables of the others. The phases and figures are
+bench/load.py's (`drive`): lobbies, Join+Start, a paced load (players who think `--think`
+seconds a click: the p99 compared with the target), a flat-out load (the interactions per
+second at saturation), memory per idle table (the processes' VmRSS together).
+
+Then the takeover: with every table of the two-process run waiting for a click, the process
+of shard 1 is killed -9 and started again, as the lease design has it (bot/shards.py: on the
+same host the new process sees the holder is gone and takes its leases at once; another
+host would wait for them to expire, 15 s). From the kill, a player of one of its tables
+clicks their prompt every half second (each click reaches shard 0's process, since Discord
+sends DM clicks there, and is passed on through the database); `takeover_s` runs from the
+kill to the first click answered. Nothing lost: the tables of shard 1 in the database
+before the kill are those after, the new process logs as many restored, and each of them
+that was waiting for a click answers it as a move (not "out of date").
+
+Every figure is printed beside its target. All of it shares the machine's cores: the
+harness (which is also the loopback Discord, on one event loop), each bot process and the
+PostgreSQL server; so each phase also says the CPU of each process, of the harness, of the
+whole machine, and how late the harness's loop ran (a late loop reads callbacks late and
+inflates latencies). The loopback keeps Discord's rate limits, the global one (50 requests a
+second per bot, whatever its shards) included; the requests it held back are counted.
+
+Run: .venv/bin/python bench/scale.py [--tables 1000] [--seconds 30] [--burst-seconds 20]
+     [--json]; quick: --tables 100 --seconds 10 --burst-seconds 10 (about 3 minutes).
+The default run takes about 15 minutes on 2 cores. It starts a throwaway PostgreSQL server as
+the tests do (tests/support/postgres.py) and talks only to 127.0.0.1 and that socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.load import (
+    TARGET_P99_MS,
+    WARMUP_TABLES,
+    PromptTracker,
+    Seat,
+    database_for,
+    drive,
+    json_safe,
+    machine_busy,
+    ms,
+    press,
+    settle,
+)
+from bench.load import Phase as LoadPhase
+from bot.shards import shard_of
+from loopback import LoopbackDiscord
+from loopback.interactions import MESSAGE, Interaction
+from loopback.models import EPHEMERAL
+from loopback.process import BotProcess
+
+TARGET_TABLES = 1000  # per process
+TARGET_SPEEDUP = 1.7
+TARGET_PG_P99_RATIO = 1.5
+TARGET_TAKEOVER_S = 30.0
+SHARDS = 2
+PROBE_EVERY = 0.5  # seconds between the takeover's clicks
+TAKEOVER_LIMIT = 120.0
+AFTER_LIMIT = 60.0  # for every table of the killed process to answer a click
+CONFIGS = (("sqlite", 1), ("postgresql", 1), ("postgresql", 2))
+
+
+def config_name(backend: str, processes: int) -> str:
+    return f"{processes} process{'es' if processes > 1 else ''}, {backend}"
+
+
+# --- the guilds -------------------------------------------------------------------------------
+
+
+def plan_guilds(tables: int, per_guild: int,
+                shards: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+    """(shard, table numbers) per guild: `tables` tables in each of `shards`, guilds
+    alternating between them, so every shard has guilds (and tables) throughout."""
+    per_shard = {s: list(range(i * tables, (i + 1) * tables)) for i, s in enumerate(shards)}
+    guilds = []
+    while any(per_shard.values()):
+        for shard, numbers in per_shard.items():
+            if numbers:
+                guilds.append((shard, numbers[:per_guild]))
+                del numbers[:per_guild]
+    return guilds
+
+
+def names(number: int) -> tuple[str, str, str]:
+    """Host, guest and channel of table `number`."""
+    return f"h{number:04d}", f"g{number:04d}", f"t{number:04d}"
+
+
+def warm_names(shard: int) -> list[str]:
+    """The warm-up channels in a guild of `shard` (bench.load.drive: their players are
+    '<channel>-host' and '<channel>-guest')."""
+    return [f"warm{shard}-{k}" for k in range(WARMUP_TABLES)]
+
+
+def build_guilds(discord: LoopbackDiscord, plan: list[tuple[int, list[int]]],
+                 warm: dict[int, list[str]]) -> dict[int, int]:
+    """Add the guilds (warm-up ones first) and return {channel id: shard}.
+
+    Each guild's members are the bot and the players of its tables: `add_guild` makes every
+    user a member of every guild, which with thousands of players would put millions of
+    members in the GUILD_CREATEs, a cost no real bot of this size pays.
+    """
+    state = discord.state
+    shard_of_channel = {}
+    layout = [(shard, f"warm-{shard}", [(c, f"{c}-host", f"{c}-guest") for c in chans])
+              for shard, chans in warm.items()]
+    layout += [(shard, f"guild-{g:03d}", [(names(n)[2], names(n)[0], names(n)[1])
+                                          for n in numbers])
+               for g, (shard, numbers) in enumerate(plan)]
+    for shard, guild_name, tables in layout:
+        handles = discord.add_guild(guild_name, [c for c, _, _ in tables], shard=(shard, SHARDS))
+        guild = state.guilds[handles[0].channel.guild_id]
+        people = [state.user_by_name(p) for _, h, g in tables for p in (h, g)]
+        guild.member_ids = [state.bot.id, *(p.id for p in people if p is not None)]
+        guild.owner_id = guild.member_ids[1]
+        shard_of_channel |= {h.channel.id: shard for h in handles}
+    return shard_of_channel
+
+
+def progress(text: str) -> None:
+    print(f"... {time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)
+
+
+async def machine_busy_pct(seconds: float) -> int:
+    """How busy every core is while none of this benchmark's processes work: other programs
+    on the machine (other test runs, say) take CPU from the figures that follow."""
+    before = machine_busy()
+    await asyncio.sleep(seconds)
+    busy, total = (now - then for now, then in zip(machine_busy(), before, strict=True))
+    return round(100 * busy / max(1, total))
+
+
+# --- one configuration --------------------------------------------------------------------------
+
+
+async def run_config(args: argparse.Namespace, workdir: Path, backend: str,
+                     processes: int) -> dict[str, Any]:
+    shards = tuple(range(processes)) if processes > 1 else (0, 1)
+    per_shard = args.tables if processes > 1 else math.ceil(args.tables / 2)
+    plan = plan_guilds(per_shard, args.guild_tables, shards)
+    numbers = sorted(n for _, ns in plan for n in ns)[:args.tables * processes]
+    kept = set(numbers)
+    plan = [(s, [n for n in ns if n in kept]) for s, ns in plan]
+    plan = [(s, ns) for s, ns in plan if ns]
+    warm = {s: warm_names(s) for s in (shards if processes > 1 else (0,))}
+    warm_channels = [c for chans in warm.values() for c in chans]
+    hosts, guests, channels = (list(x) for x in zip(*(names(n) for n in numbers), strict=True))
+    users = [*(f"{c}-{r}" for c in warm_channels for r in ("host", "guest")), *hosts, *guests]
+    tag = f"{backend}-{processes}"
+    others_busy = await machine_busy_pct(2.0)
+    async with LoopbackDiscord(users=users, channels=["lobby"], ack_timeout=10.0,
+                               rate_limits=not args.no_rate_limits) as discord:
+        shard_of_channel = build_guilds(discord, plan, warm)
+        database = await database_for(
+            argparse.Namespace(postgres=args.postgres if backend == "postgresql" else None),
+            workdir, tag)
+        bots = {}
+        for shard in range(processes):
+            env = {"LOG_LEVEL": "INFO"}
+            if processes > 1:
+                env |= {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}
+            bots[shard] = BotProcess(discord, database, log_path=workdir / f"{tag}-{shard}.log",
+                                     extra_env=env)
+        # The first guild's shard first: the loopback tells readiness by its guild.
+        first = shard_of(discord.state.guild.id, SHARDS) if processes > 1 else 0
+        for shard in sorted(bots, key=lambda s: s != first):
+            await bots[shard].start(ready_timeout=120)
+        progress(f"{tag}: {len(numbers)} tables, bot ready")
+        pids = tuple(b.process.pid for b in bots.values() if b.process is not None)
+        tracker = PromptTracker(discord)
+        follower = asyncio.create_task(tracker.run())
+        load_args = argparse.Namespace(**{**vars(args), "tables": len(numbers),
+                                          "concurrency": len(numbers), "rounds": None})
+        try:
+            figures = await drive(load_args, discord, tracker, pids, (hosts, guests, channels),
+                                  warm_channels)
+            figures["tables"] = len(numbers)
+            figures["machine_busy_before_pct"] = others_busy
+            figures["guilds"] = len(plan) + len(warm)
+            stats = discord.stats.snapshot()
+            figures["requests"] = sum(stats["requests"].values())
+            figures["held_back_429"] = (sum(stats["rate_limited"].values())
+                                        + stats["global_rate_limited"])
+            progress(f"{tag}: load done")
+            if processes > 1 and args.takeover:
+                seats = seats_of(discord, tracker, channels, shard_of_channel)
+                figures["takeover"] = await takeover(args, discord, tracker, bots, 1,
+                                                     seats[1], database)
+            return figures
+        except BaseException:
+            for bot in bots.values():
+                print(bot.log_tail(40), file=sys.stderr)
+            raise
+        finally:
+            follower.cancel()
+            for bot in bots.values():
+                await bot.stop()
+
+
+def seats_of(discord: LoopbackDiscord, tracker: PromptTracker, channels: list[str],
+             shard_of_channel: dict[int, int]) -> dict[int, list[Seat]]:
+    """The tables `drive` played, by shard, with the players the tracker already follows."""
+    state = discord.state
+    seats: dict[int, list[Seat]] = {}
+    for channel_name in channels:
+        channel = state.channel_by_name(channel_name)
+        assert channel is not None
+        number = int(channel_name[1:])
+        host, guest, _ = names(number)
+        host_user, guest_user = state.user_by_name(host), state.user_by_name(guest)
+        assert host_user is not None and guest_user is not None
+        seat = Seat(tracker.players[host_user.id], tracker.players[guest_user.id], channel.id)
+        seats.setdefault(shard_of_channel[channel.id], []).append(seat)
+    return seats
+
+
+# --- the takeover -------------------------------------------------------------------------------
+
+
+async def shard_tables(database: str, shard: int) -> set[str]:
+    """The unfinished tables of `shard` as the database has them."""
+    from tests.support.rawdb import fetch
+
+    rows = await fetch(database, "SELECT table_id, guild_id FROM table_snapshots")
+    return {str(table) for table, guild in rows if shard_of(int(guild), SHARDS) == shard}
+
+
+def restored_count(log: str) -> int | None:
+    found = re.findall(r"restored (\d+) table", log.rsplit("--- start ", 1)[-1])
+    return int(found[-1]) if found else None
+
+
+async def one_click(discord: LoopbackDiscord, tracker: PromptTracker, seat: Seat,
+                    phase: LoadPhase, until: float) -> bool:
+    """The table's next click, as a player makes it; whether it was answered as a move."""
+    move = await tracker.next_move(seat, until)
+    if move is None:
+        return False
+    step, player, message = move
+    label = next(label for name, _, _, label in seat.moves() if name == step)
+    record = await press(discord, player.user, message, label, player.clicked)
+    phase.clicks.append((step, record))
+    return record.responded_at is not None and not refused(discord, record)
+
+
+def refused(discord: LoopbackDiscord, record: Interaction) -> bool:
+    message = discord.state.messages.get(record.original_id or 0)
+    return bool(record.response_type == MESSAGE and message is not None
+                and message.flags & EPHEMERAL)
+
+
+async def takeover(args: argparse.Namespace, discord: LoopbackDiscord, tracker: PromptTracker,
+                   bots: dict[int, BotProcess], shard: int, seats: list[Seat],
+                   database: str) -> dict[str, Any]:
+    await settle(discord, quiet=1.0)
+    before = await shard_tables(database, shard)
+    # The tables whose players have a prompt to click. The others wait, as far as the
+    # harness can tell, for a prompt that a click Discord timed out in the flat-out load
+    # left unedited (the move was made; its answer came after the 3 s): not the kill's doing.
+    tracker.catch_up()
+    waiting = {id(seat): (player, message, label) for seat in seats
+               for _, player, accept, label in reversed(seat.moves())
+               if (message := tracker.ready(player, accept)) is not None}
+    if not waiting:
+        raise RuntimeError(f"no table of shard {shard} is waiting for a click")
+    player, message, label = next(iter(waiting.values()))
+
+    victim = bots[shard]
+    killed_at = discord.clock.time()
+    await victim.kill()
+    restart = asyncio.create_task(victim.start(ready_timeout=TAKEOVER_LIMIT))
+    clicks: list[asyncio.Task[Interaction]] = []
+    answered: Interaction | None = None
+    while answered is None and discord.clock.time() - killed_at < TAKEOVER_LIMIT:
+        clicks.append(asyncio.create_task(press(discord, player.user, message, label,
+                                                player.clicked)))
+        await asyncio.sleep(PROBE_EVERY)
+        done = [t.result() for t in clicks if t.done() and not t.exception()]
+        acked = [i for i in done if i.responded_at is not None]
+        if acked:
+            answered = min(acked, key=lambda i: i.responded_at or math.inf)
+    with contextlib.suppress(Exception):
+        await restart
+    ready_s = None
+    if victim.process is not None and victim.process.returncode is None:
+        ready_s = round(discord.clock.time() - killed_at, 2)  # at the latest
+    for task in clicks:
+        task.cancel()
+    after = await shard_tables(database, shard)
+    # Every table of the killed process answers its next click.
+    phase = LoadPhase("after takeover", discord.state.messages)
+    phase.started = time.time()
+    answers = await asyncio.gather(*(one_click(discord, tracker, s, phase, phase.started
+                                               + AFTER_LIMIT) for s in seats
+                                     if id(s) in waiting))
+    phase.ended = time.time()
+    played = sum(answers)
+    return {
+        "takeover_s": round((answered.responded_at or 0) - killed_at, 2) if answered else None,
+        "answer_refused": refused(discord, answered) if answered else None,
+        "clicks_until_answered": len(clicks),
+        "process_ready_by_s": ready_s,
+        "shard_tables_before": len(before),
+        "shard_tables_after": len(after),
+        "same_tables": before == after,
+        "restored_logged": restored_count(victim.log_text()),
+        "tables_answering_after": played,
+        "tables_of_shard": len(seats),
+        "tables_waiting_for_a_click": len(waiting),
+        "after": phase.summary(),
+    }
+
+
+# --- report -------------------------------------------------------------------------------------
+
+
+def passed(ok: bool | None) -> str:
+    return "n/a" if ok is None else "PASS" if ok else "FAIL"
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    if not a or not b or not math.isfinite(a) or not math.isfinite(b):
+        return None
+    return round(a / b, 2)
+
+
+def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
+             seconds: float) -> dict[str, Any]:
+    """The figures the issue names, with their verdicts."""
+    def phase(key: str, name: str) -> dict[str, Any]:
+        return (results.get(key) or {}).get(name) or {}
+
+    p99 = {key: phase(key, "paced").get("p99_ms") for key in results}
+    ips = {key: phase(key, "burst").get("interactions_per_s") for key in results}
+    known = [v for v in p99.values() if v is not None]
+    worst = max(known, key=lambda v: v if v is not None else -1) if known else None
+    speedup = ratio(ips.get("postgresql-2"), ips.get("postgresql-1"))
+    pg_ratio = ratio(p99.get("postgresql-1"), p99.get("sqlite-1"))
+    take = (results.get("postgresql-2") or {}).get("takeover") or {}
+    lost = None
+    if take:
+        lost = not (take["same_tables"] and take["restored_logged"] == take["shard_tables_before"]
+                    and take["tables_answering_after"] == take["tables_waiting_for_a_click"])
+    takeover_s = take.get("takeover_s")
+    return {
+        "cores": os.cpu_count(),
+        "tables_per_process": args.tables,
+        "think_s": args.think,
+        "p99_ms": worst,
+        "p99_ms_by_config": p99,
+        "interactions_per_s_saturated": ips,
+        "speedup_2_processes": speedup,
+        "postgresql_over_sqlite_p99": pg_ratio,
+        "takeover_s": takeover_s,
+        "nothing_lost": None if lost is None else not lost,
+        "kb_per_idle_table": {k: r.get("kb_per_table") for k, r in results.items()},
+        "seconds": round(seconds),
+        "targets": {"p99_ms": TARGET_P99_MS, "tables_per_process": TARGET_TABLES,
+                    "speedup_2_processes": TARGET_SPEEDUP,
+                    "postgresql_over_sqlite_p99": TARGET_PG_P99_RATIO,
+                    "takeover_s": TARGET_TAKEOVER_S},
+        "verdicts": {
+            "p99_ms": passed(None if worst is None
+                             else worst < TARGET_P99_MS and args.tables >= TARGET_TABLES),
+            "speedup_2_processes": passed(None if speedup is None
+                                          else speedup >= TARGET_SPEEDUP),
+            "postgresql_over_sqlite_p99": passed(None if pg_ratio is None
+                                                 else pg_ratio <= TARGET_PG_P99_RATIO),
+            "takeover_s": passed(None if not take else takeover_s is not None
+                                 and takeover_s < TARGET_TAKEOVER_S and lost is False),
+        },
+    }
+
+
+def report(results: dict[str, dict[str, Any]], head: dict[str, Any]) -> str:
+    think = head["think_s"]
+    rows: list[tuple[str, str, str, str]] = []
+    for key, figures in results.items():
+        backend, processes = key.rsplit("-", 1)
+        name = f"{config_name(backend, int(processes))} ({figures['tables']} tables, " \
+               f"{figures['guilds']} guilds)"
+        paced, burst = figures.get("paced") or {}, figures.get("burst") or {}
+        p99 = paced.get("p99_ms", math.nan)
+        rows += [
+            (f"{name}: p99 click→ack, ~{think:g} s think", ms(p99),
+             f"< {TARGET_P99_MS:.0f} ms", passed(None if not paced else p99 < TARGET_P99_MS)),
+            ("    interactions/s at saturation (flat out)",
+             f"{burst.get('interactions_per_s', math.nan):.1f}", "", ""),
+            ("    memory per idle table", f"{figures['kb_per_table']:.1f} KB", "", ""),
+        ]
+    speedup, pg_ratio = head["speedup_2_processes"], head["postgresql_over_sqlite_p99"]
+    verdicts = head["verdicts"]
+    rows += [
+        (f"p99 with {head['tables_per_process']} tables per process (worst of the above)",
+         ms(head["p99_ms"] if head["p99_ms"] is not None else math.nan),
+         f"< {TARGET_P99_MS:.0f} ms @ {TARGET_TABLES}", verdicts["p99_ms"]),
+        ("2 processes' interactions/s over 1's (PostgreSQL, saturated)",
+         f"{speedup:.2f}×" if speedup else "n/a", f"≥ {TARGET_SPEEDUP}×",
+         verdicts["speedup_2_processes"]),
+        ("PostgreSQL p99 over SQLite p99 (1 process, paced)",
+         f"{pg_ratio:.2f}×" if pg_ratio else "n/a", f"≤ {TARGET_PG_P99_RATIO}×",
+         verdicts["postgresql_over_sqlite_p99"]),
+    ]
+    take = (results.get("postgresql-2") or {}).get("takeover")
+    if take:
+        rows += [
+            ("kill -9 of shard 1's process → a click on its table answered",
+             f"{take['takeover_s']} s" if take["takeover_s"] is not None else "never",
+             f"< {TARGET_TAKEOVER_S:.0f} s, 0 lost", verdicts["takeover_s"]),
+            ("    its tables in the database before / after; restored (log)",
+             f"{take['shard_tables_before']} / {take['shard_tables_after']}; "
+             f"{take['restored_logged']}", "", ""),
+            ("    its tables waiting for a click: next click answered as a move",
+             f"{take['tables_answering_after']} / {take['tables_waiting_for_a_click']} "
+             f"(of {take['tables_of_shard']})", "", ""),
+        ]
+    width = max(len(r[0]) for r in rows) + 2
+    lines = [f"cores: {head['cores']}; tables per process: {head['tables_per_process']}; "
+             f"run took {head['seconds']} s",
+             f"{'figure':<{width}}{'measured':>18}  {'target':<20}",
+             "-" * (width + 46)]
+    lines += [f"{a:<{width}}{b:>18}  {c:<20}{d}" for a, b, c, d in rows]
+    lines.append("")
+    for key, figures in results.items():
+        lines.append(f"[{key}] machine busy before it started (others' work): "
+                     f"{figures['machine_busy_before_pct']}% of {head['cores']} cores")
+        lines.append(f"  requests to Discord: {figures.get('requests')}, held back by "
+                     f"rate limits (429): {figures.get('held_back_429')}; stalled tables: "
+                     f"{figures['stalled_count']}; error answers: {figures['bot_error_count']}")
+        for name in ("lobbies", "start", "paced", "burst"):
+            phase = figures.get(name)
+            if phase:
+                keep = ("interactions", "failed", "refused", "seconds", "interactions_per_s",
+                        "p50_ms", "p99_ms", "bot_cpu_pct", "bot_cpu_pct_each",
+                        "harness_cpu_pct", "machine_busy_pct", "harness_lag_p99_ms")
+                lines.append(f"  {name:>7}: " + ", ".join(
+                    f"{k}={phase[k]}" for k in keep if k in phase))
+        if figures.get("takeover"):
+            take = {k: v for k, v in figures["takeover"].items() if k != "after"}
+            after = figures["takeover"]["after"]
+            lines.append("  takeover: " + ", ".join(f"{k}={v}" for k, v in take.items()))
+            lines.append(f"  after takeover: interactions={after['interactions']}, "
+                         f"failed={after['failed']}, p99_ms={after['p99_ms']}")
+    return "\n".join(lines)
+
+
+# --- main ---------------------------------------------------------------------------------------
+
+
+async def main_async(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    from tests.support.postgres import start_server
+
+    started = time.monotonic()
+    wanted = [(b, p) for b, p in CONFIGS if f"{b}-{p}" in args.configs]
+    args.postgres = start_server() if any(b == "postgresql" for b, _ in wanted) else None
+    results: dict[str, dict[str, Any]] = {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="dc-scale-") as tmp:
+            for backend, processes in wanted:
+                print(f"... {time.monotonic() - started:.0f} s: "
+                      f"{config_name(backend, processes)}", file=sys.stderr, flush=True)
+                results[f"{backend}-{processes}"] = await run_config(args, Path(tmp), backend,
+                                                                     processes)
+                if args.save:  # as it goes: a long run that fails late keeps its figures
+                    Path(args.save).write_text(json.dumps(json_safe(results)))
+    finally:
+        if args.postgres is not None:
+            args.postgres.stop()
+    return results, headline(results, args, time.monotonic() - started)
+
+
+OPTIONS: tuple[tuple[str, type, Any, str], ...] = (
+    ("--tables", int, TARGET_TABLES, "concurrent tables per process"),
+    ("--guild-tables", int, 50, "tables per guild"),
+    ("--seconds", float, 30.0, "paced load, with think time"),
+    ("--burst-seconds", float, 20.0, "flat-out load, no think time"),
+    ("--think", float, 5.0, "paced load: mean seconds a player takes per click"),
+    ("--configs", str, ",".join(f"{b}-{p}" for b, p in CONFIGS), "which configurations"),
+    ("--seed", int, 1, "the players' random thinking times"),
+)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    for flag, kind, default, text in OPTIONS:
+        parser.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    parser.add_argument("--no-takeover", dest="takeover", action="store_false",
+                        help="skip the kill -9 and takeover")
+    parser.add_argument("--no-rate-limits", action="store_true",
+                        help="the loopback without Discord's rate limits (only to see what "
+                             "they cost)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--save", help="also write the JSON object to this file")
+    args = parser.parse_args(argv)
+    args.configs = set(args.configs.split(","))
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    results, head = asyncio.run(main_async(args))
+    if args.save:
+        Path(args.save).write_text(json.dumps(json_safe({**head, "configs": results})))
+    if args.json:
+        print(json.dumps(json_safe({**head, "configs": results}), allow_nan=False))
+    else:
+        print(report(results, head))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
