@@ -58,11 +58,12 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "badugi": ("engine/badugi.py", "engine/games/badugi.py"),
     "holdem_sppoker": ("engine/games/holdem_sppoker.py",),
     "red_dog": ("engine/games/red_dog.py",),
+    "spew": ("engine/games/spew.py",),
 }
 """Each catalogue's source files. `commands` (the slash commands' texts) is read from the
 command tree instead (`command_msgids`)."""
 COMPLETE = ("bot", "commands", "cards", "poangpoker", "sppoker", "poke", "betting",
-            "badugi", "holdem_sppoker", "red_dog")
+            "badugi", "holdem_sppoker", "red_dog", "spew")
 """The catalogues declared complete in Swedish: tests/test_i18n.py holds them to every entry."""
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)

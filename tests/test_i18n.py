@@ -368,6 +368,40 @@ def test_a_red_dog_game_reads_in_swedish() -> None:
             assert not english.search(shown), (str(text), shown)
 
 
+def test_a_spew_deal_reads_in_swedish() -> None:
+    from engine.games.spew import Spew
+
+    english = re.compile(r"\b(the|and|deals|draws|pot|cards|stands|folded|with|split|"
+                         r"Showdown|Side|main|declared|declare|high|low|both|spews|nobody|"
+                         r"wins|High|Low|Both|Declare)\b")
+    rng = random.Random(8)
+    for seed in range(8):
+        options: dict[str, object] = {"stacks": [40, 100, 100, 100], "button": seed % 4}
+        if seed % 2:
+            options["out_takes_low"] = True
+        game = Spew(["Anna", "Bo", "Cia", "Dan"], options, random.Random(seed))
+        texts = [event.text for event in game.opening_events()]
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+            if game.phase == "declare":
+                for bad in (Action("declare", ("up",)), Action("fly")):
+                    with pytest.raises(Exception) as refused:
+                        game.apply(seat, bad)
+                    texts.append(refused.value.args[0])
+            action = Action("timeout") if seed == 2 and game.phase == "declare" \
+                else game.ai_action(seat, rng)
+            texts += [event.text for event in game.apply(seat, action)]
+        assert game.result is not None
+        texts.append(game.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
+            shown = i18n.render(text, "sv")
+            assert not english.search(shown), (str(text), shown)
+
+
 @pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
 def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
     """Every msg()/t()/N_() call with a literal is found by the extractor (Babel misses a

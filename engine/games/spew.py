@@ -69,6 +69,7 @@ from engine.games.chip_deal import (
 )
 from engine.games.registry import register
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
+from engine.i18n import Msg, msg
 from engine.points import SPEW, best_high, best_low
 from engine.views import SeatView
 
@@ -78,6 +79,15 @@ TURN_SECONDS = 60.0
 NUMBERS = {**STAKES, "declare_seconds": 120, "last_seconds": 10}
 SIDES = {"high": Declaration.HIGH, "low": Declaration.LOW, "both": Declaration.BOTH}
 TIMED_OUT = "none"  # a seat whose declaring clock ran out: it cannot win either side
+SIDE_WORDS = {"high": msg("high"), "low": msg("low"), "both": msg("both")}
+
+
+def _and(names: Sequence[str]) -> str:
+    """"A and B and C", each "and" a word of the reader's."""
+    together = names[0]
+    for name in names[1:]:
+        together = msg("{names} and {last}", names=together, last=name)
+    return together
 
 
 def spew_layout(players: int) -> tuple[int, int, int]:
@@ -259,25 +269,29 @@ class Spew(ChipDeal):
             for seat in order:
                 self.hands[seat] += self._take(1)
         ante = self.betting.structure.ante
-        text = f"Spew: {self.seats[self.button]} deals {self.hole} cards each."
+        told: list[str] = [msg("Spew: {name} deals {n} cards each.",
+                               name=self.seats[self.button], n=self.hole)]
         if ante:
-            text += f" Antes {ante}: the pot is {self.betting.pot_total}."
+            told.append(msg("Antes {n}: the pot is {pot}.", n=ante,
+                            pot=self.betting.pot_total))
         short = [self.seats[p.seat] for p in posted if p.all_in]
         if short:
-            text += f" All-in on the ante: {', '.join(short)}."
+            told.append(msg("All-in on the ante: {names}.", names=", ".join(short)))
         data = {"button": self.button, "hole": self.hole, "max_draw": self.max_draw,
                 "spew_total": self.spew_total, **self._chips()}
-        events = [Event(text, None, "deal", data)]
+        events = [Event(Msg.joined(" ", told), None, "deal", data)]
         for seat in range(self.n):
-            events.append(self._hand_event(seat, f"Your hand: {self._hand_text(seat)}."))
+            events.append(self._hand_event(seat, msg("Your hand: {hand}.",
+                                                     hand=self._hand_text(seat))))
         self.betting.start_round()
         return events + self._advance()
 
     def _hand_text(self, seat: int) -> str:
         hand = self.hands[seat]
         if not hand:
-            return "no cards"
-        return f"{label_cards(spew_order(hand))} (high {high_total(hand)}, low {low_total(hand)})"
+            return msg("no cards")
+        return msg("{cards} (high {high}, low {low})", cards=label_cards(spew_order(hand)),
+                   high=high_total(hand), low=low_total(hand))
 
     def _hand_event(self, seat: int, text: str, **extra: Any) -> Event:
         hand = self.hands[seat]
@@ -337,7 +351,8 @@ class Spew(ChipDeal):
         live = self._contenders()
         self.drawer = live[0]
         pot = self.betting.pot_total
-        text = f"The draw (pot {pot}): throw up to {self.max_draw} cards in turn, or stand pat."
+        text = msg("The draw (pot {pot}): throw up to {n} cards in turn, or stand pat.", pot=pot,
+                   n=self.max_draw)
         return [Event(text, None, "draw_begins", {"max_draw": self.max_draw, **self._chips()})]
 
     def _next_drawer(self, seat: int) -> int | None:
@@ -361,11 +376,14 @@ class Spew(ChipDeal):
         emptied = [s for s in removed if not self.hands[s]]
         number = len(self.spew_cards)
         words = rank_word(card.rank or 0, plural=True)
+        spews: str
         if removed:
-            spews = "; ".join(f"{self.seats[s]} spews {label_cards(c)}" for s, c in removed.items())
+            spews = Msg.joined("; ", [msg("{name} spews {cards}", name=self.seats[s],
+                                          cards=label_cards(c)) for s, c in removed.items()])
         else:
-            spews = f"nobody holds {words}"
-        text = f"Spew card {number} of {self.spew_total}: {card.label}. {spews}."
+            spews = msg("nobody holds {ranks}", ranks=words)
+        text: str = msg("Spew card {number} of {total}: {card}. {spews}.", number=number,
+                        total=self.spew_total, card=card.label, spews=spews)
         data: dict[str, Any] = {
             "card": str(card),
             "number": number,
@@ -387,16 +405,19 @@ class Spew(ChipDeal):
                 b.stacks[seat] = 0
                 self.nut_low.append(seat)
                 won = sum(p.amount // 2 for p in b.pots() if seat in p.eligible)
-                text += (f" {self.seats[seat]} has no cards left: the nut low, half the pot"
-                         f" ({won}) is theirs, and the rest play for high only.")
+                text = Msg.joined(" ", [text, msg(
+                    "{name} has no cards left: the nut low, half the pot ({n}) is theirs, and "
+                    "the rest play for high only.", name=self.seats[seat], n=won)])
             else:
                 b.folded[seat] = True  # the kit folds only on a turn: out of every pot
-                text += f" {self.seats[seat]} has no cards left and is out of the pot."
+                text = Msg.joined(" ", [text, msg(
+                    "{name} has no cards left and is out of the pot.", name=self.seats[seat])])
         self._clear_last_actions()
         events.append(Event(text, None, "spew", {**data, **self._chips()}))
         for seat, cards in removed.items():
             events.append(self._hand_event(
-                seat, f"You spew {label_cards(cards)}: {self._hand_text(seat)}.",
+                seat, msg("You spew {cards}: {hand}.", cards=label_cards(cards),
+                          hand=self._hand_text(seat)),
                 spewed=cards_to_json(cards)))
         return events
 
@@ -405,8 +426,8 @@ class Spew(ChipDeal):
         b = self.betting
         order = b.order_from_button()
         awards = b.settle([split_evenly(p.amount, p.eligible, order) for p in b.pots()])
-        names = " and ".join(self.seats[s] for s in emptied)
-        text = f"Every hand still in is empty ({names}): each pot is shared by its players."
+        text = msg("Every hand still in is empty ({names}): each pot is shared by its players.",
+                   names=_and([self.seats[s] for s in emptied]))
         self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "lone": None,
                          "lines": [text], "declarations": {}}
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
@@ -419,7 +440,8 @@ class Spew(ChipDeal):
         self._phase = "declare"
         self._clear_last_actions()
         names = ", ".join(self.seats[s] for s in live)
-        text = f"Declare, sealed: high, low or both ({names}). Nothing is shown until all have."
+        text = msg("Declare, sealed: high, low or both ({names}). Nothing is shown until all "
+                   "have.", names=names)
         return [Event(text, None, "declare_begins", {"seats": live})]
 
     # --- actions -----------------------------------------------------------------------------
@@ -442,9 +464,9 @@ class Spew(ChipDeal):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("This deal is over.")
+            raise IllegalAction(msg("This deal is over."))
         if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("It is not your turn."))
         last_before = self._last_person()
         if action == TIMEOUT or action.name == "timeout":
             if self._phase == "declare":
@@ -454,10 +476,11 @@ class Spew(ChipDeal):
             action = self._timeout_action(seat)
         if self._phase == "declare":
             if action.name != "declare" or len(action.args) != 1:
-                raise IllegalAction("Declare high, low or both.")
+                raise IllegalAction(msg("Declare high, low or both."))
             side = str(action.args[0]).strip().lower()
             if side not in SIDES:
-                raise IllegalAction(f"{action.args[0]!r} is not a side: high, low or both.")
+                raise IllegalAction(msg("{side} is not a side: high, low or both.",
+                                        side=repr(action.args[0])))
             events = self._declare(seat, side)
             self.step += 1
             return events + self._after_declaring(last_before)
@@ -467,10 +490,11 @@ class Spew(ChipDeal):
             elif action.name == "draw":
                 thrown = parse_action_cards(action.args, self.hands[seat])
                 if len(thrown) > self.max_draw:
-                    raise IllegalAction(f"You may draw at most {self.max_draw} cards.")
+                    raise IllegalAction(msg("You may draw at most {n} cards.", n=self.max_draw))
                 events = self._draw(seat, thrown)
             else:
-                raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
+                raise IllegalAction(msg(
+                    "It is the draw: pick the cards to throw, or stand pat."))
         else:
             events = self._betting_action(seat, action)
         self.step += 1
@@ -489,7 +513,8 @@ class Spew(ChipDeal):
         if not thrown:
             self.draws[seat] = 0
             self.last_actions[seat] = "stand pat"
-            events = [Event(f"{who} stands pat.", None, "draw", {"seat": seat, "count": 0})]
+            events = [Event(msg("{name} stands pat.", name=who), None, "draw",
+                            {"seat": seat, "count": 0})]
         else:
             kept = [c for c in self.hands[seat] if c not in thrown]
             new = self._take(len(thrown))
@@ -499,11 +524,13 @@ class Spew(ChipDeal):
             self.draws[seat] = count
             self.last_actions[seat] = f"draw {count}"
             events = [
-                Event(f"{who} draws {count}.", None, "draw", {"seat": seat, "count": count}),
+                Event(msg("{name} draws {n}.", name=who, n=count), None, "draw",
+                      {"seat": seat, "count": count}),
                 self._hand_event(
                     seat,
-                    f"You threw {label_cards(thrown)} and drew {label_cards(new)}: "
-                    f"{self._hand_text(seat)}.",
+                    msg("You threw {thrown} and drew {drawn}: {hand}.",
+                        thrown=label_cards(thrown), drawn=label_cards(new),
+                        hand=self._hand_text(seat)),
                     thrown=cards_to_json(thrown),
                     drawn=cards_to_json(new),
                 ),
@@ -518,19 +545,21 @@ class Spew(ChipDeal):
         live = self._contenders()
         done = sum(1 for s in live if self.declarations[s] is not None)
         public = Event(
-            f"{self.seats[seat]} has declared ({done} of {len(live)}).",
+            msg("{name} has declared ({done} of {total}).", name=self.seats[seat], done=done,
+                total=len(live)),
             None,
             "declared",
             {"seat": seat, "declared": done, "of": len(live)},
         )
-        private = Event(f"You declared {side}. It is sealed until everyone has declared.",
-                        seat, "declaration", {"declaration": side})
+        private = Event(msg("You declared {side}. It is sealed until everyone has declared.",
+                            side=SIDE_WORDS[side]), seat, "declaration", {"declaration": side})
         return [public, private]
 
     def _declare_timeout(self, seat: int) -> list[Event]:
         self.declarations[seat] = TIMED_OUT
         self.last_actions[seat] = "no declaration"
-        text = f"{self.seats[seat]} ran out of time to declare and cannot win this deal."
+        text = msg("{name} ran out of time to declare and cannot win this deal.",
+                   name=self.seats[seat])
         return [Event(text, None, "timeout", {"seat": seat})]
 
     def _after_declaring(self, last_before: int | None) -> list[Event]:
@@ -539,8 +568,8 @@ class Spew(ChipDeal):
             if last is None or last == last_before:
                 return []
             seconds = f"{self.settings['last_seconds']:g}"
-            return [Event(f"Everyone else has declared: declare within {seconds} seconds, or "
-                          "you cannot win this deal.", last, "last_call",
+            return [Event(msg("Everyone else has declared: declare within {seconds} seconds, "
+                              "or you cannot win this deal.", seconds=seconds), last, "last_call",
                           {"seconds": self.settings["last_seconds"]})]
         return self._showdown()
 
@@ -548,8 +577,8 @@ class Spew(ChipDeal):
     def _lone_winner(self, seat: int) -> list[Event]:
         awards = self.betting.settle_lone_player()
         won = sum(a.amount for a in awards)
-        others = "Everyone else folded or was spewed out"
-        text = f"{others}: {self.seats[seat]} takes the pot of {won} unseen."
+        text = msg("Everyone else folded or was spewed out: {name} takes the pot of {n} unseen.",
+                   name=self.seats[seat], n=won)
         self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "lone": seat,
                          "lines": [text], "declarations": {}}
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
@@ -559,19 +588,23 @@ class Spew(ChipDeal):
         live = self._contenders()
         highs = {s: high_total(self.hands[s]) for s in live}
         lows = {s: low_total(self.hands[s]) for s in live}
-        lines = []
+        lines: list[str] = []
         for s in live:
-            line = (f"{self.seats[s]}: {label_cards(spew_order(self.hands[s]))}, "
-                    f"high {highs[s]}, low {lows[s]}")
+            shown = {"name": self.seats[s], "cards": label_cards(spew_order(self.hands[s])),
+                     "high": highs[s], "low": lows[s]}
             declared = self.declarations[s]
             if declared == TIMED_OUT:
-                line += ", did not declare"
+                line = msg("{name}: {cards}, high {high}, low {low}, did not declare.", **shown)
             elif declared is not None:
-                line += f", declared {declared}"
-            lines.append(line + ".")
+                line = msg("{name}: {cards}, high {high}, low {low}, declared {side}.",
+                           side=SIDE_WORDS[declared], **shown)
+            else:
+                line = msg("{name}: {cards}, high {high}, low {low}.", **shown)
+            lines.append(line)
         for s in range(self.n):
             if self.out[s] and s not in self.nut_low:
-                lines.append(f"{self.seats[s]} was spewed out of cards and is out of the pot.")
+                lines.append(msg("{name} was spewed out of cards and is out of the pot.",
+                                 name=self.seats[s]))
         pots = b.pots()
         order = b.order_from_button()
         if self.nut_low:
@@ -594,7 +627,7 @@ class Spew(ChipDeal):
             "lone": None,
             "lines": lines,
         }
-        text = "Showdown. " + " ".join(lines)
+        text = Msg.joined(" ", [msg("Showdown."), *lines])
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
 
     def _high_only_shares(
@@ -613,47 +646,50 @@ class Spew(ChipDeal):
 
     def _explain(self, pot: Pot, award: PotAward, count: int, highs: Mapping[int, int],
                  lows: Mapping[int, int]) -> str:
-        label = "The pot" if count == 1 else ("The main pot" if award.index == 0 else
-                                                f"Side pot {award.index}")
-        names = " and ".join(self.seats[s] for s in award.shares)
+        label = msg("The pot") if count == 1 else (
+            msg("The main pot") if award.index == 0 else msg("Side pot {n}", n=award.index))
+        names = _and([self.seats[s] for s in award.shares])
         if len(pot.eligible) == 1:
-            return f"{label} of {pot.amount} goes back to {names}, the only one in it."
+            return msg("{pot} of {n} goes back to {names}, the only one in it.", pot=label,
+                       n=pot.amount, names=names)
 
         def who(seats: Sequence[int], values: Mapping[int, int]) -> str:
-            return " and ".join(f"{self.seats[s]} ({values[s]})" for s in seats)
+            return _and([f"{self.seats[s]} ({values[s]})" for s in seats])
 
+        parts: list[str] = []
         if self.nut_low:
             low = [s for s in pot.eligible if s in self.nut_low]
             high = best_seats(highs, [s for s in pot.eligible if s not in self.nut_low])
-            parts = []
             if high:
-                parts.append(f"high to {who(high, highs)}")
+                parts.append(msg("high to {names}", names=who(high, highs)))
             if low:
-                parts.append(f"low to {' and '.join(self.seats[s] for s in low)} (no cards)")
-            return f"{label} of {pot.amount}: {', '.join(parts)}."
+                parts.append(msg("low to {names} (no cards)",
+                                 names=_and([self.seats[s] for s in low])))
+            return msg("{pot} of {n}: {parts}.", pot=label, n=pot.amount,
+                       parts=Msg.joined(", ", parts))
         declared = {s: SIDES[d] for s in pot.eligible
                     if (d := self.declarations[s]) in SIDES}
         outcome = resolve_declarations(pot.eligible, declared, highs,
                                        {s: -v for s, v in lows.items()})
-        parts = []
         if outcome.scoop is not None:
             s = outcome.scoop
-            parts.append(f"{self.seats[s]} wins both ways (high {highs[s]}, low {lows[s]}) "
-                         "and takes it all")
+            parts.append(msg("{name} wins both ways (high {high}, low {low}) and takes it all",
+                             name=self.seats[s], high=highs[s], low=lows[s]))
         else:
             if outcome.high:
-                parts.append(f"high to {who(outcome.high, highs)}")
+                parts.append(msg("high to {names}", names=who(outcome.high, highs)))
             if outcome.low:
-                parts.append(f"low to {who(outcome.low, lows)}")
+                parts.append(msg("low to {names}", names=who(outcome.low, lows)))
             if not outcome.high and not outcome.low:
-                parts.append("nobody wins a side: shared by its players")
+                parts.append(msg("nobody wins a side: shared by its players"))
             elif not outcome.high or not outcome.low:
-                parts.append("the other side has no winner")
+                parts.append(msg("the other side has no winner"))
         for s in outcome.failed:
-            parts.append(f"{self.seats[s]} declared both and did not win both outright, "
-                         "so wins nothing")
+            parts.append(msg("{name} declared both and did not win both outright, so wins "
+                             "nothing", name=self.seats[s]))
         shares = ", ".join(f"{self.seats[s]} {a}" for s, a in award.shares.items())
-        return f"{label} of {pot.amount}: {'; '.join(parts)} ({shares})."
+        return msg("{pot} of {n}: {parts} ({shares}).", pot=label, n=pot.amount,
+                   parts=Msg.joined("; ", parts), shares=shares)
 
     def _end(self) -> Event:
         self.drawer = None
@@ -667,22 +703,22 @@ class Spew(ChipDeal):
         if seat not in self.to_act:
             return None
         if self._phase == "declare":
-            text = (f"Your hand: {self._hand_text(seat)}. Declare, sealed: high (highest "
-                    "total), low (lowest), or both (you must win both outright, or you win "
-                    "nothing). A declaration is final.")
+            text = msg("Your hand: {hand}. Declare, sealed: high (highest total), low (lowest), "
+                       "or both (you must win both outright, or you win nothing). A "
+                       "declaration is final.", hand=self._hand_text(seat))
             return Prompt(text, (
-                Choice("High", Action("declare", ("high",)), "primary"),
-                Choice("Low", Action("declare", ("low",)), "primary"),
-                Choice("Both", Action("declare", ("both",)), "danger"),
+                Choice(msg("High"), Action("declare", ("high",)), "primary"),
+                Choice(msg("Low"), Action("declare", ("low",)), "primary"),
+                Choice(msg("Both"), Action("declare", ("both",)), "danger"),
             ))
         if self._phase == "draw":
             hand = spew_order(self.hands[seat])
-            text = (f"The draw: your hand is {self._hand_text(seat)}. "
-                    f"Pick the cards to throw (0-{self.max_draw}), or stand pat.")
-            pick = CardPick("Throw cards", "draw", tuple(cards_to_json(hand)), 0,
+            text = msg("The draw: your hand is {hand}. Pick the cards to throw (0-{n}), or stand "
+                       "pat.", hand=self._hand_text(seat), n=self.max_draw)
+            pick = CardPick(msg("Throw cards"), "draw", tuple(cards_to_json(hand)), 0,
                             min(self.max_draw, len(hand)), tuple(c.label for c in hand))
-            return Prompt(text, (pick, Choice("Stand pat", Action("stand"), "primary")))
-        return self._bet_prompt(seat, f"Your hand: {self._hand_text(seat)}.")
+            return Prompt(text, (pick, Choice(msg("Stand pat"), Action("stand"), "primary")))
+        return self._bet_prompt(seat, msg("Your hand: {hand}.", hand=self._hand_text(seat)))
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting
