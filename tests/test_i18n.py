@@ -380,7 +380,7 @@ def test_a_spew_deal_reads_in_swedish() -> None:
         if seed % 2:
             options["out_takes_low"] = True
         game = Spew(["Anna", "Bo", "Cia", "Dan"], options, random.Random(seed))
-        texts = [event.text for event in game.opening_events()]
+        texts = [Spew.goal(options, 4), *(event.text for event in game.opening_events())]
         while not game.is_over:
             seat = min(game.to_act)
             prompt = game.prompt(seat)
@@ -393,6 +393,44 @@ def test_a_spew_deal_reads_in_swedish() -> None:
                     texts.append(refused.value.args[0])
             action = Action("timeout") if seed == 2 and game.phase == "declare" \
                 else game.ai_action(seat, rng)
+            texts += [event.text for event in game.apply(seat, action)]
+        assert game.result is not None
+        texts.append(game.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
+            shown = i18n.render(text, "sv")
+            assert not english.search(shown), (str(text), shown)
+
+
+def test_old_man_49er_and_zero_to_55_deals_read_in_swedish() -> None:
+    from engine.games.old_man_49er import OldMan49er
+    from engine.games.zero_to_55 import ZeroTo55
+
+    english = re.compile(r"\b(the|and|deals|draws|pays|pot|cards|stands|folded|with|"
+                         r"Showdown|Side|main|declared|declare|high|low|both|nobody|wins|"
+                         r"Reveal|Betting|leads|order|fixed|picked|Confirm|Reset|High|Low|"
+                         r"Both|Declare|exactly|fees)\b")
+    rng = random.Random(8)
+    for seed in range(6):
+        cls = (OldMan49er, ZeroTo55)[seed % 2]
+        options: dict[str, object] = {"stacks": [60, 200, 200], "button": seed % 3}
+        if seed in (1, 3):
+            options["draw_fee"] = 2
+        game = cls(["Anna", "Bo", "Cia"], options, random.Random(seed))
+        texts = [cls.goal(options, 3), *(event.text for event in game.opening_events())]
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+            texts += [c.disabled_reason for c in prompt.choices
+                      if getattr(c, "disabled_reason", None)]
+            if game.phase in ("order", "declare"):
+                for bad in (Action("reset"), Action("confirm"), Action("fly")):
+                    with pytest.raises(Exception) as refused:
+                        game.apply(seat, bad)
+                    texts.append(refused.value.args[0])
+            action = Action("timeout") if seed == 4 else game.ai_action(seat, rng)
             texts += [event.text for event in game.apply(seat, action)]
         assert game.result is not None
         texts.append(game.result.summary)

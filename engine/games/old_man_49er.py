@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.games.registry import register
 from engine.games.reveal_order import RevealGame
+from engine.i18n import msg
 from engine.points import OLD_MAN_49ER, PointScheme, is_49
 
 __all__ = ["OldMan49er"]
@@ -43,7 +44,7 @@ class OldMan49er(RevealGame):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return "highest and lowest totals split the pot; exactly 49 takes it all"
+        return msg("highest and lowest totals split the pot; exactly 49 takes it all")
 
     def jackpot(self, cards: Sequence[Card]) -> bool:
         return is_49(cards, self.scheme)

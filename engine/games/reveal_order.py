@@ -64,6 +64,7 @@ from engine.game import (
 )
 from engine.games.chip_deal import STAKES, ChipDeal, ChipDealView, check_stakes
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
+from engine.i18n import Msg, msg
 from engine.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
 from engine.views import SeatView
 
@@ -73,6 +74,16 @@ HAND_SIZE = 5
 TURN_SECONDS = 60.0
 ORDER_SECONDS = 120.0
 SIDES = tuple(d.value for d in Declaration)
+SIDE_WORDS = {"high": msg("high"), "low": msg("low"), "both": msg("both")}
+SIDE_LABELS = {"high": msg("High"), "low": msg("Low"), "both": msg("Both")}
+
+
+def _and(names: Sequence[str]) -> str:
+    """"A and B and C", each "and" a word of the reader's."""
+    together = names[0]
+    for name in names[1:]:
+        together = msg("{names} and {last}", names=together, last=name)
+    return together
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -236,15 +247,19 @@ class RevealGame(ChipDeal):
         for _ in range(HAND_SIZE):
             for seat in self.betting.order_from_button():
                 self.hands[seat] += self._take(1)
-        text = f"{self.title}: {self.seats[self.button]} deals."
+        told: list[str] = [msg("{game}: {name} deals.", game=self.title,
+                               name=self.seats[self.button])]
         if self.betting.structure.ante:
-            text += f" Antes {self.betting.structure.ante}: the pot is {self.pot}."
+            told.append(msg("Antes {n}: the pot is {pot}.", n=self.betting.structure.ante,
+                            pot=self.pot))
         short = [self.seats[p.seat] for p in posted if p.all_in]
         if short:
-            text += f" All-in on the ante: {', '.join(short)}."
-        events = [Event(text, None, "deal", {"button": self.button, **self._chips()})]
+            told.append(msg("All-in on the ante: {names}.", names=", ".join(short)))
+        events = [Event(Msg.joined(" ", told), None, "deal",
+                        {"button": self.button, **self._chips()})]
         for seat in range(self.n):
-            events.append(self._hand_event(seat, f"Your cards: {self._hand_text(seat)}."))
+            events.append(self._hand_event(seat, msg("Your cards: {hand}.",
+                                                     hand=self._hand_text(seat))))
         return events + self._advance()
 
     @property
@@ -255,11 +270,13 @@ class RevealGame(ChipDeal):
         return {**super()._chips(), "fees": list(self.fees)}
 
     def _values_text(self, cards: Sequence[Card]) -> str:
-        return f"high {self.high_total(cards)}, low {self.low_total(cards)}"
+        return msg("high {high}, low {low}", high=self.high_total(cards),
+                   low=self.low_total(cards))
 
     def _hand_text(self, seat: int) -> str:
         cards = self.cards_of(seat)
-        return f"{label_cards(cards)} ({self._values_text(cards)})"
+        return msg("{cards} ({values})", cards=label_cards(cards),
+                   values=self._values_text(cards))
 
     def _hand_event(self, seat: int, text: str, **extra: Any) -> Event:
         data = {"hand": cards_to_json(self.hands[seat]), **extra}
@@ -287,9 +304,12 @@ class RevealGame(ChipDeal):
                 events += self._lone_winner(b.lone_player)
         elif self._phase == "declare":
             self.declarations_shown = True
-            said = ", ".join(f"{self.seats[s]} {self.declarations[s]}" for s in self.live())
+            said = Msg.joined(", ", [msg("{name} {side}", name=self.seats[s],
+                                         side=SIDE_WORDS.get(self.declarations[s] or "", ""))
+                                     for s in self.live()])
             data = {"declarations": list(self.declarations)}
-            events.append(Event(f"The declarations: {said}.", None, "declarations", data))
+            events.append(Event(msg("The declarations: {said}.", said=said), None,
+                                "declarations", data))
         return events
 
     def _open_next(self) -> list[Event]:
@@ -304,14 +324,14 @@ class RevealGame(ChipDeal):
             return self._open_draw()
         if step == "order":
             self._phase = "order"
-            text = (
+            text = msg(
                 "Everyone now fixes the order in which their cards will be turned, in private. "
                 "Once confirmed it cannot change."
             )
             return [Event(text, None, "order_begins", {})]
         if step == "declare":
             self._phase = "declare"
-            text = "Declare high, low or both, sealed: the declarations are shown together."
+            text = msg("Declare high, low or both, sealed: the declarations are shown together.")
             return [Event(text, None, "declare_begins", {})]
         self._phase = "turning"  # passes at once: nobody is asked anything
         return self._reveal()
@@ -332,8 +352,13 @@ class RevealGame(ChipDeal):
             # highest exposed total, so the first actor is found again from that seat.
             b.actor = b._next_actor(lead)
         shown = self.reveals and exposed_total_for_betting(self.exposed[lead], self.scheme)
-        why = f" (highest showing, {shown})" if shown else ""
-        text = f"Betting round {b.round_no + 1} (pot {self.pot}): {self.seats[lead]} leads{why}."
+        if shown:
+            text = msg("Betting round {round} (pot {pot}): {name} leads (highest showing, "
+                       "{shown}).", round=b.round_no + 1, pot=self.pot, name=self.seats[lead],
+                       shown=shown)
+        else:
+            text = msg("Betting round {round} (pot {pot}): {name} leads.", round=b.round_no + 1,
+                       pot=self.pot, name=self.seats[lead])
         return [Event(text, None, "bet_begins", {"round": b.round_no, "lead": lead,
                                                    **self._chips()})]
 
@@ -341,8 +366,12 @@ class RevealGame(ChipDeal):
         self._phase = "draw"
         live = self.live()
         self.drawer = live[0]
-        fee = f", {self.draw_fee} a card" if self.draw_fee else ""
-        text = f"The draw: up to {self.draw_limit()} cards{fee}, in turn from the dealer's left."
+        if self.draw_fee:
+            text = msg("The draw: up to {n} cards, {fee} a card, in turn from the dealer's left.",
+                       n=self.draw_limit(), fee=self.draw_fee)
+        else:
+            text = msg("The draw: up to {n} cards, in turn from the dealer's left.",
+                       n=self.draw_limit())
         return [Event(text, None, "draw_begins", {"limit": self.draw_limit(),
                                                     "fee": self.draw_fee, **self._chips()})]
 
@@ -359,14 +388,17 @@ class RevealGame(ChipDeal):
                 card = self.hands[seat].pop(0)
                 self.exposed[seat].append(card)
                 turned[seat] = card
-        parts = []
+        parts: list[str] = []
         for seat, card in turned.items():
             low, high = self._totals_pair(self.exposed[seat])
-            span = str(low) if low == high else f"{low} to {high}"
-            parts.append(f"{self.seats[seat]} {card.label} ({label_cards(self.exposed[seat])}: "
-                         f"{span})")
-        last = " (the last card)" if self.reveals == HAND_SIZE else ""
-        text = f"Reveal {self.reveals}{last}: " + "; ".join(parts) + "."
+            span = str(low) if low == high else msg("{low} to {high}", low=low, high=high)
+            parts.append(msg("{name} {card} ({cards}: {span})", name=self.seats[seat],
+                             card=card.label, cards=label_cards(self.exposed[seat]), span=span))
+        turns = Msg.joined("; ", parts)
+        if self.reveals == HAND_SIZE:
+            text = msg("Reveal {n} (the last card): {turns}.", n=self.reveals, turns=turns)
+        else:
+            text = msg("Reveal {n}: {turns}.", n=self.reveals, turns=turns)
         data = {
             "reveal": self.reveals,
             "cards": {str(s): str(c) for s, c in turned.items()},
@@ -408,11 +440,11 @@ class RevealGame(ChipDeal):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("This deal is over.")
+            raise IllegalAction(msg("This deal is over."))
         if seat not in self.to_act:
             if self._phase == "order" and self.order_fixed[seat]:
-                raise IllegalAction("Your order is fixed: it cannot change now.")
-            raise IllegalAction("It is not your turn.")
+                raise IllegalAction(msg("Your order is fixed: it cannot change now."))
+            raise IllegalAction(msg("It is not your turn."))
         if action == TIMEOUT or action.name == "timeout":
             action = self._timeout_action(seat)
         if self._phase == "draw":
@@ -421,7 +453,8 @@ class RevealGame(ChipDeal):
             elif action.name == "draw":
                 events = self._draw(seat, parse_action_cards(action.args, self.hands[seat]))
             else:
-                raise IllegalAction("It is the draw: pick the cards to throw, or stand pat.")
+                raise IllegalAction(msg(
+                    "It is the draw: pick the cards to throw, or stand pat."))
         elif self._phase == "order":
             events = self._order(seat, action)
         elif self._phase == "declare":
@@ -459,13 +492,14 @@ class RevealGame(ChipDeal):
         count = len(thrown)
         if count > self._affordable(seat):
             if count > self.draw_limit():
-                raise IllegalAction(f"You may draw at most {self.draw_limit()} cards.")
-            raise IllegalAction(f"Your stack pays for {self._affordable(seat)} cards at most "
-                                f"({self.draw_fee} a card).")
+                raise IllegalAction(msg("You may draw at most {n} cards.", n=self.draw_limit()))
+            raise IllegalAction(msg("Your stack pays for {n} cards at most ({fee} a card).",
+                                    n=self._affordable(seat), fee=self.draw_fee))
         self.drawn[seat] = count
         if not thrown:
             self.last_actions[seat] = "stand pat"
-            events = [Event(f"{who} stands pat.", None, "draw", {"seat": seat, "count": 0})]
+            events = [Event(msg("{name} stands pat.", name=who), None, "draw",
+                            {"seat": seat, "count": 0})]
         else:
             fee = count * self.draw_fee
             if fee:
@@ -476,12 +510,14 @@ class RevealGame(ChipDeal):
             self.discards += thrown
             self.hands[seat] = kept + new
             self.last_actions[seat] = f"draw {count}"
-            text = f"{who} draws {count}" + (f" and pays {fee}." if fee else ".")
+            text = msg("{name} draws {n} and pays {fee}.", name=who, n=count, fee=fee) if fee \
+                else msg("{name} draws {n}.", name=who, n=count)
             events = [
                 Event(text, None, "draw", {"seat": seat, "count": count, "fee": fee,
                                            **self._chips()}),
-                self._hand_event(seat, f"You threw {label_cards(thrown)} and drew "
-                                 f"{label_cards(new)}: {self._hand_text(seat)}.",
+                self._hand_event(seat, msg("You threw {thrown} and drew {drawn}: {hand}.",
+                                           thrown=label_cards(thrown), drawn=label_cards(new),
+                                           hand=self._hand_text(seat)),
                                  thrown=cards_to_json(thrown), drawn=cards_to_json(new)),
             ]
         live = self.live()
@@ -494,32 +530,34 @@ class RevealGame(ChipDeal):
         picked = self.picked[seat]
         if action.name == "reset":
             if not picked:
-                raise IllegalAction("You have not picked any card yet.")
+                raise IllegalAction(msg("You have not picked any card yet."))
             self.picked[seat] = []
-            return [Event("Order cleared: pick your cards again, first to last.", seat,
+            return [Event(msg("Order cleared: pick your cards again, first to last."), seat,
                           "order_pick", {"picked": []})]
         if action.name == "pick":
             [card] = _one_card(action.args, hand)
             if card in picked:
-                raise IllegalAction(f"You already picked {card.label}.")
+                raise IllegalAction(msg("You already picked {card}.", card=card.label))
             picked.append(card)
             rest = [c for c in hand if c not in picked]
             if len(rest) == 1:
                 picked.append(rest[0])  # the last card has only one place left
-            text = f"Order so far: {label_cards(picked)}."
+            text: str = msg("Order so far: {cards}.", cards=label_cards(picked))
             if len(picked) == len(hand):
-                text += " Confirm it to fix it: it cannot change afterwards."
+                text = Msg.joined(" ", [text, msg(
+                    "Confirm it to fix it: it cannot change afterwards.")])
             return [Event(text, seat, "order_pick", {"picked": cards_to_json(picked)})]
         if action.name == "confirm":
             if len(picked) != len(hand):
-                raise IllegalAction("Pick all your cards in order first.")
+                raise IllegalAction(msg("Pick all your cards in order first."))
             return self._fix_order(seat, list(picked))
         if action.name == "order":
             cards = parse_action_cards(action.args, hand)
             if len(cards) != len(hand):
-                raise IllegalAction(f"Give all {len(hand)} cards, first to last.")
+                raise IllegalAction(msg("Give all {n} cards, first to last.", n=len(hand)))
             return self._fix_order(seat, cards)
-        raise IllegalAction("Pick your cards in the order they will be turned, then confirm.")
+        raise IllegalAction(msg(
+            "Pick your cards in the order they will be turned, then confirm."))
 
     def _fix_order(self, seat: int, cards: list[Card]) -> list[Event]:
         self.hands[seat] = cards
@@ -527,23 +565,24 @@ class RevealGame(ChipDeal):
         self.order_fixed[seat] = True
         self.last_actions[seat] = "ordered"
         events = [
-            Event(f"Your order is fixed: {label_cards(cards)}. It cannot change now.", seat,
-                  "order", {"order": cards_to_json(cards)}),
-            Event(f"{self.seats[seat]} has fixed their order.", None, "ordered",
+            Event(msg("Your order is fixed: {cards}. It cannot change now.",
+                      cards=label_cards(cards)), seat, "order", {"order": cards_to_json(cards)}),
+            Event(msg("{name} has fixed their order.", name=self.seats[seat]), None, "ordered",
                   {"seat": seat}),
         ]
         return events + self._advance()
 
     def _declare(self, seat: int, action: Action) -> list[Event]:
         if action.name != "declare" or len(action.args) != 1 or action.args[0] not in SIDES:
-            raise IllegalAction("Declare high, low or both.")
+            raise IllegalAction(msg("Declare high, low or both."))
         side = str(action.args[0])
         self.declarations[seat] = side
         self.last_actions[seat] = "declared"
         events = [
-            Event(f"You declared {side}. It stays sealed until everyone has declared.", seat,
-                  "declared_private", {"declaration": side}),
-            Event(f"{self.seats[seat]} has declared.", None, "declared", {"seat": seat}),
+            Event(msg("You declared {side}. It stays sealed until everyone has declared.",
+                      side=SIDE_WORDS[side]), seat, "declared_private", {"declaration": side}),
+            Event(msg("{name} has declared.", name=self.seats[seat]), None, "declared",
+                  {"seat": seat}),
         ]
         return events + self._advance()
 
@@ -570,7 +609,8 @@ class RevealGame(ChipDeal):
         awards = b.settle_lone_player()
         fees = self._pay_fees(fee_pot, {seat: fee_pot.amount} if fee_pot else {})
         won = sum(a.amount for a in awards) + (fee_pot.amount if fee_pot else 0)
-        text = f"Everyone else folded: {self.seats[seat]} takes the pot of {won} unseen."
+        text = msg("Everyone else folded: {name} takes the pot of {n} unseen.",
+                   name=self.seats[seat], n=won)
         self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "fees": fees,
                          "lone": seat, "lines": [text]}
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
@@ -588,34 +628,40 @@ class RevealGame(ChipDeal):
         declared = {s: Declaration(self.declarations[s] or self.single_side(full[s]))
                     for s in live}
         ranks_low = {s: -v for s, v in low.items()}
-        lines = [
-            f"{self.seats[s]}: {label_cards(full[s])}, declared {declared[s].value}, "
-            f"high {high[s]}, low {low[s]}" + (" — exactly 49!" if s in jackpots else "") + "."
-            for s in live
-        ]
+        lines: list[str] = []
+        for s in live:
+            shown = {"name": self.seats[s], "cards": label_cards(full[s]),
+                     "side": SIDE_WORDS[declared[s].value], "high": high[s], "low": low[s]}
+            lines.append(
+                msg("{name}: {cards}, declared {side}, high {high}, low {low} — exactly 49!",
+                    **shown) if s in jackpots else
+                msg("{name}: {cards}, declared {side}, high {high}, low {low}.", **shown))
 
         def pay(pot: Pot) -> tuple[dict[int, int], str]:
             hits = [s for s in pot.eligible if s in jackpots]
             if hits:
-                names = " and ".join(self.seats[s] for s in hits)
-                return split_evenly(pot.amount, hits, order), f"{names} with exactly 49"
+                names = _and([self.seats[s] for s in hits])
+                return split_evenly(pot.amount, hits, order), msg("{names} with exactly 49",
+                                                                  names=names)
             outcome = resolve_declarations(pot.eligible, declared, high, ranks_low)
             shares = declared_shares(pot, declared, high, ranks_low, order)
-            parts = []
+            parts: list[str] = []
             if outcome.scoop is not None:
-                parts.append(f"{self.seats[outcome.scoop]} wins both ways")
+                parts.append(msg("{name} wins both ways", name=self.seats[outcome.scoop]))
             else:
                 if outcome.high:
-                    names = " and ".join(self.seats[s] for s in outcome.high)
-                    parts.append(f"high to {names} ({high[outcome.high[0]]})")
+                    parts.append(msg("high to {names} ({total})",
+                                     names=_and([self.seats[s] for s in outcome.high]),
+                                     total=high[outcome.high[0]]))
                 if outcome.low:
-                    names = " and ".join(self.seats[s] for s in outcome.low)
-                    parts.append(f"low to {names} ({low[outcome.low[0]]})")
+                    parts.append(msg("low to {names} ({total})",
+                                     names=_and([self.seats[s] for s in outcome.low]),
+                                     total=low[outcome.low[0]]))
                 if not parts:
-                    parts.append("nobody won a side: shared by everyone in it")
+                    parts.append(msg("nobody won a side: shared by everyone in it"))
             for s in outcome.failed:
-                parts.append(f"{self.seats[s]} went both ways and lost both")
-            return shares, "; ".join(parts)
+                parts.append(msg("{name} went both ways and lost both", name=self.seats[s]))
+            return shares, Msg.joined("; ", parts)
 
         pots = b.pots()
         fee_pot = self._fee_pot(pots)
@@ -627,12 +673,13 @@ class RevealGame(ChipDeal):
             fee_record = self._pay_fees(fee_pot, fee_shares)
             paid.append((fee_shares, why))
         for index, (shares, why) in enumerate(paid):
-            label = ("The draw fees" if index == len(pots) else
-                     "The pot" if len(pots) == 1 else
-                     "The main pot" if index == 0 else f"Side pot {index}")
+            label = (msg("The draw fees") if index == len(pots) else
+                     msg("The pot") if len(pots) == 1 else
+                     msg("The main pot") if index == 0 else msg("Side pot {n}", n=index))
             amount = sum(shares.values())
             who = ", ".join(f"{self.seats[s]} {a}" for s, a in sorted(shares.items()) if a)
-            lines.append(f"{label} of {amount}: {why} ({who}).")
+            lines.append(msg("{pot} of {n}: {parts} ({shares}).", pot=label, n=amount, parts=why,
+                             shares=who))
         self.showdown = {
             "hands": {str(s): cards_to_json(full[s]) for s in live},
             "high": {str(s): high[s] for s in live},
@@ -644,7 +691,7 @@ class RevealGame(ChipDeal):
             "lone": None,
             "lines": lines,
         }
-        text = "Showdown. " + " ".join(lines)
+        text = Msg.joined(" ", [msg("Showdown."), *lines])
         events.append(Event(text, None, "deal_end", {**self.showdown, **self._chips()}))
         return [*events, self._end()]
 
@@ -658,35 +705,41 @@ class RevealGame(ChipDeal):
             return None
         if self._phase == "draw":
             most = self._affordable(seat)
-            fee = f" ({self.draw_fee} chips a card)" if self.draw_fee else ""
-            text = (f"The draw: your cards are {self._hand_text(seat)}. Pick up to {most} "
-                    f"cards to throw{fee}, or stand pat.")
+            if self.draw_fee:
+                text = msg("The draw: your cards are {hand}. Pick up to {n} cards to throw ({fee} "
+                           "chips a card), or stand pat.", hand=self._hand_text(seat), n=most,
+                           fee=self.draw_fee)
+            else:
+                text = msg("The draw: your cards are {hand}. Pick up to {n} cards to throw, or "
+                           "stand pat.", hand=self._hand_text(seat), n=most)
             hand = self.hands[seat]
             choices: list[Choice | CardPick] = []
             if most:
-                choices.append(CardPick("Throw cards", "draw", tuple(cards_to_json(hand)), 1,
+                choices.append(CardPick(msg("Throw cards"), "draw", tuple(cards_to_json(hand)), 1,
                                         most, tuple(c.label for c in hand)))
-            choices.append(Choice("Stand pat", Action("stand"), "primary"))
+            choices.append(Choice(msg("Stand pat"), Action("stand"), "primary"))
             return Prompt(text, tuple(choices))
         if self._phase == "order":
             hand, picked = self.hands[seat], self.picked[seat]
-            so_far = label_cards(picked) if picked else "nothing yet"
-            text = (f"Stack your cards in the order they will be turned, first to last "
-                    f"(picked: {so_far}). Once you confirm, the order cannot change.")
+            so_far = label_cards(picked) if picked else msg("nothing yet")
+            text = msg("Stack your cards in the order they will be turned, first to last "
+                       "(picked: {cards}). Once you confirm, the order cannot change.",
+                       cards=so_far)
             choices = [Choice(c.label, Action("pick", (str(c),)), "primary")
                        for c in hand if c not in picked]
-            choices.append(Choice("Reset", Action("reset"), "danger",
-                                  None if picked else "Nothing picked yet."))
+            choices.append(Choice(msg("Reset"), Action("reset"), "danger",
+                                  None if picked else msg("Nothing picked yet.")))
             complete = len(picked) == len(hand)
-            choices.append(Choice("Confirm", Action("confirm"), "success",
-                                  None if complete else "Pick all your cards first."))
+            choices.append(Choice(msg("Confirm"), Action("confirm"), "success",
+                                  None if complete else msg("Pick all your cards first.")))
             return Prompt(text, tuple(choices))
         if self._phase == "declare":
-            text = (f"Your cards: {self._hand_text(seat)}. Declare high, low or both (both "
-                    "must win both ways outright). Sealed until everyone has declared.")
-            return Prompt(text, tuple(Choice(side.capitalize(), Action("declare", (side,)),
+            text = msg("Your cards: {hand}. Declare high, low or both (both must win both ways "
+                       "outright). Sealed until everyone has declared.",
+                       hand=self._hand_text(seat))
+            return Prompt(text, tuple(Choice(SIDE_LABELS[side], Action("declare", (side,)),
                                              "primary") for side in SIDES))
-        return self._bet_prompt(seat, f"Your cards: {self._hand_text(seat)}.")
+        return self._bet_prompt(seat, msg("Your cards: {hand}.", hand=self._hand_text(seat)))
 
     def _public_fields(self) -> dict[str, Any]:
         return {
@@ -773,7 +826,7 @@ class RevealGame(ChipDeal):
 
 def _one_card(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
     if len(args) != 1:
-        raise IllegalAction("Pick one card.")
+        raise IllegalAction(msg("Pick one card."))
     return parse_action_cards(args, hand)
 
 

@@ -176,7 +176,7 @@ class Spew(ChipDeal):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return "highest and lowest totals split each pot; stacks carry from deal to deal"
+        return msg("highest and lowest totals split each pot; stacks carry from deal to deal")
 
     def __init__(
         self,

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.games.registry import register
 from engine.games.reveal_order import RevealGame
+from engine.i18n import msg
 from engine.points import ZERO_TO_55, ZERO_TO_55_TARGET, PointScheme, best_high
 
 __all__ = ["ZeroTo55"]
@@ -47,7 +48,7 @@ class ZeroTo55(RevealGame):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return "closest to 55 and closest to 0 split the pot"
+        return msg("closest to 55 and closest to 0 split the pot")
 
     def draw_limit(self) -> int:
         return 3 if self.n >= SHORT_DRAW_FROM else 4
