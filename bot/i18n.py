@@ -61,11 +61,12 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "spew": ("engine/games/spew.py",),
     "reveal_order": ("engine/games/reveal_order.py", "engine/games/old_man_49er.py",
                      "engine/games/zero_to_55.py", "engine/points.py"),
+    "dealers_choice": ("engine/games/dealers_choice.py",),
 }
 """Each catalogue's source files. `commands` (the slash commands' texts) is read from the
 command tree instead (`command_msgids`)."""
 COMPLETE = ("bot", "commands", "cards", "poangpoker", "sppoker", "poke", "betting", "badugi",
-            "holdem_sppoker", "red_dog", "spew", "reveal_order")
+            "holdem_sppoker", "red_dog", "spew", "reveal_order", "dealers_choice")
 """The catalogues declared complete in Swedish: tests/test_i18n.py holds them to every entry."""
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)

@@ -440,6 +440,42 @@ def test_old_man_49er_and_zero_to_55_deals_read_in_swedish() -> None:
             assert not english.search(shown), (str(text), shown)
 
 
+def test_a_dealers_choice_session_reads_in_swedish() -> None:
+    """The dealer's choice, then a whole deal of each game chosen."""
+    from engine.games.dealers_choice import DealersChoice
+
+    english = re.compile(r"\b(the|and|deals|chooses|choose|game|games|pot|cards|with|wins|"
+                         r"takes|folded|Showdown|declared|Reveal|Round|bets|passes)\b")
+    rng = random.Random(8)
+    titles = {"Badugi", "Red Dog", "Spew", "Old Man 49er", "Zero to 55", "Hold'em Sppoker"}
+    for seed, kind in enumerate(("red_dog", "spew", "old_man_49er", "zero_to_55", "badugi")):
+        options = {"stacks": [60, 200, 200], "button": seed % 3}
+        session = DealersChoice(["Anna", "Bo", "Cia"], options, random.Random(seed))
+        texts = [DealersChoice.goal(options, 3),
+                 *(event.text for event in session.opening_events())]
+        prompt = session.prompt(session.button)
+        assert prompt is not None and kind in session.menu
+        texts.append(prompt.text)
+        assert {str(choice.label) for choice in prompt.choices} <= titles
+        for choice in prompt.choices:
+            assert i18n.render(choice.label, "sv") == choice.label  # the games' own names
+        for who, bad in ((session.button + 1, Action("choose", (kind,))),
+                         (session.button, Action("choose", ("chess",)))):
+            with pytest.raises(Exception) as refused:
+                session.apply(who % 3, bad)
+            texts.append(refused.value.args[0])
+        texts += [e.text for e in session.apply(session.button, Action("choose", (kind,)))]
+        while not session.is_over:
+            seat = min(session.to_act)
+            texts += [e.text for e in session.apply(seat, session.ai_action(seat, rng))]
+        assert session.result is not None
+        texts.append(session.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg), text
+            shown = i18n.render(text, "sv")
+            assert not english.search(shown), (str(text), shown)
+
+
 @pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
 def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
     """Every msg()/t()/N_() call with a literal is found by the extractor (Babel misses a

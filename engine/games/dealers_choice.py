@@ -36,6 +36,7 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.registry import GAMES, register
+from engine.i18n import msg
 from engine.views import GameView, SeatView
 
 CHOOSE_SECONDS = 60.0
@@ -77,11 +78,12 @@ class DealersChoice(Game):
         if not self.menu:
             raise ValueError(f"no chip game is played by {len(self.seats)} players")
         self.inner: Game | None = None
-        self._opening = [Event(f"{self.seats[self.button]} deals and chooses the game.")]
+        self._opening = [Event(msg("{name} deals and chooses the game.",
+                                   name=self.seats[self.button]))]
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return "the most chips; each dealer picks the game of their deal"
+        return msg("the most chips; each dealer picks the game of their deal")
 
     # --- the state, the choice's or the chosen game's -------------------------------------
     @property
@@ -110,7 +112,7 @@ class DealersChoice(Game):
             return self.inner.prompt(seat)
         if seat != self.button:
             return None
-        return Prompt("You deal: choose the game of this deal.",
+        return Prompt(msg("You deal: choose the game of this deal."),
                       tuple(Choice(GAMES[kind].title, Action("choose", (kind,)), "primary")
                             for kind in self.menu))
 
@@ -123,18 +125,20 @@ class DealersChoice(Game):
         if self.inner is not None:
             return self.inner.apply(seat, action)
         if seat != self.button:
-            raise IllegalAction(f"{self.seats[self.button]} deals and chooses the game.")
+            raise IllegalAction(msg("{name} deals and chooses the game.",
+                                    name=self.seats[self.button]))
         if action == TIMEOUT:
             action = Action("choose", (self.rng.choice(self.menu),))
         if action.name != "choose" or len(action.args) != 1 or action.args[0] not in self.menu:
-            raise IllegalAction("Choose one of the games offered.")
+            raise IllegalAction(msg("Choose one of the games offered."))
         kind = str(action.args[0])
         options: dict[str, Any] = {"stacks": list(self.stacks), "button": self.button,
                                    **SESSION_OPTIONS.get(kind, {})}
         if "ai_seats" in GAMES[kind].table_options:  # its rules treat AI seats differently
             options["ai_seats"] = list(self.ai_seats)
         self.inner = GAMES[kind](list(self.seats), options, self.rng)
-        chosen = Event(f"{self.seats[seat]} chooses {GAMES[kind].title}.", kind="choice")
+        chosen = Event(msg("{name} chooses {game}.", name=self.seats[seat],
+                           game=GAMES[kind].title), kind="choice")
         return [chosen, *self.inner.opening_events()]
 
     def action_is_public(self, seat: int, action: Action) -> bool:
