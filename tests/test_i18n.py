@@ -174,7 +174,9 @@ def test_command_translations_are_ones_discord_accepts() -> None:
 
 
 TRANSLATED_RULES = {"poangpoker": ("Poängpoker and Chicago", "Poängpoker och Chicago"),
-                    "sppoker": ("Sppoker", "Sppoker"), "poke": ("Poke", "Poke")}
+                    "sppoker": ("Sppoker", "Sppoker"), "poke": ("Poke", "Poke"),
+                    "red_dog": ("Red Dog", "Red Dog"),
+                    "dealers_choice": ("Dealer's Choice", "Dealer's Choice")}
 """The rules pages translated into Swedish (docs/rules/sv/), with the games declared complete."""
 
 
