@@ -176,7 +176,9 @@ def test_command_translations_are_ones_discord_accepts() -> None:
 TRANSLATED_RULES = {"poangpoker": ("Poängpoker and Chicago", "Poängpoker och Chicago"),
                     "sppoker": ("Sppoker", "Sppoker"), "poke": ("Poke", "Poke"),
                     "red_dog": ("Red Dog", "Red Dog"),
-                    "dealers_choice": ("Dealer's Choice", "Dealer's Choice")}
+                    "dealers_choice": ("Dealer's Choice", "Dealer's Choice"),
+                    "spew": ("Spew", "Spew"), "old_man_49er": ("Old Man 49er", "Old Man 49er"),
+                    "zero_to_55": ("Zero to 55", "Zero to 55")}
 """The rules pages translated into Swedish (docs/rules/sv/), with the games declared complete."""
 
 
