@@ -57,6 +57,9 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "betting": ("engine/betting.py", "engine/games/chip_deal.py"),
     "badugi": ("engine/badugi.py", "engine/games/badugi.py"),
     "holdem_sppoker": ("engine/games/holdem_sppoker.py",),
+    "pokeno": ("engine/games/pokeno.py", "engine/games/pokeno_base.py",
+               "engine/games/pokeno_scoring.py", "engine/games/pokeno_solitaire.py",
+               "cogs/pokeno.py"),
     "red_dog": ("engine/games/red_dog.py",),
     "spew": ("engine/games/spew.py",),
     "reveal_order": ("engine/games/reveal_order.py", "engine/games/old_man_49er.py",
@@ -66,7 +69,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
 """Each catalogue's source files. `commands` (the slash commands' texts) is read from the
 command tree instead (`command_msgids`)."""
 COMPLETE = ("bot", "commands", "cards", "poangpoker", "sppoker", "poke", "betting", "badugi",
-            "holdem_sppoker", "red_dog", "spew", "reveal_order", "dealers_choice")
+            "holdem_sppoker", "pokeno", "red_dog", "spew", "reveal_order", "dealers_choice")
 """The catalogues declared complete in Swedish: tests/test_i18n.py holds them to every entry."""
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import render, t
 from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
@@ -21,47 +22,57 @@ from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
 from engine.games.pokeno_base import PokenoSeatView, PokenoView
-from engine.games.pokeno_scoring import SPACES, space_name
+from engine.games.pokeno_scoring import SPACES, space_title
 from engine.views import GameView
 
 SOLITAIRE = "pokeno_solitaire"
-ROW_NAMES = [space_name(space).capitalize() for space in SPACES]
+
+
+def row_names() -> list[str]:
+    """The spaces' names at the head of the board's rows, in the current language."""
+    return [render(space_title(space)) for space in SPACES]
 
 
 def result_line(view: GameView) -> str | None:
     result = view.result
-    return f"🏆 {result.summary}" if result and result.summary else None
+    return f"🏆 {render(result.summary)}" if result and result.summary else None
 
 
 def counts_table(view: PokenoView) -> str:
     """Every pyramid face down: how many cards each space holds, per player."""
     names = [name[:7] for name in view.names]
-    width = max(len(name) for name in ROW_NAMES)
+    row_labels = row_names()
+    placed, in_hand = t("Placed"), t("Cards in hand")
+    width = max(len(name) for name in [*row_labels, placed, in_hand])
     head = " " * width + "".join(f" {name:>7}" for name in names)
     rows = [head]
     for i, space in enumerate(SPACES):
         cells = "".join(f" {f'{counts[i]}/{space.size}':>7}" for counts in view.board_counts)
-        rows.append(f"{ROW_NAMES[i]:<{width}}{cells}")
+        rows.append(f"{row_labels[i]:<{width}}{cells}")
     totals = "".join(f" {f'{sum(counts)}/40':>7}" for counts in view.board_counts)
-    rows.append(f"{'Placed':<{width}}{totals}")
+    rows.append(f"{placed:<{width}}{totals}")
     hands = "".join(f" {size:>7}" for size in view.hand_sizes)
-    rows.append(f"{'Cards in hand':<{width}}{hands}")
+    rows.append(f"{in_hand:<{width}}{hands}")
     return "```\n" + "\n".join(rows) + "\n```"
 
 
 def pokeno_public(view: PokenoView) -> list[str]:
     names = view.names
     scores = ", ".join(f"{n} {s}" for n, s in view.score_pairs())
-    lines = [f"Round {view.deal} · {names[view.dealer]} dealt · deck {view.deck} · "
-             f"discards {view.discards} (face down) · reshuffles "
-             f"{view.reshuffles}/{view.reshuffle_limit}",
-             f"Scores (to {view.target}): {scores}"]
+    lines = [t("Round {n} · {name} dealt · deck {deck} · discards {discards} (face down) · "
+               "reshuffles {reshuffles}/{limit}", n=view.deal, name=names[view.dealer],
+               deck=view.deck, discards=view.discards, reshuffles=view.reshuffles,
+               limit=view.reshuffle_limit),
+             t("Scores (to {target}): {scores}", target=view.target, scores=scores)]
     if view.caller is not None:
         rest = ", ".join(names[s] for s in view.last_turns)
-        lines.append(f"📣 {names[view.caller]} called **full board**"
-                     + (f": last turns for {rest}." if rest else "."))
+        if rest:
+            lines.append(t("📣 {name} called **full board**: last turns for {names}.",
+                           name=names[view.caller], names=rest))
+        else:
+            lines.append(t("📣 {name} called **full board**.", name=names[view.caller]))
     if not view.is_over:
-        lines.append("The pyramids, face down (cards on each space):")
+        lines.append(t("The pyramids, face down (cards on each space):"))
         lines.append(counts_table(view))
     result = result_line(view)
     return [*lines, result] if result else lines
@@ -69,7 +80,8 @@ def pokeno_public(view: PokenoView) -> list[str]:
 
 def solitaire_public(view: PokenoView) -> list[str]:
     placed = sum(view.board_counts[0])
-    lines = [f"Solitaire · deck {view.deck} · placed {placed}/40 · discarded {view.discarded}"]
+    lines = [t("Solitaire · deck {deck} · placed {placed}/40 · discarded {discarded}",
+               deck=view.deck, placed=placed, discarded=view.discarded)]
     result = result_line(view)
     return [*lines, result] if result else lines
 
@@ -77,23 +89,27 @@ def solitaire_public(view: PokenoView) -> list[str]:
 def own_pyramid(view: PokenoSeatView) -> list[str]:
     """The seat's own board face up; ✚ marks the cards placed this turn (not yet final)."""
     lines = []
+    row_labels = row_names()
+    width = max(15, *(len(name) for name in row_labels))
     for i, space in enumerate(SPACES):
         cards = list(view.board[i]) if view.board else []
         fresh = set(view.fresh[i]) if view.fresh else set()
         shown = " ".join(cards_text([card]) + ("✚" if n in fresh else "")
                          for n, card in enumerate(cards)) or "—"
-        lines.append(f"`{ROW_NAMES[i]:<15} {len(cards)}/{space.size}` {shown}")
+        lines.append(f"`{row_labels[i]:<{width}} {len(cards)}/{space.size}` {shown}")
     return lines
 
 
 def private_lines(view: PokenoSeatView) -> list[str]:
     lines = []
     if view.hand or not view.is_over:
-        lines.append("Your hand: " + cards_text(list(view.hand)))
+        lines.append(t("Your hand: {cards}", cards=cards_text(list(view.hand))))
     if not view.is_over:
-        marked = " (✚ placed this turn: Undo takes it back until you end the turn)" \
-            if any(view.fresh) else ""
-        lines.append(f"Your pyramid{marked}:")
+        if any(view.fresh):
+            lines.append(t("Your pyramid (✚ placed this turn: Undo takes it back until you "
+                           "end the turn):"))
+        else:
+            lines.append(t("Your pyramid:"))
         lines += own_pyramid(view)
     if view.kind == SOLITAIRE:
         return [*lines, *solitaire_public(view)]
@@ -101,37 +117,41 @@ def private_lines(view: PokenoSeatView) -> list[str]:
     others = ", ".join(f"{names[s]} {sum(view.board_counts[s])}/40"
                        for s in range(len(names)) if s != view.seat)
     scores = ", ".join(f"{n} {s}" for n, s in view.score_pairs())
-    lines.append(f"Round {view.deal} · deck {view.deck} · others placed: {others}")
-    lines.append(f"Scores (to {view.target}): {scores}")
+    lines.append(t("Round {n} · deck {deck} · others placed: {others}", n=view.deal,
+                   deck=view.deck, others=others))
+    lines.append(t("Scores (to {target}): {scores}", target=view.target, scores=scores))
     if view.caller is not None:
-        lines.append(f"📣 {names[view.caller]} called **full board**.")
+        lines.append(t("📣 {name} called **full board**.", name=names[view.caller]))
     result = result_line(view)
     return [*lines, result] if result else lines
 
 
 def _pyramid_picture(data: dict[str, Any]) -> bytes:
     rows = []
+    row_labels = row_names()
     for i, space in enumerate(SPACES):
         cards = parse_cards(data["board"][i])
         fresh = data.get("fresh") or [[] for _ in SPACES]
-        rows.append(Row(label=ROW_NAMES[i], cards=cards, note=f"{len(cards)}/{space.size}",
+        rows.append(Row(label=row_labels[i], cards=cards, note=f"{len(cards)}/{space.size}",
                         highlight=fresh[i], slots=space.size))
     hand = parse_cards(data.get("hand") or [])
-    rows.append(Row(label="Your hand", cards=hand, note=f"{len(hand)} cards"))
-    return render_rows(rows, title="Your pyramid (raised: placed this turn)", fan=True)
+    rows.append(Row(label=t("Your hand"), cards=hand, note=t("{n} cards", n=len(hand))))
+    return render_rows(rows, title=t("Your pyramid (raised: placed this turn)"), fan=True)
 
 
 def _reveal_picture(data: dict[str, Any], name: str) -> bytes:
     rows = []
+    row_labels = row_names()
     for i, space in enumerate(SPACES):
         verdict = data["verdicts"][i]
         points = data["space_points"][i]
         mark = "✓" if verdict["correct"] else "✗"
-        why = str(verdict["why"]).replace("🃏", "joker")
+        why = render(verdict["why"]).replace("🃏", t("joker"))
         note = f"{mark} {why}" + (f" · +{points}" if points else "")
-        rows.append(Row(label=ROW_NAMES[i], cards=parse_cards(data["board"][i]), note=note,
+        rows.append(Row(label=row_labels[i], cards=parse_cards(data["board"][i]), note=note,
                         slots=space.size, winner=points > 0))
-    return render_rows(rows, title=f"{name}: {data['total']} points", fan=True)
+    return render_rows(rows, title=t("{name}: {n} points", name=name, n=data["total"]),
+                       fan=True)
 
 
 def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
@@ -142,7 +162,7 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
     for event in events:
         if event.kind == "reveal" and event.data.get("board"):
             seat = int(event.data["seat"])
-            name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+            name = names[seat] if seat < len(names) else t("Seat {n}", n=seat + 1)
             images.append((f"pyramid-{seat + 1}.png", _reveal_picture(dict(event.data), name)))
     return images
 

@@ -532,3 +532,60 @@ def test_a_holdem_sppoker_deal_reads_in_swedish() -> None:
             assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
             shown = i18n.render(text, "sv")
             assert not english.search(shown), (str(text), shown)
+
+
+def test_a_whole_pokeno_game_and_solitaire_read_in_swedish() -> None:
+    """Every event, prompt, button and refusal of Pyramid Po-Ke-No and its solitaire, and the
+    boards and private views the bot draws of them (cogs/pokeno.py)."""
+    from cogs.pokeno import pokeno_public, private_lines, solitaire_public
+    from engine.games.pokeno import Pokeno
+    from engine.games.pokeno_solitaire import PokenoSolitaire
+
+    english = re.compile(r"\b(the|and|deals|Round|round|deck|cards?|turn|placed|discarded|"
+                         r"draws|passes|points|space|board|Your|full|wins|scores|not|only|of|"
+                         r"high|pair|kind|house|beaten|empty|Final|Totals|Undo|Discard|End|"
+                         r"Pick|Selected|joker|as|calls?|called|Scores|others)\b")
+    for cls, seats, options in ((Pokeno, ["Anna", "Bo", "Cia"], {"target": 150}),
+                                (PokenoSolitaire, ["Anna"], {})):
+        rng = random.Random(3)
+        game = cls(seats, options, random.Random(4))
+        texts = [event.text for event in game.opening_events()]
+        shown: list[str] = []
+        while not game.is_over:
+            seat = min(game.to_act)
+            prompt = game.prompt(seat)
+            assert prompt is not None
+            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
+            texts += [c.disabled_reason for c in prompt.choices
+                      if getattr(c, "disabled_reason", None)]
+            if game.step < 3:
+                card = game.view(seat).hand[0]
+                for bad in (Action("place", ("nowhere", card)), Action("place", ("pair",)),
+                            Action("discard", ("Zz",)), Action("discard", ("2c", "2c", "2c")),
+                            Action("undo"), Action("call"), Action("fly")):
+                    with pytest.raises(Exception) as refused:
+                        game.apply(seat, bad)
+                    texts.append(refused.value.args[0])
+                texts += [e.text for e in game.apply(seat, Action("pick", (card,)))]
+                texts.append(game.prompt(seat).text)  # type: ignore[union-attr]
+                texts += [e.text for e in game.apply(seat, Action("place", ("royal_flush",
+                                                                             card)))]
+                texts += [e.text for e in game.apply(seat, Action("undo"))]
+                texts += [e.text for e in game.apply(seat, Action("discard", (card,)))]
+                texts += [e.text for e in game.apply(seat, Action("undo"))]
+            with i18n.using("sv"):
+                view = game.view(seat)
+                shown += private_lines(view)
+                shown += (pokeno_public if cls is Pokeno else solitaire_public)(view)
+            texts += [event.text for event in game.apply(seat, game.ai_action(seat, rng))]
+        assert game.result is not None
+        texts.append(game.result.summary)
+        for text in texts:
+            assert isinstance(text, Msg), text
+            rendered = i18n.render(text, "sv")
+            assert not english.search(rendered), (str(text), rendered)
+        with i18n.using("sv"):
+            shown += private_lines(game.view(0))
+        for line in shown:
+            assert not english.search(line.replace("Po-Ke-No", "")), line
+    assert i18n.render(Pokeno.goal({}, 2), "sv") == "först till 500 poäng"

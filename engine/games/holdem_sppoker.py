@@ -175,7 +175,8 @@ class HoldemSppoker(ChipDeal):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return "each pot split between the best poker hand and the best word; stacks carry"
+        return msg("each pot split between the best poker hand and the best word; stacks "
+                   "carry")
 
     def __init__(
         self,

@@ -36,8 +36,9 @@ from engine.games.pokeno_base import (
     cards_to_json,
     sort_cards,
 )
-from engine.games.pokeno_scoring import SPACES, score_round, space_name
+from engine.games.pokeno_scoring import SPACES, score_round, space_title
 from engine.games.registry import register
+from engine.i18n import Msg, msg, msg_n
 
 __all__ = ["Pokeno"]
 
@@ -73,7 +74,8 @@ class Pokeno(PokenoBase):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return f"first to {int(options.get('target') or TARGET)} points"
+        return msg_n("first to {n} point", "first to {n} points",
+                     int(options.get("target") or TARGET))
 
     def __init__(self, seats: Sequence[str], options: Mapping[str, Any] | None = None,
                  rng: random.Random | None = None) -> None:
@@ -110,22 +112,25 @@ class Pokeno(PokenoBase):
 
     def why_not_call(self, seat: int) -> str:
         if self.caller is not None:
-            return f"{self.seats[self.caller]} has already called full board this round."
+            return msg("{name} has already called full board this round.",
+                       name=self.seats[self.caller])
         if self.turn_called():
-            return "You have already called full board this turn."
-        return "Full board can be called only once all ten spaces are complete."
+            return msg("You have already called full board this turn.")
+        return msg("Full board can be called only once all ten spaces are complete.")
 
     def _timeout(self, seat: int) -> list[Event]:
         """A clock that runs out ends the turn as it stands (what is placed stays placed)."""
         self.selection = []
         name = self.seats[seat]
-        return [Event(f"{name}'s time ran out: their turn ends as it stands.", None,
+        return [Event(msg("{name}'s time ran out: their turn ends as it stands.", name=name),
+                      None,
                       "timeout", {"seat": seat}), *self._end_turn(seat)]
 
     def turn_heading(self, seat: int) -> str:
-        text = f"Round {self.deal_no} — your turn. Deck {len(self.deck)}."
+        text = msg("Round {n} — your turn. Deck {deck}.", n=self.deal_no, deck=len(self.deck))
         if self.caller is not None:
-            text += f" **Last turn**: {self.seats[self.caller]} called full board."
+            return Msg.joined(" ", [text, msg("**Last turn**: {name} called full board.",
+                                              name=self.seats[self.caller])])
         return text
 
     def _extra_public(self) -> dict[str, Any]:
@@ -156,13 +161,13 @@ class Pokeno(PokenoBase):
         self.turn = order[0]
         self._phase = "turn"
         first = self.seats[self.turn]
-        text = (f"Round {self.deal_no}: {self.seats[self.dealer]} deals seven cards each; "
-                f"{first} plays first.")
+        text = msg("Round {n}: {name} deals seven cards each; {first} plays first.",
+                   n=self.deal_no, name=self.seats[self.dealer], first=first)
         events = [Event(text, None, "deal", {"deal": self.deal_no, "dealer": self.dealer,
                                              "scores": list(self.scores)})]
         for seat in range(n):
             events.append(self.pyramid_event(
-                seat, f"Round {self.deal_no}: your seven cards are dealt."))
+                seat, msg("Round {n}: your seven cards are dealt.", n=self.deal_no)))
         return events
 
     def _end_turn(self, seat: int) -> list[Event]:
@@ -174,20 +179,20 @@ class Pokeno(PokenoBase):
             n = len(self.seats)
             self.last_turns = [(seat + i) % n for i in range(1, n)]
         drawn, short = self._draw(seat)
-        text = self.placed_text(seat, placed, len(thrown))
-        if drawn:
-            text = text[:-1] + f"; draws {len(drawn)}."
+        text = self.placed_text(seat, placed, len(thrown), len(drawn))
         data = {"seat": seat, "placed": [list(p) for p in placed], "discarded": len(thrown),
                 "drawn": len(drawn), "counts": [len(c) for c in self.boards[seat]]}
         events.append(Event(text, None, "turn", data))
         if called:
             events.append(Event(
-                f"📣 {self.seats[seat]} calls **full board**! Everyone else has one last turn.",
+                msg("📣 {name} calls **full board**! Everyone else has one last turn.",
+                    name=self.seats[seat]),
                 None, "call", {"seat": seat}))
         events += short
         if self._phase == "round_over":
             return events + self._end_round("deck")
-        mine = f"You drew {label_cards(drawn)}." if drawn else "Your turn is over."
+        mine = msg("You drew {cards}.", cards=label_cards(drawn)) if drawn else \
+            msg("Your turn is over.")
         events.append(self.pyramid_event(seat, mine))
         if placed or thrown or drawn or called:
             self.idle = 0
@@ -200,12 +205,12 @@ class Pokeno(PokenoBase):
                 return events + self._end_round("call")
             self.turn = self.last_turns[0]
         elif self.idle >= len(self.seats):
-            events.append(Event("A whole turn of the table passed with no card placed, "
-                                "discarded or drawn: the round ends.", None, "stall", {}))
+            events.append(Event(msg("A whole turn of the table passed with no card placed, "
+                                    "discarded or drawn: the round ends."), None, "stall", {}))
             return events + self._end_round("stall")
         else:
             self.turn = (seat + 1) % len(self.seats)
-        events.append(self.pyramid_event(self.turn, "Your turn."))
+        events.append(self.pyramid_event(self.turn, msg("Your turn.")))
         return events
 
     def _draw(self, seat: int) -> tuple[list[Any], list[Event]]:
@@ -221,16 +226,18 @@ class Pokeno(PokenoBase):
                     self.deck = shuffled(self.discards, self.rng)
                     self.discards = []
                     events.append(Event(
-                        f"The deck is empty: the discards are shuffled into a new deck "
-                        f"({self.reshuffles} of {self.reshuffle_limit} reshuffles).",
+                        msg("The deck is empty: the discards are shuffled into a new deck "
+                            "({n} of {limit} reshuffles).", n=self.reshuffles,
+                            limit=self.reshuffle_limit),
                         None, "reshuffle", {"reshuffles": self.reshuffles,
                                             "deck": len(self.deck)}))
                 else:
-                    why = ("no discards to reshuffle" if not self.discards else
-                           f"all {self.reshuffle_limit} reshuffles are used")
+                    why = msg("no discards to reshuffle") if not self.discards else \
+                        msg("all {n} reshuffles are used", n=self.reshuffle_limit)
                     events.append(Event(
-                        f"{self.seats[seat]} must draw and cannot: the deck is empty and "
-                        f"{why}. The round ends at once.", None, "deck_out", {"seat": seat}))
+                        msg("{name} must draw and cannot: the deck is empty and {why}. The "
+                            "round ends at once.", name=self.seats[seat], why=why),
+                        None, "deck_out", {"seat": seat}))
                     self._phase = "round_over"
                     break
             drawn.append(self.deck.pop(0))
@@ -246,41 +253,55 @@ class Pokeno(PokenoBase):
         events: list[Event] = []
         boards = [[cards_to_json(cards) for cards in board] for board in self.boards]
         for seat, name in enumerate(self.seats):
-            lines = [f"{name}'s pyramid: {score.totals[seat]} points this round"]
+            lines: list[str] = [msg("{name}'s pyramid: {n} points this round", name=name,
+                                    n=score.totals[seat])]
             for i, space in enumerate(SPACES):
                 v = score.verdicts[seat][i]
                 points = score.space_points[seat][i]
                 mark = "✅" if v.correct else "❌"
-                gain = f" — **+{points}**" if points else (" — beaten" if v.correct else "")
-                lines.append(f"{mark} {space_name(space).capitalize()}: {v.why}{gain}")
+                line = msg("{mark} {space}: {why}", mark=mark, space=space_title(space),
+                           why=v.why)
+                if points:
+                    line = msg("{line} — **+{n}**", line=line, n=points)
+                elif v.correct:
+                    line = msg("{line} — beaten", line=line)
+                lines.append(line)
             if score.caller == seat:
                 sign = f"+{score.bonus}" if score.bonus > 0 else str(score.bonus)
-                verdict = "all ten correct" if score.bonus > 0 else "not all ten correct"
-                lines.append(f"📣 Full board called, {verdict}: **{sign}**")
-            events.append(Event("\n".join(lines), None, "reveal", {
+                if score.bonus > 0:
+                    lines.append(msg("📣 Full board called, all ten correct: **{sign}**",
+                                     sign=sign))
+                else:
+                    lines.append(msg("📣 Full board called, not all ten correct: **{sign}**",
+                                     sign=sign))
+            events.append(Event(Msg.joined("\n", lines), None, "reveal", {
                 "seat": seat, "board": boards[seat],
                 "verdicts": score.to_json()["verdicts"][seat],
                 "space_points": list(score.space_points[seat]),
                 "bonus": score.bonus if score.caller == seat else 0,
                 "total": score.totals[seat]}))
-        why = {"call": f"{self.seats[self.caller]} called full board and the last turns are "
-                       f"played" if self.caller is not None else "",
-               "deck": "a player had to draw and could not",
-               "stall": "nobody moved a card for a whole turn of the table"}[reason]
+        why = {"call": msg("{name} called full board and the last turns are played",
+                           name=self.seats[self.caller]) if self.caller is not None else "",
+               "deck": msg("a player had to draw and could not"),
+               "stall": msg("nobody moved a card for a whole turn of the table")}[reason]
         self.last_deal = {"deal": self.deal_no, "reason": reason, "boards": boards,
                           "scores": list(self.scores), **score.to_json()}
         totals = ", ".join(f"{n} {t:+d}" for n, t in zip(self.seats, score.totals, strict=True))
         standings = ", ".join(f"{n} {s}" for n, s in zip(self.seats, self.scores, strict=True))
-        events.append(Event(f"Round {self.deal_no} is over: {why}.\nThis round: {totals}.\n"
-                            f"Totals (to {self.target}): {standings}.", None, "deal_end",
-                            dict(self.last_deal)))
+        events.append(Event(msg("Round {n} is over: {why}.\nThis round: {totals}.\n"
+                                "Totals (to {target}): {standings}.", n=self.deal_no, why=why,
+                                totals=totals, target=self.target, standings=standings),
+                            None, "deal_end", dict(self.last_deal)))
         top = max(self.scores)
         leaders = [seat for seat, s in enumerate(self.scores) if s == top]
         if top >= self.target and len(leaders) == 1:
             return [*events, self._finish(leaders[0])]
         if top >= self.target:
-            names = " and ".join(self.seats[s] for s in leaders)
-            events.append(Event(f"{names} tie at the top with {top}: another round decides.",
+            names = self.seats[leaders[0]]
+            for s in leaders[1:]:  # "A and B and C", each "and" a word of the reader's
+                names = msg("{names} and {last}", names=names, last=self.seats[s])
+            events.append(Event(msg("{names} tie at the top with {n}: another round decides.",
+                                    names=names, n=top),
                                 None, "tie", {"seats": leaders}))
         self.dealer = (self.dealer + 1) % len(self.seats)
         return events + self._start_round()
@@ -289,10 +310,11 @@ class Pokeno(PokenoBase):
         self._phase = "over"
         self.turn = None
         scores = tuple(self.scores)
-        summary = f"{self.seats[winner]} wins with {scores[winner]} points."
+        summary = msg("{name} wins with {n} points.", name=self.seats[winner], n=scores[winner])
         self._result = GameResult(scores, places_from_scores(scores), (winner,), summary)
         standings = ", ".join(f"{n} {s}" for n, s in zip(self.seats, scores, strict=True))
-        return Event(f"{summary} Final scores: {standings}.", None, "game_over",
+        return Event(Msg.joined(" ", [summary, msg("Final scores: {standings}.",
+                                                   standings=standings)]), None, "game_over",
                      {"winners": [winner], "scores": list(scores)})
 
     # --- snapshots and the AI ----------------------------------------------------------------

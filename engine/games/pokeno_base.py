@@ -36,6 +36,7 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.pokeno_scoring import SPACES, board_complete, space_index, space_name
+from engine.i18n import Msg, msg, msg_n
 from engine.views import GameView, JSONRecord, SeatView, json_record
 
 __all__ = [
@@ -51,8 +52,9 @@ __all__ = [
 HAND_LIMIT = 7
 DRAW = 3
 
-BUTTON_NAMES = ("Any two", "One pair", "Two pair", "Three of a kind", "Straight", "Flush",
-                "Full house", "Four of a kind", "Straight flush", "Royal flush")
+BUTTON_NAMES = (msg("Any two"), msg("One pair"), msg("Two pair"), msg("Three of a kind"),
+                msg("Straight"), msg("Flush"), msg("Full house"), msg("Four of a kind"),
+                msg("Straight flush"), msg("Royal flush"))
 
 
 def cards_to_json(cards: Iterable[Card]) -> list[str]:
@@ -80,17 +82,21 @@ def parse_picked(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
     cards: list[Card] = []
     for arg in args:
         if not isinstance(arg, str):
-            raise IllegalAction(f"{arg!r} is not a card.")
+            raise IllegalAction(msg("{text} is not a card.", text=repr(arg)))
         try:
             cards.append(parse_card(arg))
         except CardError as error:
-            raise IllegalAction(str(error)) from error
+            raise IllegalAction(error.args[0]) from error
     wanted, held = Counter(cards), Counter(hand)
     for card, count in wanted.items():
         if held[card] < count:
-            have = "" if not held[card] else f" only {held[card]} of"
-            raise IllegalAction(f"You don't hold{have} {card.label}"
-                                f"{' ×' + str(count) if count > 1 else ''}.")
+            if held[card]:
+                raise IllegalAction(msg("You don't hold only {held} of {card} ×{n}.",
+                                        held=held[card], card=card.label, n=count))
+            if count > 1:
+                raise IllegalAction(msg("You don't hold {card} ×{n}.", card=card.label,
+                                        n=count))
+            raise IllegalAction(msg("You don't hold {card}.", card=card.label))
     return cards
 
 
@@ -252,9 +258,9 @@ class PokenoBase(Game):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(msg("The game is over."))
         if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("It is not your turn."))
         name = action.name
         if name == "timeout":
             events = self._timeout(seat)
@@ -270,26 +276,28 @@ class PokenoBase(Game):
             if not self.can_call(seat):
                 raise IllegalAction(self.why_not_call(seat))
             self.pending.append({"op": "call"})
-            events = [self.pyramid_event(seat, "You will call **full board** when you end "
-                                               "this turn.")]
+            events = [self.pyramid_event(seat, msg(
+                "You will call **full board** when you end this turn."))]
         elif name == "end":
             reason = self.why_not_end(seat)
             if reason is not None:
                 raise IllegalAction(reason)
             events = self._end_turn(seat)
         else:
-            raise IllegalAction("Place cards, discard, undo or end your turn.")
+            raise IllegalAction(msg("Place cards, discard, undo or end your turn."))
         self.step += 1
         return events
 
     def why_not_call(self, seat: int) -> str:
-        return "Full board can be called only on your turn, once all ten spaces are complete."
+        return msg("Full board can be called only on your turn, once all ten spaces are "
+                   "complete.")
 
     def _check_room(self, count: int) -> None:
         limit = self.play_limit()
         if limit is not None and self.played_count() + count > limit:
             left = limit - self.played_count()
-            raise IllegalAction(f"You play exactly {limit} cards a turn: {left} more now.")
+            raise IllegalAction(msg("You play exactly {limit} cards a turn: {left} more now.",
+                                    limit=limit, left=left))
 
     def _pick(self, seat: int, args: Sequence[Any]) -> list[Event]:
         if not args:
@@ -303,35 +311,38 @@ class PokenoBase(Game):
 
     def _place(self, seat: int, args: Sequence[Any]) -> list[Event]:
         if not args:
-            raise IllegalAction("Name a space and the cards to place on it.")
+            raise IllegalAction(msg("Name a space and the cards to place on it."))
         try:
             index = space_index(args[0])
         except ValueError as error:
-            raise IllegalAction(f"{args[0]!r} is not a space of the board.") from error
+            raise IllegalAction(msg("{text} is not a space of the board.",
+                                    text=repr(args[0]))) from error
         cards = parse_picked(args[1:], self.current_hand(seat))
         if not cards:
-            raise IllegalAction("Pick the cards to place first.")
+            raise IllegalAction(msg("Pick the cards to place first."))
         space = SPACES[index]
         have = len(self.current_board(seat)[index])
         if have + len(cards) > space.size:
             room = space.size - have
-            raise IllegalAction(f"The {space_name(space)} space takes {space.size} cards: "
-                                f"room for {room} more, not {len(cards)}.")
+            raise IllegalAction(msg("The {space} space takes {size} cards: room for {room} "
+                                    "more, not {n}.", space=space_name(space),
+                                    size=space.size, room=room, n=len(cards)))
         self._check_room(len(cards))
         self.pending.append({"op": "place", "space": index, "cards": cards_to_json(cards)})
         self._unselect(cards)
-        text = (f"Placed {label_cards(cards)} on {space_name(space)} "
-                f"({have + len(cards)}/{space.size}), face down.")
+        text = msg("Placed {cards} on {space} ({have}/{size}), face down.",
+                   cards=label_cards(cards), space=space_name(space), have=have + len(cards),
+                   size=space.size)
         return [self.pyramid_event(seat, text)]
 
     def _discard(self, seat: int, args: Sequence[Any]) -> list[Event]:
         cards = parse_picked(args, self.current_hand(seat))
         if not cards:
-            raise IllegalAction("Pick the cards to discard first.")
+            raise IllegalAction(msg("Pick the cards to discard first."))
         self._check_room(len(cards))
         self.pending.append({"op": "discard", "cards": cards_to_json(cards)})
         self._unselect(cards)
-        return [self.pyramid_event(seat, f"Discarded {label_cards(cards)}.")]
+        return [self.pyramid_event(seat, msg("Discarded {cards}.", cards=label_cards(cards)))]
 
     def _unselect(self, cards: Sequence[Card]) -> None:
         left = list(self.selection)
@@ -342,16 +353,18 @@ class PokenoBase(Game):
 
     def _undo(self, seat: int) -> list[Event]:
         if not self.pending:
-            raise IllegalAction("Nothing to undo this turn.")
+            raise IllegalAction(msg("Nothing to undo this turn."))
         step = self.pending.pop()
         self.selection = []
         if step["op"] == "call":
-            text = "Undone: the full board call."
+            text = msg("Undone: the full board call.")
         elif step["op"] == "place":
-            text = (f"Undone: {label_cards(cards_from_json(step['cards']))} back from "
-                    f"{space_name(SPACES[step['space']])}.")
+            text = msg("Undone: {cards} back from {space}.",
+                       cards=label_cards(cards_from_json(step["cards"])),
+                       space=space_name(SPACES[step["space"]]))
         else:
-            text = f"Undone: the discard of {label_cards(cards_from_json(step['cards']))}."
+            text = msg("Undone: the discard of {cards}.",
+                       cards=label_cards(cards_from_json(step["cards"])))
         return [self.pyramid_event(seat, text)]
 
     def _commit(self, seat: int) -> tuple[list[tuple[int, int]], list[Card], bool]:
@@ -374,7 +387,8 @@ class PokenoBase(Game):
         self.selection = []
         return placed, thrown, called
 
-    def placed_text(self, seat: int, placed: Sequence[tuple[int, int]], thrown: int) -> str:
+    def placed_text(self, seat: int, placed: Sequence[tuple[int, int]], thrown: int,
+                    drawn: int | None = None) -> str:
         """The public account of a turn: how many cards went where (face down), how many
         were discarded (face down too: nobody may take them), never which."""
         counts: dict[int, int] = {}
@@ -384,17 +398,23 @@ class PokenoBase(Game):
         board = self.boards[seat]
         for index in sorted(counts):
             space = SPACES[index]
-            parts.append(f"{counts[index]} on {space_name(space)} "
-                         f"({len(board[index])}/{space.size})")
+            parts.append(msg("{n} on {space} ({have}/{size})", n=counts[index],
+                             space=space_name(space), have=len(board[index]),
+                             size=space.size))
         name = self.seats[seat]
         total = sum(counts.values())
-        what = []
+        what: list[str] = []
         if total:
-            what.append(f"placed {total} card{'s' if total != 1 else ''} face down: "
-                        + ", ".join(parts))
+            what.append(msg_n("placed {n} card face down: {spaces}",
+                              "placed {n} cards face down: {spaces}", total,
+                              spaces=Msg.joined(", ", parts)))
         if thrown:
-            what.append(f"discarded {thrown}")
-        return f"{name} " + ("; ".join(what) if what else "passes") + "."
+            what.append(msg("discarded {n}", n=thrown))
+        if not what:
+            what.append(msg("passes"))
+        if drawn:
+            what.append(msg("draws {n}", n=drawn))
+        return msg("{name} {what}.", name=name, what=Msg.joined("; ", what))
 
     # --- what the seat sees -------------------------------------------------------------------
     def pyramid_event(self, seat: int, text: str) -> Event:
@@ -465,10 +485,10 @@ class PokenoBase(Game):
         choices: list[Choice | CardPick] = []
         lines = [self.turn_heading(seat)]
         if self.selection:
-            lines.append(f"Selected: {label_cards(self.selection)} — now choose a space "
-                         "(or Discard).")
+            lines.append(msg("Selected: {cards} — now choose a space (or Discard).",
+                             cards=label_cards(self.selection)))
         elif hand and left != 0:
-            lines.append("Pick cards in the menu, then a space for them (or Discard).")
+            lines.append(msg("Pick cards in the menu, then a space for them (or Discard)."))
         if free and left != 0:
             distinct = sort_cards(set(free))
             room = len(distinct) if left is None else min(len(distinct),
@@ -477,7 +497,7 @@ class PokenoBase(Game):
             labels = tuple(card.label + (f" ×{counts[card]}" if counts[card] > 1 else "")
                            for card in distinct)
             if room > 0:
-                word = "Add to the selection" if self.selection else "Pick cards"
+                word = msg("Add to the selection") if self.selection else msg("Pick cards")
                 choices.append(CardPick(word, "pick", tuple(cards_to_json(distinct)), 1,
                                         min(room, len(distinct)), labels))
         if self.selection:
@@ -485,29 +505,31 @@ class PokenoBase(Game):
             for i, space in enumerate(SPACES):
                 have = len(board[i])
                 if have + n <= space.size:
-                    choices.append(Choice(f"{BUTTON_NAMES[i]} {have}/{space.size}",
+                    choices.append(Choice(msg("{space} {have}/{size}", space=BUTTON_NAMES[i],
+                                              have=have, size=space.size),
                                           Action("place", (space.name.lower(),
                                                            *cards_to_json(self.selection))),
                                           "primary"))
-            choices.append(Choice("Discard", Action("discard",
+            choices.append(Choice(msg("Discard"), Action("discard",
                                                     tuple(cards_to_json(self.selection))),
                                   "danger"))
-            choices.append(Choice("Clear selection", Action("pick", ()), "secondary"))
+            choices.append(Choice(msg("Clear selection"), Action("pick", ()), "secondary"))
         if self.pending:
-            choices.append(Choice("Undo", Action("undo"), "secondary"))
+            choices.append(Choice(msg("Undo"), Action("undo"), "secondary"))
         if self.can_call(seat):
-            choices.append(Choice("Full board!", Action("call"), "success"))
+            choices.append(Choice(msg("Full board!"), Action("call"), "success"))
         reason = self.why_not_end(seat)
         draws = self.draws_after(seat)
-        label = f"End turn (draw {draws})" if draws and self.draw_on_end() else "End turn"
+        label = msg("End turn (draw {n})", n=draws) if draws and self.draw_on_end() else \
+            msg("End turn")
         choices.append(Choice(label, Action("end"), "success", reason))
-        return Prompt("\n".join(lines), tuple(choices))
+        return Prompt(Msg.joined("\n", lines), tuple(choices))
 
     def draw_on_end(self) -> bool:
         return True
 
     def turn_heading(self, seat: int) -> str:
-        return "Your turn."
+        return msg("Your turn.")
 
     # --- snapshots ----------------------------------------------------------------------------
     _PLAIN: tuple[str, ...] = ("scores", "turn", "pending", "deal_no", "dealer", "step",

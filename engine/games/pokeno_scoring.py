@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.cards import Card, Suit, label_cards, rank_word
 from engine.evaluator import evaluate
+from engine.i18n import Msg, msg
 from engine.partial import Space, read_space, reading
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "score_round",
     "solitaire_score",
     "space_index",
+    "space_title",
     "split_points",
     "verdict",
 ]
@@ -50,21 +52,39 @@ CALL_BONUS = 25
 CARD_VALUE = 10  # solitaire: per card kept (hand or deck), and per card discarded
 
 SHORT_NAMES = {
-    Space.NO_PAIR: "any two cards",
-    Space.PAIR: "one pair",
-    Space.TWO_PAIR: "two pair",
-    Space.THREE_OF_A_KIND: "three of a kind",
-    Space.STRAIGHT: "straight",
-    Space.FLUSH: "flush",
-    Space.FULL_HOUSE: "full house",
-    Space.FOUR_OF_A_KIND: "four of a kind",
-    Space.STRAIGHT_FLUSH: "straight flush",
-    Space.ROYAL_FLUSH: "royal flush",
+    Space.NO_PAIR: msg("any two cards"),
+    Space.PAIR: msg("one pair"),
+    Space.TWO_PAIR: msg("two pair"),
+    Space.THREE_OF_A_KIND: msg("three of a kind"),
+    Space.STRAIGHT: msg("straight"),
+    Space.FLUSH: msg("flush"),
+    Space.FULL_HOUSE: msg("full house"),
+    Space.FOUR_OF_A_KIND: msg("four of a kind"),
+    Space.STRAIGHT_FLUSH: msg("straight flush"),
+    Space.ROYAL_FLUSH: msg("royal flush"),
 }
+TITLES = {
+    Space.NO_PAIR: msg("Any two cards"),
+    Space.PAIR: msg("One pair"),
+    Space.TWO_PAIR: msg("Two pair"),
+    Space.THREE_OF_A_KIND: msg("Three of a kind"),
+    Space.STRAIGHT: msg("Straight"),
+    Space.FLUSH: msg("Flush"),
+    Space.FULL_HOUSE: msg("Full house"),
+    Space.FOUR_OF_A_KIND: msg("Four of a kind"),
+    Space.STRAIGHT_FLUSH: msg("Straight flush"),
+    Space.ROYAL_FLUSH: msg("Royal flush"),
+}
+"""The spaces' names at the head of a line (a row of the board, a verdict)."""
 
 
 def space_name(space: Space) -> str:
     return SHORT_NAMES[space]
+
+
+def space_title(space: Space) -> str:
+    """The space's name capitalised, as a catalogue entry of its own."""
+    return TITLES[space]
 
 
 def space_index(key: str | int) -> int:
@@ -76,7 +96,7 @@ def space_index(key: str | int) -> int:
         for index, space in enumerate(SPACES):
             if text in (space.name.lower(), SHORT_NAMES[space].replace(" ", "_")):
                 return index
-    raise ValueError(f"{key!r} is not a space of the board")
+    raise ValueError(msg("{text} is not a space of the board", text=repr(key)))
 
 
 def split_points(space: Space, ways: int) -> int:
@@ -95,17 +115,19 @@ def _groups_name(ranks: Sequence[int]) -> str:
     shape = [count for _, count in groups]
     top = groups[0][0]
     if shape[0] == 4:
-        return f"four of a kind ({rank_word(top, plural=True)})"
+        return msg("four of a kind ({ranks})", ranks=rank_word(top, plural=True))
     if shape[0] == 3:
-        return f"three of a kind ({rank_word(top, plural=True)})"
+        return msg("three of a kind ({ranks})", ranks=rank_word(top, plural=True))
     if shape[:2] == [2, 2]:
         low = groups[1][0]
-        return f"two pair ({rank_word(top, plural=True)} and {rank_word(low, plural=True)})"
+        return msg("two pair ({high} and {low})", high=rank_word(top, plural=True),
+                   low=rank_word(low, plural=True))
     if shape[0] == 2:
-        return f"pair of {rank_word(top, plural=True)}"
+        return msg("pair of {ranks}", ranks=rank_word(top, plural=True))
     high = sorted(ranks, reverse=True)
-    return f"no pair, {rank_word(high[0])}-{rank_word(high[1])}" if len(high) > 1 else \
-        f"{rank_word(high[0])} high"
+    if len(high) > 1:
+        return msg("no pair, {high}-{low}", high=rank_word(high[0]), low=rank_word(high[1]))
+    return msg("{rank} high", rank=rank_word(high[0]))
 
 
 def describe(cards: Sequence[Card]) -> str:
@@ -132,8 +154,10 @@ class SpaceVerdict:
 
 def verdict(space: Space, cards: Sequence[Card]) -> SpaceVerdict:
     if len(cards) < space.size:
-        what = "empty" if not cards else f"only {len(cards)} of {space.size} cards"
-        return SpaceVerdict(False, None, f"incomplete ({what})")
+        if not cards:
+            return SpaceVerdict(False, None, msg("incomplete (empty)"))
+        return SpaceVerdict(False, None, msg("incomplete (only {n} of {size} cards)",
+                                             n=len(cards), size=space.size))
     strength = read_space(space, cards)
     wilds = [card for card in cards if card.is_wild]
     if strength is not None:
@@ -142,17 +166,19 @@ def verdict(space: Space, cards: Sequence[Card]) -> SpaceVerdict:
         if wilds:
             stand_ins = _plain_suits(space, read[:len(cards) - len(wilds)],
                                      read[len(cards) - len(wilds):])
-            text += " (" + ", ".join(f"🃏 as {card.label}" for card in stand_ins) + ")"
+            jokers = [msg("🃏 as {card}", card=card.label) for card in stand_ins]
+            text = msg("{hand} ({jokers})", hand=text, jokers=Msg.joined(", ", jokers))
         return SpaceVerdict(True, strength, text)
     if wilds and not space.wilds_allowed:
-        return SpaceVerdict(False, None, "a royal flush must be natural: no jokers")
+        return SpaceVerdict(False, None, msg("a royal flush must be natural: no jokers"))
     if wilds:
-        return SpaceVerdict(False, None, f"no reading of these cards, jokers included, is "
-                                         f"exactly {space_name(space)}")
+        return SpaceVerdict(False, None, msg("no reading of these cards, jokers included, is "
+                                             "exactly {space}", space=space_name(space)))
     made = describe(cards)
     if space is Space.ROYAL_FLUSH:
-        return SpaceVerdict(False, None, f"{made}, not a royal flush")
-    return SpaceVerdict(False, None, f"{made}, not {space_name(space)}")
+        return SpaceVerdict(False, None, msg("{hand}, not a royal flush", hand=made))
+    return SpaceVerdict(False, None, msg("{hand}, not {space}", hand=made,
+                                         space=space_name(space)))
 
 
 def _plain_suits(space: Space, naturals: Sequence[Card], stand_ins: Sequence[Card]
@@ -250,5 +276,6 @@ def solitaire_score(board: Sequence[Sequence[Card]], kept: int, discarded: int
 
 def board_text(board: Sequence[Sequence[Card]]) -> str:
     """A board in one line per space, for explanations."""
-    return "\n".join(f"{space_name(space)}: {label_cards(board[i]) or '—'}"
-                     for i, space in enumerate(SPACES))
+    return Msg.joined("\n", [msg("{space}: {cards}", space=space_name(space),
+                                  cards=label_cards(board[i]) or "—")
+                              for i, space in enumerate(SPACES)])

@@ -24,8 +24,9 @@ from engine.cards import label_cards, pokeno_deck, shuffled
 from engine.game import Action, Event, GameResult
 from engine.games.pokeno_ai import pokeno_ai
 from engine.games.pokeno_base import HAND_LIMIT, PokenoBase, cards_to_json, sort_cards
-from engine.games.pokeno_scoring import SPACES, solitaire_score, space_name
+from engine.games.pokeno_scoring import SPACES, solitaire_score, space_title
 from engine.games.registry import register
+from engine.i18n import Msg, msg
 
 __all__ = ["PLAYS", "PokenoSolitaire"]
 
@@ -41,8 +42,8 @@ class PokenoSolitaire(PokenoBase):
 
     @classmethod
     def goal(cls, options: Mapping[str, Any], players: int) -> str:
-        return ("as many points as you can: correct spaces, +10 a card kept, "
-                "-10 a card discarded")
+        return msg("as many points as you can: correct spaces, +10 a card kept, -10 a card "
+                   "discarded")
 
     def __init__(self, seats: Sequence[str], options: Mapping[str, Any] | None = None,
                  rng: random.Random | None = None) -> None:
@@ -59,9 +60,9 @@ class PokenoSolitaire(PokenoBase):
         self.deck = self.deck[HAND_LIMIT:]
         self.turn = 0
         self._opening = [
-            Event("A solitaire pyramid is dealt: seven cards, 47 in the deck.", None, "deal",
-                  {"deal": 1}),
-            self.pyramid_event(0, f"Your hand: {label_cards(self.hands[0])}."),
+            Event(msg("A solitaire pyramid is dealt: seven cards, 47 in the deck."), None,
+                  "deal", {"deal": 1}),
+            self.pyramid_event(0, msg("Your hand: {cards}.", cards=label_cards(self.hands[0]))),
         ]
 
     # --- hooks ---------------------------------------------------------------------------------
@@ -75,16 +76,17 @@ class PokenoSolitaire(PokenoBase):
         played = self.played_count()
         if played == PLAYS or self.board_is_complete(seat):
             return None
-        return f"Play exactly {PLAYS} cards a turn (to spaces or the discard): " \
-               f"{PLAYS - played} more."
+        return msg("Play exactly {n} cards a turn (to spaces or the discard): {left} more.",
+                   n=PLAYS, left=PLAYS - played)
 
     def turn_heading(self, seat: int) -> str:
         played = self.played_count()
         if self.board_is_complete(seat):
-            return ("Your board is complete: **End turn** ends the game (no draw; every card "
-                    "in your hand and the deck scores +10).")
-        return (f"Play exactly {PLAYS} cards ({played} so far), then end the turn. "
-                f"Deck {len(self.deck)}, discarded {self.discarded}.")
+            return msg("Your board is complete: **End turn** ends the game (no draw; every "
+                       "card in your hand and the deck scores +10).")
+        return msg("Play exactly {n} cards ({played} so far), then end the turn. Deck {deck}, "
+                   "discarded {discarded}.", n=PLAYS, played=played, deck=len(self.deck),
+                   discarded=self.discarded)
 
     def _extra_public(self) -> dict[str, Any]:
         return {"discarded": self.discarded}
@@ -112,15 +114,17 @@ class PokenoSolitaire(PokenoBase):
         events = [Event(self.placed_text(seat, placed, len(thrown)), None, "turn",
                         {"placed": [list(p) for p in placed], "discarded": len(thrown)})]
         if self.board_is_complete(seat):
-            return events + self._finish("The board is complete.")
+            return events + self._finish(msg("The board is complete."))
         drawn = self.deck[:PLAYS]
         self.deck = self.deck[PLAYS:]
         self.hands[seat] = sort_cards(self.hands[seat] + drawn)
         if not self.deck:
-            events.append(self.pyramid_event(seat, f"You drew {label_cards(drawn)}, the last "
-                                                   "of the deck."))
-            return events + self._finish(f"The last {len(drawn)} cards of the deck are drawn.")
-        events.append(self.pyramid_event(seat, f"You drew {label_cards(drawn)}."))
+            events.append(self.pyramid_event(seat, msg("You drew {cards}, the last of the deck.",
+                                                       cards=label_cards(drawn))))
+            return events + self._finish(msg("The last {n} cards of the deck are drawn.",
+                                             n=len(drawn)))
+        events.append(self.pyramid_event(seat, msg("You drew {cards}.",
+                                                   cards=label_cards(drawn))))
         return events
 
     def _finish(self, why: str) -> list[Event]:
@@ -130,17 +134,21 @@ class PokenoSolitaire(PokenoBase):
         kept = len(self.hands[0]) + len(self.deck)
         score, verdicts = solitaire_score(board, kept, self.discarded)
         self.scores = [score]
-        lines = [f"{why} {self.seats[0]}'s pyramid scores **{score}**"]
+        lines: list[str] = [Msg.joined(" ", [why, msg("{name}'s pyramid scores **{n}**",
+                                                       name=self.seats[0], n=score)])]
         for i, space in enumerate(SPACES):
             v = verdicts[i]
-            gain = f" — **+{space.points}**" if v.correct else ""
-            lines.append(f"{'✅' if v.correct else '❌'} {space_name(space).capitalize()}: "
-                         f"{v.why}{gain}")
+            line = msg("{mark} {space}: {why}", mark="✅" if v.correct else "❌",
+                       space=space_title(space), why=v.why)
+            if v.correct:
+                line = msg("{line} — **+{n}**", line=line, n=space.points)
+            lines.append(line)
         spaces = sum(space.points for space, v in zip(SPACES, verdicts, strict=True)
                      if v.correct)
-        thrown = (f"discarded {self.discarded} × 10 = -{10 * self.discarded}"
-                  if self.discarded else "nothing discarded")
-        lines.append(f"Spaces {spaces}, cards kept {kept} × 10 = +{10 * kept}, {thrown}.")
+        thrown = msg("discarded {n} × 10 = -{points}", n=self.discarded,
+                     points=10 * self.discarded) if self.discarded else msg("nothing discarded")
+        lines.append(msg("Spaces {spaces}, cards kept {kept} × 10 = +{points}, {thrown}.",
+                         spaces=spaces, kept=kept, points=10 * kept, thrown=thrown))
         perfect = all(v.correct for v in verdicts)
         record: dict[str, Any] = {"deal": 1, "boards": [[cards_to_json(c) for c in board]],
                   "verdicts": [[{"correct": v.correct, "why": v.why} for v in verdicts]],
@@ -149,11 +157,12 @@ class PokenoSolitaire(PokenoBase):
                   "kept": kept, "discarded": self.discarded, "score": score,
                   "scores": [score], "perfect": perfect}
         self.last_deal = record
-        summary = f"{self.seats[0]} scores {score}" + (" with a perfect pyramid." if perfect
-                                                        else ".")
+        summary = msg("{name} scores {n} with a perfect pyramid.", name=self.seats[0],
+                      n=score) if perfect else msg("{name} scores {n}.", name=self.seats[0],
+                                                   n=score)
         self._result = GameResult((score,), (1,), (0,), summary)
         return [
-            Event("\n".join(lines), None, "reveal", {
+            Event(Msg.joined("\n", lines), None, "reveal", {
                 "seat": 0, "board": record["boards"][0], "verdicts": record["verdicts"][0],
                 "space_points": record["space_points"][0], "bonus": 0, "total": score}),
             Event(summary, None, "game_over", {"winners": list(self._result.winners),
