@@ -178,7 +178,9 @@ TRANSLATED_RULES = {"poangpoker": ("Poängpoker and Chicago", "Poängpoker och C
                     "red_dog": ("Red Dog", "Red Dog"),
                     "dealers_choice": ("Dealer's Choice", "Dealer's Choice"),
                     "spew": ("Spew", "Spew"), "old_man_49er": ("Old Man 49er", "Old Man 49er"),
-                    "zero_to_55": ("Zero to 55", "Zero to 55")}
+                    "zero_to_55": ("Zero to 55", "Zero to 55"),
+                    "holdem_sppoker": ("Hold'em Sppoker", "Hold'em Sppoker"),
+                    "pokeno": ("Pyramid Po-Ke-No", "Pyramid Po-Ke-No")}
 """The rules pages translated into Swedish (docs/rules/sv/), with the games declared complete."""
 
 
