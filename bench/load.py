@@ -532,7 +532,9 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
     async with Measure(opening, pids, state.feed):
         await gather_limited([partial(start_table, discord, s, opening) for s in seats],
                              min(args.concurrency, OPEN_CONCURRENCY))
-        await asyncio.gather(*(tracker.wait_prompt(p, is_declare_prompt, 60)
+        # Each start costs about five requests under Discord's global limit (50 a second,
+        # one bot's whatever its processes): a thousand tables need well over a minute.
+        await asyncio.gather(*(tracker.wait_prompt(p, is_declare_prompt, max(60.0, n / 5))
                                for s in seats for p in (s.host, s.guest)))
     await settle(discord)
     rss_tables = rss_total_kb(pids)
