@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterable
 
 import pytest
 from babel.messages.pofile import read_po
@@ -14,11 +15,60 @@ from babel.messages.pofile import read_po
 from bot import i18n
 from engine.cards import parse_cards
 from engine.evaluator import evaluate
-from engine.game import Action
+from engine.game import Action, Choice, Game, Prompt
 from engine.games.poangpoker import Chicago, Poangpoker
 from engine.i18n import Msg, msg, msg_n
 
 FIELD = re.compile(r"\{(\w+)\}")
+CARD_LABEL = re.compile(r"[\dAJQK]+[♣♦♥♠]")  # a card as shown, the same in every language
+
+
+def prompt_texts(prompt: Prompt | None, *, reasons: bool = False) -> list[str]:
+    """A prompt's sentence and its buttons' labels (and why a disabled one is disabled)."""
+    if prompt is None:
+        return []
+    texts = [prompt.text, *(choice.label for choice in prompt.choices)]
+    if reasons:
+        texts += [c.disabled_reason for c in prompt.choices
+                  if isinstance(c, Choice) and c.disabled_reason]
+    return texts
+
+
+def refusals(game: Game, seat: int, actions: Iterable[Action]) -> list[str]:
+    """What the rules say to each of `actions`, every one of which they must refuse."""
+    said = []
+    for bad in actions:
+        with pytest.raises(Exception) as refused:
+            game.apply(seat, bad)
+        said.append(refused.value.args[0])
+    return said
+
+
+def play_out(game: Game, choose: Callable[[int], Action], *, reasons: bool = False,
+             extra: Callable[[int], list[str]] = lambda seat: []) -> list[str]:
+    """Every text a whole game shows, played to its end by `choose(seat)`: its opening, each
+    prompt, what `extra(seat)` adds before the move, each event and the result."""
+    texts = [event.text for event in game.opening_events()]
+    while not game.is_over:
+        seat = min(game.to_act)
+        prompt = game.prompt(seat)
+        assert prompt is not None
+        texts += prompt_texts(prompt, reasons=reasons)
+        texts += extra(seat)
+        texts += [event.text for event in game.apply(seat, choose(seat))]
+    assert game.result is not None
+    texts.append(game.result.summary)
+    return texts
+
+
+def assert_swedish(texts: Iterable[str], english: re.Pattern[str], *,
+                   catalogued: bool = True) -> None:
+    """Each text renders in Swedish with none of `english`'s words left; `catalogued`: each
+    is a catalogue entry (a `Msg`), or a card label."""
+    for text in texts:
+        assert not catalogued or isinstance(text, Msg) or CARD_LABEL.fullmatch(text), text
+        shown = i18n.render(text, "sv")
+        assert not english.search(shown), (str(text), shown)
 
 
 def template(domain: str) -> dict[str, tuple[str, ...]]:
@@ -113,26 +163,10 @@ def test_a_whole_poangpoker_and_chicago_game_reads_in_swedish() -> None:
     for cls in (Poangpoker, Chicago):
         rng = random.Random(11)
         game = cls(["Anna", "Bo", "Cia"], {"first_dealer": 0}, random.Random(5))
-        texts = [event.text for event in game.opening_events()]
-        while not game.is_over:
-            seat = min(game.to_act)
-            prompt = game.prompt(seat)
-            assert prompt is not None
-            texts.append(prompt.text)
-            texts += [choice.label for choice in prompt.choices]
-            texts += [c.disabled_reason for c in prompt.choices
-                      if getattr(c, "disabled_reason", None)]
-            action = game.ai_action(seat, rng)  # random calls would never end a Chicago
-            texts += [event.text for event in game.apply(seat, action)]
-        with pytest.raises(Exception) as refused:
-            game.apply(0, Action("play", ("Ah",)))
-        texts.append(refused.value.args[0])
-        assert game.result is not None
-        texts.append(game.result.summary)
-        for text in texts:
-            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
-            shown = i18n.render(text, "sv")
-            assert not english.search(shown), (str(text), shown)
+        # the AI's moves: random calls would never end a Chicago
+        texts = play_out(game, lambda seat: game.ai_action(seat, rng), reasons=True)  # noqa: B023
+        texts += refusals(game, 0, [Action("play", ("Ah",))])
+        assert_swedish(texts, english)
 
 
 def test_bot_sentences_follow_the_current_locale() -> None:
@@ -271,21 +305,8 @@ def test_a_whole_poke_rubber_reads_in_swedish() -> None:
                          r"above|below|leads|plays|rubber|game)\b")
     rng = random.Random(4)
     game = Poke(["Anna", "Bo"], {}, random.Random(6))
-    texts = [event.text for event in game.opening_events()]
-    while not game.is_over:
-        seat = min(game.to_act)
-        prompt = game.prompt(seat)
-        assert prompt is not None
-        texts += [prompt.text, *(choice.label for choice in prompt.choices)]
-        texts += [c.disabled_reason for c in prompt.choices
-                  if getattr(c, "disabled_reason", None)]
-        texts += [event.text for event in game.apply(seat, game.ai_action(seat, rng))]
-    assert game.result is not None
-    texts.append(game.result.summary)
-    for text in texts:
-        assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
-        shown = i18n.render(text, "sv")
-        assert not english.search(shown), (str(text), shown)
+    texts = play_out(game, lambda seat: game.ai_action(seat, rng), reasons=True)
+    assert_swedish(texts, english)
     with i18n.using("sv"):
         from cogs.trick_games import poke_public
         board = "\n".join(poke_public(game.public_view()))
@@ -330,19 +351,11 @@ def test_a_badugi_deal_reads_in_swedish() -> None:
     for seed in range(4):
         game = Badugi(["Anna", "Bo", "Cia"], {"stacks": [40, 100, 100], "button": 1},
                       random.Random(seed))
-        texts = [event.text for event in game.opening_events()]
-        while not game.is_over:
-            seat = min(game.to_act)
-            prompt = game.prompt(seat)
-            assert prompt is not None
-            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
-            texts += [event.text for event in game.apply(seat, game.ai_action(seat, rng))]
-        assert game.result is not None
-        texts.append(game.result.summary)
-        for text in texts:
-            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
-            shown = i18n.render(text, "sv")
-            assert not english.search(shown), (str(text), shown)
+        assert_swedish(play_out(game, lambda seat: game.ai_action(seat, rng)),  # noqa: B023
+                       english)
+
+
+BAD_BETS = (Action("bet", (10_000,)), Action("bet", ("x",)), Action("fly"))
 
 
 def test_a_red_dog_game_reads_in_swedish() -> None:
@@ -354,24 +367,12 @@ def test_a_red_dog_game_reads_in_swedish() -> None:
     for seed in range(4):
         game = RedDog(["Anna", "Bo", "Cia", "Dan"], {"stacks": [3, 20, 20, 0], "button": 1,
                                                      "max_rounds": 3}, random.Random(seed))
-        texts = [event.text for event in game.opening_events()]
-        while not game.is_over:
-            seat = min(game.to_act)
-            prompt = game.prompt(seat)
-            assert prompt is not None
-            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
-            for bad in (Action("bet", (10_000,)), Action("bet", ("x",)), Action("fly")):
-                with pytest.raises(Exception) as refused:
-                    game.apply(seat, bad)
-                texts.append(refused.value.args[0])
-            action = game.ai_action(seat, rng) if seed % 2 else Action("timeout")
-            texts += [event.text for event in game.apply(seat, action)]
-        assert game.result is not None
-        texts.append(game.result.summary)
-        for text in texts:
-            assert isinstance(text, Msg), text
-            shown = i18n.render(text, "sv")
-            assert not english.search(shown), (str(text), shown)
+        texts = play_out(
+            game,
+            lambda seat: game.ai_action(seat, rng) if seed % 2 else Action("timeout"),  # noqa: B023
+            extra=lambda seat: refusals(game, seat, BAD_BETS),  # noqa: B023
+        )
+        assert_swedish(texts, english)
 
 
 def test_a_spew_deal_reads_in_swedish() -> None:
@@ -386,26 +387,19 @@ def test_a_spew_deal_reads_in_swedish() -> None:
         if seed % 2:
             options["out_takes_low"] = True
         game = Spew(["Anna", "Bo", "Cia", "Dan"], options, random.Random(seed))
-        texts = [Spew.goal(options, 4), *(event.text for event in game.opening_events())]
-        while not game.is_over:
-            seat = min(game.to_act)
-            prompt = game.prompt(seat)
-            assert prompt is not None
-            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
-            if game.phase == "declare":
-                for bad in (Action("declare", ("up",)), Action("fly")):
-                    with pytest.raises(Exception) as refused:
-                        game.apply(seat, bad)
-                    texts.append(refused.value.args[0])
-            action = Action("timeout") if seed == 2 and game.phase == "declare" \
-                else game.ai_action(seat, rng)
-            texts += [event.text for event in game.apply(seat, action)]
-        assert game.result is not None
-        texts.append(game.result.summary)
-        for text in texts:
-            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
-            shown = i18n.render(text, "sv")
-            assert not english.search(shown), (str(text), shown)
+
+        def bad_declarations(seat: int) -> list[str]:
+            if game.phase != "declare":  # noqa: B023
+                return []
+            return refusals(game, seat, [Action("declare", ("up",)), Action("fly")])  # noqa: B023
+
+        def choose(seat: int) -> Action:
+            if seed == 2 and game.phase == "declare":  # noqa: B023
+                return Action("timeout")
+            return game.ai_action(seat, rng)  # noqa: B023
+
+        texts = play_out(game, choose, extra=bad_declarations)
+        assert_swedish([Spew.goal(options, 4), *texts], english)
 
 
 def test_old_man_49er_and_zero_to_55_deals_read_in_swedish() -> None:
@@ -423,27 +417,19 @@ def test_old_man_49er_and_zero_to_55_deals_read_in_swedish() -> None:
         if seed in (1, 3):
             options["draw_fee"] = 2
         game = cls(["Anna", "Bo", "Cia"], options, random.Random(seed))
-        texts = [cls.goal(options, 3), *(event.text for event in game.opening_events())]
-        while not game.is_over:
-            seat = min(game.to_act)
-            prompt = game.prompt(seat)
-            assert prompt is not None
-            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
-            texts += [c.disabled_reason for c in prompt.choices
-                      if getattr(c, "disabled_reason", None)]
-            if game.phase in ("order", "declare"):
-                for bad in (Action("reset"), Action("confirm"), Action("fly")):
-                    with pytest.raises(Exception) as refused:
-                        game.apply(seat, bad)
-                    texts.append(refused.value.args[0])
-            action = Action("timeout") if seed == 4 else game.ai_action(seat, rng)
-            texts += [event.text for event in game.apply(seat, action)]
-        assert game.result is not None
-        texts.append(game.result.summary)
-        for text in texts:
-            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
-            shown = i18n.render(text, "sv")
-            assert not english.search(shown), (str(text), shown)
+
+        def bad_orders(seat: int) -> list[str]:
+            if game.phase not in ("order", "declare"):  # noqa: B023
+                return []
+            return refusals(game, seat, [Action("reset"), Action("confirm"),  # noqa: B023
+                                         Action("fly")])
+
+        texts = play_out(
+            game,
+            lambda seat: Action("timeout") if seed == 4 else game.ai_action(seat, rng),  # noqa: B023
+            reasons=True, extra=bad_orders,
+        )
+        assert_swedish([cls.goal(options, 3), *texts], english)
 
 
 def test_a_dealers_choice_session_reads_in_swedish() -> None:
@@ -511,29 +497,24 @@ def test_a_holdem_sppoker_deal_reads_in_swedish() -> None:
     for seed in range(6):
         game = HoldemSppoker(["Anna", "Bo", "Cia"], {"stacks": [30, 100, 100], "button": 1},
                              random.Random(seed), dictionary=words, finder=finder)
-        texts = [event.text for event in game.opening_events()]
-        tried = False
-        while not game.is_over:
-            seat = min(game.to_act)
-            prompt = game.prompt(seat)
-            assert prompt is not None
-            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
-            if game.phase == "declare" and not tried:
-                tried = True
-                texts += [e.text for e in game.apply(seat, Action("declare", ("spelling", "zq")))]
-                texts.append(game.prompt(seat).text)  # type: ignore[union-attr]
-                for bad in (Action("declare", ("sing",)), Action("fly")):
-                    with pytest.raises(Exception) as refused:
-                        game.apply(seat, bad)
-                    texts.append(refused.value.args[0])
-            action = game.ai_action(seat, rng) if seed % 3 else Action("timeout")
-            texts += [event.text for event in game.apply(seat, action)]
-        assert game.result is not None
-        texts.append(game.result.summary)
-        for text in texts:
-            assert isinstance(text, Msg) or re.fullmatch(r"[\dAJQK]+[♣♦♥♠]", text), text
-            shown = i18n.render(text, "sv")
-            assert not english.search(shown), (str(text), shown)
+        tried: list[int] = []
+
+        def an_invalid_word(seat: int) -> list[str]:
+            """Once a deal: a word that is not one, then refused declarations."""
+            if game.phase != "declare" or tried:  # noqa: B023
+                return []
+            tried.append(seat)  # noqa: B023
+            said = [e.text for e in game.apply(seat, Action("declare", ("spelling", "zq")))]  # noqa: B023
+            said += prompt_texts(game.prompt(seat))[:1]  # noqa: B023
+            return said + refusals(game, seat, [Action("declare", ("sing",)),  # noqa: B023
+                                                Action("fly")])
+
+        texts = play_out(
+            game,
+            lambda seat: game.ai_action(seat, rng) if seed % 3 else Action("timeout"),  # noqa: B023
+            extra=an_invalid_word,
+        )
+        assert_swedish(texts, english)
 
 
 def test_a_whole_pokeno_game_and_solitaire_read_in_swedish() -> None:
@@ -557,17 +538,13 @@ def test_a_whole_pokeno_game_and_solitaire_read_in_swedish() -> None:
             seat = min(game.to_act)
             prompt = game.prompt(seat)
             assert prompt is not None
-            texts += [prompt.text, *(choice.label for choice in prompt.choices)]
-            texts += [c.disabled_reason for c in prompt.choices
-                      if getattr(c, "disabled_reason", None)]
+            texts += prompt_texts(prompt, reasons=True)
             if game.step < 3:
                 card = game.view(seat).hand[0]
-                for bad in (Action("place", ("nowhere", card)), Action("place", ("pair",)),
-                            Action("discard", ("Zz",)), Action("discard", ("2c", "2c", "2c")),
-                            Action("undo"), Action("call"), Action("fly")):
-                    with pytest.raises(Exception) as refused:
-                        game.apply(seat, bad)
-                    texts.append(refused.value.args[0])
+                texts += refusals(game, seat, [
+                    Action("place", ("nowhere", card)), Action("place", ("pair",)),
+                    Action("discard", ("Zz",)), Action("discard", ("2c", "2c", "2c")),
+                    Action("undo"), Action("call"), Action("fly")])
                 texts += [e.text for e in game.apply(seat, Action("pick", (card,)))]
                 texts.append(game.prompt(seat).text)  # type: ignore[union-attr]
                 texts += [e.text for e in game.apply(seat, Action("place", ("royal_flush",
@@ -582,10 +559,7 @@ def test_a_whole_pokeno_game_and_solitaire_read_in_swedish() -> None:
             texts += [event.text for event in game.apply(seat, game.ai_action(seat, rng))]
         assert game.result is not None
         texts.append(game.result.summary)
-        for text in texts:
-            assert isinstance(text, Msg), text
-            rendered = i18n.render(text, "sv")
-            assert not english.search(rendered), (str(text), rendered)
+        assert_swedish(texts, english)
         with i18n.using("sv"):
             shown += private_lines(game.view(0))
         for line in shown:
