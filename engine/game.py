@@ -266,6 +266,19 @@ class Game(abc.ABC):
     def public_view(self) -> GameView:
         """What everyone may see; never holds hidden information."""
 
+    def _view_header(self, scores: Sequence[int], deal: int) -> dict[str, Any]:
+        """The `GameView` fields every game fills alike, as keyword arguments; a game's
+        `public_view` adds its own after them."""
+        return {
+            "kind": self.kind,
+            "names": self.seats,
+            "scores": tuple(scores),
+            "phase": self.phase,
+            "to_act": tuple(sorted(self.to_act)),
+            "deal": deal,
+            "result": self.result,
+        }
+
     _opening: list[Event]
 
     def opening_events(self) -> list[Event]:

@@ -269,13 +269,7 @@ class ChipDeal(Game):
         options = b.options(actor) if actor is not None else None
         stacks = tuple(self._stacks_behind())
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": stacks,
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": 1,
-            "result": self._result,
+            **self._view_header(stacks, 1),
             "button": b.button,
             "small_bet": b.structure.small_bet,
             "big_bet": b.structure.big_bet,

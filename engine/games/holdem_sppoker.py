@@ -66,7 +66,7 @@ from engine.game import (
 )
 from engine.games.chip_deal import ChipDeal, ChipDealView, check_stakes
 from engine.games.registry import register
-from engine.games.sppoker import _ALIASES, _finder_for, _reference, sppoker_cards
+from engine.games.sppoker import _ALIASES, _reference, sppoker_cards, word_tools
 from engine.games.trickgame import cards_from_json, cards_to_json
 from engine.i18n import Msg, msg
 from engine.views import SeatView
@@ -74,8 +74,6 @@ from engine.words import (
     Dictionary,
     WordCheck,
     WordFinder,
-    get_dictionary,
-    get_finder,
     hand_letters,
     validate_word,
     word_rank,
@@ -221,13 +219,7 @@ class HoldemSppoker(ChipDeal):
         self._opening: list[Event] = self._deal() if _deal else []
 
     def _set_words(self, dictionary: Dictionary | None, finder: WordFinder | None) -> None:
-        lang = self.settings["language"]
-        self.dictionary: Dictionary = dictionary or (
-            finder.dictionary if finder else get_dictionary(lang)
-        )
-        if finder is None:
-            finder = get_finder(lang) if dictionary is None else _finder_for(lang, dictionary)
-        self.finder = finder
+        self.dictionary, self.finder = word_tools(self.settings["language"], dictionary, finder)
 
     @classmethod
     def from_deal(

@@ -747,13 +747,7 @@ class PointsPoker(Game):
         """The public fields, as keyword arguments: both views are built from them."""
         kopstopp = self.kopstopp
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": tuple(self.scores),
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": self.deal_no,
-            "result": self._result,
+            **self._view_header(self.scores, self.deal_no),
             "dealer": self.dealer,
             "stock": len(self.stock),
             "hand_sizes": tuple(len(h) for h in self.hands),

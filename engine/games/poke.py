@@ -715,13 +715,7 @@ class Poke(Game):
         """The public fields, as keyword arguments, with seat `we` in the WE column."""
         above = self.sheet.above_totals()
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": tuple(above),
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": self.deal_no,
-            "result": self._result,
+            **self._view_header(above, self.deal_no),
             "dealer": self.dealer,
             "stock": len(self.stock),
             "hand_sizes": tuple(len(h) for h in self.hands),

@@ -436,13 +436,7 @@ class PokenoBase(Game):
 
     def _public_fields(self) -> dict[str, Any]:
         return {
-            "kind": self.kind,
-            "names": self.seats,
-            "scores": tuple(self.scores),
-            "phase": self._phase,
-            "to_act": tuple(sorted(self.to_act)),
-            "deal": self.deal_no,
-            "result": self._result,
+            **self._view_header(self.scores, self.deal_no),
             "dealer": self.dealer,
             "turn": self.turn,
             "deck": len(self.deck),

@@ -395,6 +395,18 @@ def _finder_for(lang: str, dictionary: Dictionary) -> WordFinder:
     return WordFinder(candidate_words(lang), dictionary)
 
 
+def word_tools(
+    lang: str, dictionary: Dictionary | None, finder: WordFinder | None
+) -> tuple[Dictionary, WordFinder]:
+    """The dictionary that judges a table's words and the finder of its longest ones: those
+    injected (tests, simulations), else the shared ones of `lang`; an injected dictionary
+    gets a finder that agrees with it."""
+    judge = dictionary or (finder.dictionary if finder else get_dictionary(lang))
+    if finder is None:
+        finder = get_finder(lang) if dictionary is None else _finder_for(lang, dictionary)
+    return judge, finder
+
+
 @register
 class Sppoker(Game):
     """A game of Sppoker for 2 to 8 seats. See the module docstring for its life cycle.
@@ -458,13 +470,7 @@ class Sppoker(Game):
             self._opening = self._deal()
 
     def _set_words(self, dictionary: Dictionary | None, finder: WordFinder | None) -> None:
-        lang = self.options.language
-        self.dictionary: Dictionary = dictionary or (
-            finder.dictionary if finder else get_dictionary(lang)
-        )
-        if finder is None:
-            finder = get_finder(lang) if dictionary is None else _finder_for(lang, dictionary)
-        self.finder = finder
+        self.dictionary, self.finder = word_tools(self.options.language, dictionary, finder)
 
     @classmethod
     def from_hands(
