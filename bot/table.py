@@ -201,6 +201,10 @@ class Table:
         try:
             self.game = cls([seat.name for seat in self.seats], options, random.Random(seed))
         except (TypeError, ValueError) as error:
+            if cls.chip_game and self.deals:  # the options worked before: the stacks don't
+                why = msg("The next deal can't start: {error}. Whoever is short can press "
+                          "**Rebuy**, or leave.", error=error_text(error))
+                raise TableError(why) from error
             raise TableError(msg("These options don't work: {error}", error=error_text(error))
                              ) from error
         if cls.chip_game:

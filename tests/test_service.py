@@ -338,3 +338,21 @@ async def test_a_player_short_of_the_buy_in_may_sit_down_with_at_least_the_minim
     await store.apply_chip_changes(GUILD, [ChipChange(CAROL, -950, "test")])  # Carol: 50
     with pytest.raises(TableError, match="at least 100"):
         await service.lobby_action(table_id, CAROL, "Carol", "join")
+
+
+async def test_a_next_deal_the_stacks_cannot_pay_for_says_rebuy_and_changes_nothing(
+        service: TableService, store: Store) -> None:
+    table_id, _ = await service.open_table(GUILD, CHANNEL, ALICE, "Alice", "red_dog",
+                                           {"buy_in": 50, "ante": 2})
+    await service.lobby_action(table_id, BOB, "Bob", "join")
+    await service.lobby_action(table_id, ALICE, "Alice", "start")
+    table = service.tables[table_id]
+    await play_deal(service, table)  # everyone passes: the pot is shared, the deal is over
+    table.stacks = [1, 1]  # as if both had lost all but one chip: under the ante of 2
+    desk = CashDesk(service)
+    with pytest.raises(TableError, match=r"next deal can't start: .*ante.*\*\*Rebuy\*\*"):
+        await desk.act(table_id, BOB, "Bob", "deal")
+    assert table.deals == 1 and table.stacks == [1, 1]
+    assert "You bought 49 chips" in await desk.act(table_id, ALICE, "Alice", "rebuy")
+    assert "You bought 49 chips" in await desk.act(table_id, BOB, "Bob", "rebuy")
+    assert "Deal 2" in await desk.act(table_id, BOB, "Bob", "deal")

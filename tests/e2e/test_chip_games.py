@@ -33,16 +33,17 @@ def cash_board(channel: ChannelHandle) -> Message | None:
 
 
 async def next_deal(world: World, channel: ChannelHandle, people: list[UserHandle]) -> None:
-    """Press Next deal; whoever is out of chips rebuys first, as the bot asks."""
+    """Press Next deal; if the bot says stacks are too short (out of chips, or under a Red
+    Dog ante), everyone below the buy-in rebuys first, as a table of people would."""
     discord = world.discord
     await discord.wait_for(lambda: cash_board(channel) is not None, timeout=20)
     board = cash_board(channel)
     assert board is not None
     answer = await people[0].click(board, label="Next deal")
-    if "must rebuy" in answer.text:
+    if "must rebuy" in answer.text or "can't start" in answer.text:
         for person in people:
-            if person.name.title() in answer.text:
-                await person.click(board, label="Rebuy")
+            refusal = await person.click(board, label="Rebuy")
+            assert "You bought" in refusal.text or "already" in refusal.text, refusal.text
         answer = await people[0].click(board, label="Next deal")
     assert "is dealt" in answer.text, answer.text
 
