@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -74,9 +75,21 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CONFIG
     point_at(settings)
     try:
-        return asyncio.run(run(settings))
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            return runner.run(run(settings))
     except KeyboardInterrupt:
         return 0
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop where it installs (not on Windows): the bot's work is mostly sockets (the
+    gateway, REST, the database) and uvloop's loop spends about half the CPU on them that
+    the standard one does, which is what lets one process carry a thousand tables."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from bot.components import (
     ReplayButton,
     ShowHandButton,
 )
+from bot.global_pace import GlobalPace, pace_requests, share_of_limit
 from bot.plugins import install_plugins
 from bot.presenter import Presenter
 from bot.routing import InteractionRouter
@@ -88,6 +89,10 @@ class DealersChoice(commands.AutoShardedBot):
         self.store = await Store.open(self.settings.database)
         # No table is restored before this process holds its shards' leases.
         self.shard_plan = ShardPlan.of(self.settings.shard_count, self.settings.shard_ids)
+        # This process's share of Discord's global limit, so its own messages never meet a
+        # global 429 (which would also hold up everything else it sends).
+        pace_requests(self.http, GlobalPace(share_of_limit(
+            self.settings.global_rate_limit, len(self.shard_plan.ids), self.shard_plan.count)))
         self.leases = LeaseKeeper(self.store, self.shard_plan, on_lost=self._lease_lost)
         await self.leases.acquire()
         self.bank = Bank(self.store)

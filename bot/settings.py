@@ -44,6 +44,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = PROJECT_ROOT / "data" / "dealers_choice.sqlite3"
 DEFAULT_DICTIONARY = "en_US"
 DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_GLOBAL_RATE_LIMIT = 50  # Discord's requests a second for a bot, all shards together
 DEFAULT_AI_DELAY = 0.4  # seconds an AI seat "thinks" before it moves, so people can follow
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -83,6 +84,8 @@ class Settings:
     shard_count: int | None = None
     #: SHARD_IDS: the shards this process runs (None: all of them).
     shard_ids: tuple[int, ...] | None = None
+    #: GLOBAL_RATE_LIMIT: the bot's requests a second in all (Discord raises it for some bots).
+    global_rate_limit: int = DEFAULT_GLOBAL_RATE_LIMIT
 
     @property
     def data_dir(self) -> Path:
@@ -155,6 +158,7 @@ def load_settings(
         data_dir_setting=_data_dir(get("DATA_DIR")),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        global_rate_limit=_global_rate_limit(get("GLOBAL_RATE_LIMIT")),
     )
 
 
@@ -348,6 +352,15 @@ def _dev_guild(raw: str | None) -> int | None:
             f"123456789012345678), not {raw!r}."
         )
     return guild
+
+
+def _global_rate_limit(raw: str | None) -> int:
+    if raw is None:
+        return DEFAULT_GLOBAL_RATE_LIMIT
+    if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+        raise SettingsError("GLOBAL_RATE_LIMIT must be the bot's requests a second that Discord "
+                            f"allows, a whole number such as 50, not {raw!r}.")
+    return int(raw)
 
 
 def _ai_delay(raw: str | None) -> float:

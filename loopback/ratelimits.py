@@ -9,8 +9,10 @@ so a test that advances it empties every bucket at once.
 
 The numbers are the commonly observed ones (Discord does not promise them): 5 message creates
 per 5 s per channel, edits and deletes likewise in buckets of their own, 5 requests per 2 s
-per interaction webhook, 50 requests per second in all; interaction callbacks do not count
-against the global limit.
+per interaction webhook, 50 requests per second in all. Interaction endpoints (the callback,
+and the webhook routes an interaction's token opens: the original response and followups)
+are "not bound to the bot's Global Rate Limit" (Discord's rate-limit docs), so a bot whose
+messages have used up the global limit can still answer its users' clicks.
 
 Every request is counted by route kind, limited or not, so a test or a benchmark can read
 how many messages a game step costs.
@@ -58,7 +60,10 @@ class RateLimits:
     message_delete: Limit | None = Limit(5, 5.0)
     webhook: Limit | None = Limit(5, 2.0)
     global_limit: Limit | None = Limit(50, 1.0)
-    global_exempt: frozenset[str] = frozenset({"interaction_callback"})
+    global_exempt: frozenset[str] = frozenset({
+        "interaction_callback", "followup_create", "followup_get", "followup_edit",
+        "followup_delete",
+    })
 
     @classmethod
     def off(cls) -> RateLimits:

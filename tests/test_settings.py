@@ -253,6 +253,16 @@ def test_ai_delay_is_checked() -> None:
         load_settings({"AI_DELAY": "soon"}, env_file=None)
 
 
+def test_the_global_rate_limit_is_checked() -> None:
+    from bot.settings import SettingsError, load_settings
+
+    assert load_settings({}, env_file=None).global_rate_limit == 50
+    assert load_settings({"GLOBAL_RATE_LIMIT": "500"}, env_file=None).global_rate_limit == 500
+    for wrong in ("0", "fast", "-5", "2.5"):
+        with pytest.raises(SettingsError, match="GLOBAL_RATE_LIMIT"):
+            load_settings({"GLOBAL_RATE_LIMIT": wrong}, env_file=None)
+
+
 # --- the dictionary must be installed -------------------------------------------------
 
 

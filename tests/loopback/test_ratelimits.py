@@ -92,7 +92,9 @@ def test_webhooks_are_five_per_two_seconds_per_token() -> None:
     assert limits.check("followup_create", "token-a").error is None
 
 
-def test_global_limit_spares_interaction_callbacks() -> None:
+def test_global_limit_spares_interaction_endpoints() -> None:
+    """Discord: "Interaction endpoints are not bound to the bot's Global Rate Limit": the
+    callback and the token's webhook routes (original response, followups)."""
     config = RateLimits(message_create=None, global_limit=Limit(50, 1.0))
     limits, clock = limiter(config)
     for n in range(50):
@@ -102,6 +104,8 @@ def test_global_limit_spares_interaction_callbacks() -> None:
     assert refused.headers["X-RateLimit-Global"] == "true"
     assert refused.headers["X-RateLimit-Scope"] == "global" and refused.headers["Via"]
     assert limits.check("interaction_callback", "tok").error is None
+    for kind in ("followup_create", "followup_edit", "followup_get", "followup_delete"):
+        assert limits.check(kind, "tok").error is None, kind
     assert limits.stats.global_rate_limited == 1
     clock.advance(1)
     assert limits.check(CREATE, "0").error is None

@@ -1,0 +1,76 @@
+"""The bot's own pacing under Discord's global rate limit (bot/global_pace.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+import pytest
+
+from bot.global_pace import GlobalPace, pace_requests, share_of_limit
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def test_no_second_ever_holds_more_requests_than_the_share() -> None:
+    time = FakeTime()
+    pace = GlobalPace(5, time.clock, time.sleep)
+    sent = []
+    for _ in range(23):
+        await pace.wait()
+        sent.append(time.now)
+        time.now += 0.01  # the request itself
+    for start in sent:
+        assert sum(start <= t < start + 1.0 for t in sent) <= 5
+    assert sent[:5] == pytest.approx([100.0, 100.01, 100.02, 100.03, 100.04])
+    assert sent[5] == pytest.approx(101.0)  # the sixth waits for the first to leave the window
+    assert pace.waited == 4  # one wait per window after the first
+
+
+async def test_waiters_go_in_the_order_they_came() -> None:
+    pace = GlobalPace(2)
+    order: list[int] = []
+
+    async def request(n: int) -> None:
+        await pace.wait()
+        order.append(n)
+
+    await asyncio.gather(*(request(n) for n in range(5)))
+    assert order == [0, 1, 2, 3, 4]
+
+
+def test_each_process_takes_its_shards_share() -> None:
+    assert share_of_limit(50, 2, 2) == 50
+    assert share_of_limit(50, 1, 2) == 25
+    assert share_of_limit(50, 3, 4) == 37
+    assert share_of_limit(50, 1, 100) == 1  # never nothing at all
+    with pytest.raises(ValueError):
+        GlobalPace(0)
+
+
+async def test_every_bot_token_request_waits_its_turn() -> None:
+    class Http:
+        def __init__(self) -> None:
+            self.routes: list[str] = []
+
+        async def request(self, route: discord.http.Route, **kwargs: Any) -> str:
+            self.routes.append(route.path)
+            return "ok"
+
+    time = FakeTime()
+    pace = GlobalPace(1, time.clock, time.sleep)
+    http = Http()
+    pace_requests(http, pace)  # type: ignore[arg-type]
+    route = discord.http.Route("GET", "/users/@me")
+    assert [await http.request(route) for _ in range(3)] == ["ok"] * 3
+    assert http.routes == ["/users/@me"] * 3 and time.now == pytest.approx(102.0)
