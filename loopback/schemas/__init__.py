@@ -6,15 +6,22 @@ mismatch is answered as Discord answers it: 400, code 50035, with the error tree
 
 The schemas say what each field may hold (types, enums, lengths the spec knows); the limits
 the spec leaves out (content 2,000, embed totals, 5 rows of 5) are in limits.py.
+
+Each body is first run through the schema compiled to Python by fastjsonschema, about 16
+times faster than jsonschema's interpreter (which took two thirds of a busy loopback's
+CPU); only a body it refuses goes through jsonschema, whose errors say where and why as
+Discord does. tests/loopback/test_conformance.py checks the two agree on every body it sends.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import fastjsonschema  # type: ignore[import-untyped]
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
 
@@ -50,6 +57,24 @@ def validator(endpoint: str) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+@cache
+def fast_validator(endpoint: str) -> Callable[[Any], Any]:
+    """The same schema as `validator`, compiled to Python: it only says yes or no (raising
+    `fastjsonschema.JsonSchemaException` at the first error it meets)."""
+    document = _document()
+    compiled: Callable[[Any], Any] = fastjsonschema.compile(
+        {**document["endpoints"][endpoint], "$defs": document["$defs"]})
+    return compiled
+
+
+def fast_accepts(endpoint: str, payload: Any) -> bool:
+    try:
+        fast_validator(endpoint)(payload)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
 def endpoints() -> list[str]:
     return sorted(_document()["endpoints"])
 
@@ -61,6 +86,8 @@ def endpoint_for(method: str, template: str) -> str | None:
 
 def check_body(endpoint: str, payload: Any, form: FormErrors) -> None:
     """Add Discord-style field errors for everything in `payload` the schema refuses."""
+    if fast_accepts(endpoint, payload):
+        return
     for error in validator(endpoint).iter_errors(payload):
         for path, code, message in _explain(error):
             form.add(path, code, message)
