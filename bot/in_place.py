@@ -53,6 +53,7 @@ class InPlace:
         self.recent = recent
         self._clock = clock
         self._answered: dict[tuple[str, int], Answered] = {}
+        self._pruned_at = clock()
 
     def note(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
         """A seat answered a click on its private view, a DM or the ephemeral "Show my hand"
@@ -62,9 +63,12 @@ class InPlace:
         if message is None or not (in_dm or message.flags.ephemeral):
             return
         now = self._clock()
-        if len(self._answered) > 64:  # ended tables and people who left: let them go
+        # Ended tables and people who left: let them go, once in a while (not on every
+        # click, which with a thousand busy tables would copy thousands of entries each).
+        if len(self._answered) > 64 and now - self._pruned_at > self.recent:
             self._answered = {key: found for key, found in self._answered.items()
                               if now - found.at <= self.recent}
+            self._pruned_at = now
         self._answered[(table_id, seat)] = Answered(
             interaction, interaction.user.id, message.channel.id, message.id, now, in_dm)
 

@@ -330,6 +330,7 @@ class LoopbackDiscord:
             created_at=self.clock.time(), message_id=message_id,
         )
         self.state.interactions[interaction.id] = interaction
+        self.state.interaction_tokens[interaction.token] = interaction
         self.gateway.dispatch("INTERACTION_CREATE", interaction_payload(self.state, interaction),
                               channel.guild_id, 0)
         interaction.dispatched_at = self.clock.time()

@@ -189,7 +189,7 @@ def respond(
 
 def by_token(state: LoopbackState, application_id: int, token: str) -> Interaction:
     """The interaction behind a webhook token, if the token is still alive."""
-    found = next((i for i in state.interactions.values() if i.token == token), None)
+    found = state.interaction_tokens.get(token)
     if found is None or application_id != state.application_id:
         raise errors.unknown("Webhook")
     if state.clock.time() - found.created_at > TOKEN_LIFETIME:

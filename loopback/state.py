@@ -87,6 +87,7 @@ class LoopbackState:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.commands_synced = 0
         self.interactions: dict[int, Interaction] = {}
+        self.interaction_tokens: dict[str, Interaction] = {}  # webhook token -> its interaction
         self.modals: dict[int, Modal] = {}
         self.uploads: dict[int, Attachment] = {}
         self.errors: list[ErrorRecord] = []
