@@ -1,5 +1,6 @@
-"""What every test process needs, as the bot's start-up provides it; and the databases the
-store runs on (a SQLite file, a PostgreSQL server started for the session)."""
+"""What every test process needs, as the bot's start-up provides it; the databases the store
+runs on (a SQLite file, a PostgreSQL server started for the session); and how the suite is
+shared between pytest-xdist's workers (`-n`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,29 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from xdist.remote import Producer
+from xdist.scheduler import Scheduling, WorkStealingScheduling
 
 from bot import wordlists
 from tests.support.postgres import PostgresServer, PostgresUnavailable, start_server
 
 #: The store's backends; a test that takes `database` runs once on each.
 BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> Scheduling | None:
+    """`-n N` shares the tests out by work stealing rather than xdist's default `load`.
+
+    `load` hands each worker a first chunk of consecutive tests (a quarter of its share) and
+    never takes it back. The end-to-end tests come first in the collection (tests/e2e) and are
+    fewer than a chunk, so one worker played every one of them in a row, minutes after the
+    others had finished: the suite took as long as the end-to-end tests alone. Work stealing
+    gives each worker its share and lets an idle one take half of a busy one's queue, so the
+    end-to-end tests, which mostly wait on Discord's pace, overlap. `--dist` given explicitly
+    (loadfile, each ...) is left as it is."""
+    if config.getvalue("dist") == "load":
+        return WorkStealingScheduling(config, log)
+    return None
 
 
 @pytest.fixture(autouse=True, scope="session")
