@@ -19,6 +19,7 @@ from tests.support.postgres import PostgresServer, PostgresUnavailable, start_se
 BACKENDS = ("sqlite", "postgresql")
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: unknown under -p no:xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> Scheduling | None:
     """`-n N` shares the tests out by work stealing rather than xdist's default `load`.
 
