@@ -397,6 +397,36 @@ async def start_table(discord: LoopbackDiscord, seat: Seat, phase: Phase) -> Non
     phase.clicks.append(("Start", await press(discord, seat.host.user, lobby, "Start")))
 
 
+def refusal_traces(discord: LoopbackDiscord, phase: Phase, limit: int = 3) -> list[list[str]]:
+    """For a few clicks the bot refused: the clicked message's versions as the harness saw
+    them (when, text, buttons), the click, and the answer; so a refusal can be told apart
+    as the player's mistake or the bot's."""
+    state = discord.state
+    traces = []
+    for step, record in phase.clicks:
+        answer = state.messages.get(record.original_id or 0)
+        if not (record.response_type == MESSAGE and answer is not None and answer.ephemeral):
+            continue
+        clicked = state.messages.get(record.message_id or 0)
+        lines = [f"{step} at {record.created_at:.3f}: {answer.content[:80]}"]
+        if clicked is not None:
+            versions = [*clicked.history, clicked]
+            for version in versions:
+                at = getattr(version, "at", None) or getattr(version, "edited_at", None) or 0
+                labels = [f"{c.get('label')}@{str(c.get('custom_id', '')).split(':')[4:5]}"
+                          for row in version.components
+                          for c in row.get("components", [])][:2]
+                lines.append(f"  v {at:.3f}: {version.content[:60]!r} {labels}")
+                lines += [f"      {r.method} {r.path[:70]} {r.kind} "
+                          f"{sorted(r.body) if isinstance(r.body, dict) else type(r.body)}"
+                          for r in state.requests if abs(r.at - at) < 0.003
+                          and r.kind not in ("message_create", "message_edit")]
+        traces.append(lines)
+        if len(traces) >= limit:
+            break
+    return traces
+
+
 def lobby_of(discord: LoopbackDiscord, channel_id: int) -> Message:
     for message in reversed(discord.state.messages.values()):
         if message.channel_id == channel_id and message.button("Join") is not None:
@@ -578,6 +608,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
         "stalled_count": len(stalled),
         "bot_errors": errors[:5],
         "bot_error_count": len(errors),
+        "refusal_traces": refusal_traces(discord, phases[1]),
     }
 
 

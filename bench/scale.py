@@ -329,6 +329,8 @@ async def takeover(args: argparse.Namespace, discord: LoopbackDiscord, tracker: 
         "same_tables": before == after,
         "restored_logged": restored_count(victim.log_text()),
         "tables_answering_after": played,
+        "refusals_after": sorted({discord.state.messages[i.original_id or 0].content[:120]
+                                  for i in phase.interactions if refused(discord, i)}),
         "tables_of_shard": len(seats),
         "tables_waiting_for_a_click": len(waiting),
         "after": phase.summary(),
@@ -480,10 +482,11 @@ async def main_async(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str
     results: dict[str, dict[str, Any]] = {}
     try:
         with tempfile.TemporaryDirectory(prefix="dc-scale-") as tmp:
+            logs = Path(args.logs) if args.logs else Path(tmp)
             for backend, processes in wanted:
                 print(f"... {time.monotonic() - started:.0f} s: "
                       f"{config_name(backend, processes)}", file=sys.stderr, flush=True)
-                results[f"{backend}-{processes}"] = await run_config(args, Path(tmp), backend,
+                results[f"{backend}-{processes}"] = await run_config(args, logs, backend,
                                                                      processes)
                 if args.save:  # as it goes: a long run that fails late keeps its figures
                     Path(args.save).write_text(json.dumps(json_safe(results)))
@@ -513,6 +516,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-rate-limits", action="store_true",
                         help="the loopback without Discord's rate limits (only to see what "
                              "they cost)")
+    parser.add_argument("--logs", help="keep the bots' logs (and SQLite files) in this folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--save", help="also write the JSON object to this file")
     args = parser.parse_args(argv)

@@ -130,15 +130,18 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
          view: Mapping[str, Any] | None = None, embeds: Sequence[Mapping[str, Any]] = (),
          picture: Mapping[str, Any] | None = None, ref: str | None = None,
          previous: Previous = "keep", fallback: str | None = None,
-         table_channel: int | None = None, clocks: Sequence[str] = ()) -> Body:
+         table_channel: int | None = None, clocks: Sequence[str] = (),
+         step: int | None = None) -> Body:
     """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed;
-    `clocks` are the table's clocks this prompt starts, restarted when it is delivered."""
+    `clocks` are the table's clocks this prompt starts, restarted when it is delivered;
+    `step`, the table's step a seat's prompt shows (`bot.sender.answered_since`)."""
     if (channel is None) == (user is None):
         raise ValueError("a post goes to a channel or to a user")
     return {"op": "post", "channel": channel, "user": user, "content": content,
             "view": dict(view) if view else None, "embeds": [dict(e) for e in embeds],
             "picture": dict(picture) if picture else None, "ref": ref, "previous": previous,
-            "fallback": fallback, "table_channel": table_channel, "clocks": list(clocks)}
+            "fallback": fallback, "table_channel": table_channel, "clocks": list(clocks),
+            **({"step": step} if step is not None else {})}
 
 
 def edit(ref: str, content: str, view: Mapping[str, Any] | None = None) -> Body:

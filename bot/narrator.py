@@ -156,6 +156,7 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
             ref=f"prompt:{seat}", previous="strip",
             fallback=fallback, table_channel=table.channel_id,
             clocks=[key for key, seats in table.fresh_clocks.items() if seat in seats],
+            step=table.steps,
         ))
     return bodies
 

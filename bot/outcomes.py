@@ -25,6 +25,7 @@ class Private:
     stamp: str
     prompt: Prompt | None
     pictures: dict[str, Any] | None = None  # events to draw for this seat (a new hand)
+    step: int = 0  # the table's step this view shows
 
 
 @dataclass(frozen=True)

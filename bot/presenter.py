@@ -218,7 +218,7 @@ class Presenter:
             else:
                 await interaction.response.edit_message(content=private.content, view=view)
             # In a DM, the seat's next prompt may take this message's place (`bot.in_place`).
-            self.sender.answered_here(private.table_id, private.seat, interaction)
+            self.sender.answered_here(private.table_id, private.seat, interaction, private.step)
         else:
             await interaction.response.send_message(private.content, view=view, ephemeral=True)
         if private.pictures:

@@ -77,10 +77,12 @@ class Sender:
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
 
-    def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
-        """The seat just answered a click in its DMs: its next prompt may replace that
-        message instead of costing the DM channel a new message and a strip."""
-        self.in_place.note(table_id, seat, interaction)
+    def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction,
+                      step: int = 0) -> None:
+        """The seat just answered a click in its DMs, showing it the table at `step`: its
+        next prompt may replace that message instead of costing the DM channel a new message
+        and a strip, and a prompt written before `step` has nothing left to tell it."""
+        self.in_place.note(table_id, seat, interaction, step)
 
     def wake(self, table_id: str) -> None:
         """Rows are waiting for this table: each destination's worker sends them."""
@@ -140,6 +142,8 @@ class Sender:
                         await self.store.message_delivered(row.id, row.table_id)
                     elif outdated(row.body, later):  # its news still counts, not its buttons
                         await self._deliver_row(row, refs, {**row.body, "view": None})
+                    elif overtaken(row, self.in_place):
+                        await self._deliver_overtaken(row, refs)
                     else:
                         await self._deliver_row(row, refs)
                 if key not in self._again:
@@ -151,6 +155,15 @@ class Sender:
             if key in self._again:
                 self._again.discard(key)
                 self._start_worker(table_id, where)
+
+    async def _deliver_overtaken(self, row: PendingMessage, refs: dict[str, MessageRef]) -> None:
+        """An overtaken prompt (`overtaken`): a picture in it is news the answer did not
+        draw, so it goes as a new DM without buttons; otherwise nothing is left to send."""
+        if row.body.get("picture"):
+            await self._deliver_row(row, refs, {**row.body, "view": None, "ref": None,
+                                                "clocks": []})
+        else:
+            await self.store.message_delivered(row.id, row.table_id)
 
     async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef],
                            body: Body | None = None) -> None:
@@ -338,6 +351,18 @@ def outdated(body: Body, later: list[PendingMessage]) -> bool:
         return False
     return any(row.body.get("ref") == ref and row.body["op"] in ("post", "strip")
                for row in later)
+
+
+def overtaken(row: PendingMessage, in_place: InPlace) -> bool:
+    """A seat's prompt written before the seat's own last answer, which already showed it
+    the table as it is now: its buttons are out of date, and sent in place it would put an
+    older view over that answer (seen under load, when a quick player answers before the
+    sender gets to a row of news for them, such as Sppoker's last call)."""
+    ref, step = ref_of(row.body), row.body.get("step")
+    if row.body["op"] != "post" or not ref.startswith("prompt:") or step is None:
+        return False
+    answered = in_place.answered_step(row.table_id, seat_of(ref))
+    return answered is not None and answered > step
 
 
 def in_place_marker(row_id: int) -> str:

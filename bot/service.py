@@ -293,7 +293,7 @@ class TableService:
         picture = messages.pictures(table.kind, own, [s.name for s in table.seats]) \
             if drawn else None
         return Private(table.table_id, seat, private_text(table, seat, prompt), stamp, prompt,
-                       picture)
+                       picture, table.steps)
 
     async def act(self, table_id: str, user_id: int, seat: int, stamp: str, index: int, *,
                   values: list[str] | None = None, text: str | None = None
@@ -309,6 +309,8 @@ class TableService:
             prompt = game.prompt(seat)
             if prompt is None or not table.stamp_is_current(seat, stamp) \
                     or index >= len(prompt.choices):
+                log.debug("out of date: table %s seat %d clicked stamp %s, current %s (step %d)",
+                         table_id, seat, stamp, table.stamp(seat)[0], table.steps)
                 raise TableError(msg("That choice is out of date; press **Show my hand** for "
                                      "your current one."))
             choice = prompt.choices[index]

@@ -1,5 +1,5 @@
 """When a prompt may replace the private view its person just answered on (`bot/in_place.py`),
-and which queued prompts go out without their buttons (`bot/sender.outdated`)."""
+and which queued prompts go out without their buttons (`bot/sender.outdated`, `overtaken`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from bot import messages
 from bot.in_place import RECENT_SECONDS, InPlace
 from bot.messages import strip as withdraw
 from bot.render import MAX_CONTENT
-from bot.sender import outdated
+from bot.sender import outdated, overtaken
 from bot.store import PendingMessage
 
 
@@ -63,9 +63,9 @@ def row(number: int, body: dict[str, Any]) -> PendingMessage:
     return PendingMessage(number, "t1", body, 0)
 
 
-def prompt(seat: int) -> dict[str, Any]:
+def prompt(seat: int, step: int | None = None) -> dict[str, Any]:
     return messages.post(user=7, content="your turn", ref=f"prompt:{seat}", previous="strip",
-                         view=messages.prompt_view("t1", seat, "a", None))
+                         view=messages.prompt_view("t1", seat, "a", None), step=step)
 
 
 def test_a_queued_prompt_replaced_or_withdrawn_later_is_outdated() -> None:
@@ -75,3 +75,20 @@ def test_a_queued_prompt_replaced_or_withdrawn_later_is_outdated() -> None:
     assert not outdated(prompt(1), [])
     channel = messages.post(channel=5, content="news", ref="board")
     assert not outdated(channel, [row(2, channel)])
+
+
+def test_a_queued_prompt_written_before_its_seat_answered_is_overtaken() -> None:
+    """Sppoker: the host declares (step 1), which writes the guest a last-call DM; the guest
+    declares (step 2) before the sender gets to it. Sent then, it would put step 1's buttons
+    over the answer the guest already sees (they were refused as out of date)."""
+    place = InPlace(clock=Clock())
+    assert not overtaken(row(1, prompt(1, step=1)), place)  # nobody answered yet
+    place.note("t1", 1, click(), step=2)
+    assert place.answered_step("t1", 1) == 2
+    assert overtaken(row(1, prompt(1, step=1)), place)
+    assert not overtaken(row(2, prompt(1, step=2)), place)  # written with the answer's step
+    assert not overtaken(row(3, prompt(1, step=3)), place)  # news after the answer
+    assert not overtaken(row(1, prompt(0, step=1)), place)  # another seat's prompt
+    assert not overtaken(row(1, prompt(1)), place)  # a row saved before rows had steps
+    board = messages.post(channel=5, content="news", ref="board")
+    assert not overtaken(row(1, board), place)
