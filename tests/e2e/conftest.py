@@ -8,17 +8,18 @@ Discord's rate limits so the tests play at Discord's pace.
     DC_E2E_STATS=path      append each test's request counts, as a JSON line, to `path`
     @pytest.mark.loopback(rate_limits=False)   one test without them
 
-Every test runs the bot on SQLite (DATABASE a file); those in ON_POSTGRESQL run a second time
-on PostgreSQL (a new database on the session's server, tests/support/postgres.py), as
-`test_x[sqlite]` and `test_x[postgresql]`: a representative few (whole games, kill -9 and
-restore, chips and the ledger), since the whole suite twice would cost minutes for little.
+Every test that starts the bot (through `world`, or `database` for the start-up tests) runs
+twice, as `test_x[sqlite]` with DATABASE a file and `test_x[postgresql]` with DATABASE the
+URL of a new database on the session's PostgreSQL server (tests/support/postgres.py), unless
+it is in SQLITE_ONLY below. tests/e2e/test_shards.py's two-process test runs on PostgreSQL only:
+two processes sharing one database is what it is about.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from bot.store_db import is_postgres_url
 from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
 from loopback.process import BotProcess
+from tests.conftest import BACKENDS
 from tests.support.postgres import PostgresServer
 
 pytestmark = pytest.mark.e2e
@@ -51,27 +53,36 @@ class World:
         return is_postgres_url(self.database)
 
 
-# The end-to-end tests that also run with DATABASE a PostgreSQL URL: a whole chip session
-# killed -9 mid-deal and restored (Badugi: side pots, the ledger, the session recorded and
-# rated when it ends), a kill -9 between a step's save and its messages, and the chip commands
-# with the leaderboard. About 40 s on top of the SQLite run (tests/e2e/test_shards.py runs on
-# PostgreSQL too).
-ON_POSTGRESQL = frozenset({
-    "test_badugi_three_people_and_an_ai_with_side_pots_across_a_kill_9",
-    "test_kill_9_after_the_save_before_anything_is_sent",
-    "test_chips_commands_from_a_first_balance_to_the_leaderboard",
-})
+# The end-to-end tests that run on SQLite only, each with its reason. Every other test taking
+# `backend` (through `world` or `database`) runs on both backends.
+SQLITE_ONLY: dict[str, str] = {}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "backend" in metafunc.fixturenames and metafunc.definition.originalname in ON_POSTGRESQL:
-        metafunc.parametrize("backend", ["sqlite", "postgresql"])
+    if "backend" in metafunc.fixturenames:
+        only_sqlite = metafunc.definition.originalname in SQLITE_ONLY
+        metafunc.parametrize("backend", ["sqlite"] if only_sqlite else list(BACKENDS))
 
 
 @pytest.fixture
-def backend() -> str:
-    """SQLite, unless the test is in ON_POSTGRESQL (then parametrized with both)."""
-    return "sqlite"
+def backend(request: pytest.FixtureRequest) -> str:
+    """The backend pytest_generate_tests chose (this replaces tests/conftest.py's `backend`,
+    whose own parametrization would clash with it)."""
+    return str(request.param)
+
+
+CALL_REPORT = pytest.StashKey[pytest.TestReport]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+        item: pytest.Item, call: pytest.CallInfo[None],
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Keeps the test's own outcome (its call phase) where `world`'s teardown can read it."""
+    report = yield
+    if call.when == "call":
+        item.stash[CALL_REPORT] = report
+    return report
 
 
 def loopback_options(request: pytest.FixtureRequest) -> dict[str, Any]:
@@ -103,14 +114,15 @@ async def world(tmp_path: Path, request: pytest.FixtureRequest,
         await bot.start()
         try:
             yield World(discord, bot, database)
-        except BaseException:
-            print(bot.log_tail(120))
-            for rejected in discord.rejected():  # often why the test timed out waiting
-                print(describe_rejection(rejected))
-            raise
         finally:
             await bot.stop()
             _save_stats(request, discord)
+            # pytest never throws a test's failure into its fixtures: the report says it.
+            report: pytest.TestReport | None = request.node.stash.get(CALL_REPORT, None)
+            if report is None or report.failed:
+                print(bot.log_tail(120))  # shown with the failure, as captured teardown output
+                for rejected in discord.rejected():  # often why the test timed out waiting
+                    print(describe_rejection(rejected))
         # A request Discord would refuse fails the test even if the bot carried on after it.
         discord.assert_no_rejected()
 

@@ -43,10 +43,11 @@ def bot(discord: LoopbackDiscord, database: Path | str, log: Path,
     return BotProcess(discord, database, log_path=log, extra_env={"AI_DELAY": "0.05", **settings})
 
 
-async def test_one_process_runs_both_shards(discord: LoopbackDiscord, tmp_path: Path) -> None:
+async def test_one_process_runs_both_shards(discord: LoopbackDiscord, database: Path | str,
+                                            tmp_path: Path) -> None:
     first = shard_of(discord.state.guild.id, 2)
     [tables] = discord.add_guild("Second Guild", ["tables"], shard=(1 - first, 2))
-    process = bot(discord, tmp_path / "bot.sqlite3", tmp_path / "bot.log", SHARD_COUNT="2")
+    process = bot(discord, database, tmp_path / "bot.log", SHARD_COUNT="2")
     await process.start()
     try:
         assert {s.shard for s in discord.gateway.sessions.values()} == {(0, 2), (1, 2)}

@@ -1,4 +1,5 @@
-"""Start-up as a server owner meets it: one clear sentence and exit code 2, no traceback."""
+"""Start-up as a server owner meets it: one clear sentence and exit code 2, no traceback; with
+DATABASE a SQLite file or a PostgreSQL URL alike (`database`, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -21,46 +22,50 @@ async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
     return process.returncode or 0, output.decode()
 
 
-def base_env(tmp_path: Path) -> dict[str, str]:
+def base_env(database: Path | str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    env["DATABASE"] = str(tmp_path / "bot.sqlite3")
+    env["DATABASE"] = str(database)
     env["PYTHONPATH"] = str(PROJECT_ROOT)
     return env
 
 
-async def test_a_missing_token_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
-    code, output = await run_bot(base_env(tmp_path), tmp_path)
+async def test_a_missing_token_is_one_sentence_and_exit_2(
+        tmp_path: Path, database: Path | str) -> None:
+    code, output = await run_bot(base_env(database), tmp_path)
     assert code == 2
     assert "DISCORD_TOKEN is not set" in output
     assert "Traceback" not in output
 
 
-async def test_a_rejected_token_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+async def test_a_rejected_token_is_one_sentence_and_exit_2(
+        tmp_path: Path, database: Path | str) -> None:
     async with LoopbackDiscord() as discord:
-        env = base_env(tmp_path) | discord.bot_env() | {"DISCORD_TOKEN": "not-the-token"}
+        env = base_env(database) | discord.bot_env() | {"DISCORD_TOKEN": "not-the-token"}
         code, output = await run_bot(env, tmp_path)
     assert code == 2
     assert "Discord rejected DISCORD_TOKEN" in output
     assert "Traceback" not in output
 
 
-async def test_a_bad_setting_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
-    env = base_env(tmp_path) | {"DISCORD_TOKEN": "x", "DEV_GUILD": "not-a-number"}
+async def test_a_bad_setting_is_one_sentence_and_exit_2(
+        tmp_path: Path, database: Path | str) -> None:
+    env = base_env(database) | {"DISCORD_TOKEN": "x", "DEV_GUILD": "not-a-number"}
     code, output = await run_bot(env, tmp_path)
     assert code == 2
     assert "DEV_GUILD" in output and "Traceback" not in output
 
 
-async def test_a_dictionary_not_installed_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
-    env = base_env(tmp_path) | {"DISCORD_TOKEN": "x", "DICTIONARY": "xx_YY"}
+async def test_a_dictionary_not_installed_is_one_sentence_and_exit_2(
+        tmp_path: Path, database: Path | str) -> None:
+    env = base_env(database) | {"DISCORD_TOKEN": "x", "DICTIONARY": "xx_YY"}
     code, output = await run_bot(env, tmp_path)
     assert code == 2
     assert "DICTIONARY xx_YY is not installed" in output and "en_US" in output
     assert "Traceback" not in output and output.strip().count("\n") == 0
 
 
-async def test_an_unreachable_discord_is_one_sentence(tmp_path: Path) -> None:
-    env = base_env(tmp_path) | {"DISCORD_TOKEN": "x",
+async def test_an_unreachable_discord_is_one_sentence(tmp_path: Path, database: Path | str) -> None:
+    env = base_env(database) | {"DISCORD_TOKEN": "x",
                                 "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
                                 "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway"}
     code, output = await run_bot(env, tmp_path)

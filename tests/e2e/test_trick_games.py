@@ -174,7 +174,7 @@ async def test_poangpoker_and_chicago_at_two_tables_across_a_kill_9(world: World
         first = player.moves[before:][:1]
         assert all(move.message_id <= last_before_kill for move in first), (
             f"#{player.channel.name}: the first answer after the kill was not to a prompt "
-            "shown before it")
+            f"shown before it (the newest message then was {last_before_kill}): {first}")
     assert f"{dave.mention}, I can't send you direct messages" in channel_text(games)
     assert any(move.player == "dave" for move in chicago.moves)
     for watch in watches:
