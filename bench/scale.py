@@ -319,8 +319,12 @@ async def takeover(args: argparse.Namespace, discord: LoopbackDiscord, tracker: 
                                      if id(s) in waiting))
     phase.ended = time.time()
     played = sum(answers)
+    last = max((i.responded_at for i in phase.interactions if i.responded_at is not None
+                and not refused(discord, i)), default=None)
     return {
         "takeover_s": round((answered.responded_at or 0) - killed_at, 2) if answered else None,
+        # every table of the killed process, not just the first, played again by then
+        "takeover_all_s": round(last - killed_at, 2) if last is not None and answered else None,
         "answer_refused": refused(discord, answered) if answered else None,
         "clicks_until_answered": len(clicks),
         "process_ready_by_s": ready_s,
@@ -367,7 +371,8 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
     if take:
         lost = not (take["same_tables"] and take["restored_logged"] == take["shard_tables_before"]
                     and take["tables_answering_after"] == take["tables_waiting_for_a_click"])
-    takeover_s = take.get("takeover_s")
+    # From the kill until every table of the killed process has answered a click again.
+    takeover_s = take.get("takeover_all_s")
     return {
         "cores": os.cpu_count(),
         "tables_per_process": args.tables,
@@ -378,6 +383,7 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
         "speedup_2_processes": speedup,
         "postgresql_over_sqlite_p99": pg_ratio,
         "takeover_s": takeover_s,
+        "takeover_first_click_s": take.get("takeover_s"),
         "nothing_lost": None if lost is None else not lost,
         "kb_per_idle_table": {k: r.get("kb_per_table") for k, r in results.items()},
         "seconds": round(seconds),
@@ -430,9 +436,11 @@ def report(results: dict[str, dict[str, Any]], head: dict[str, Any]) -> str:
     take = (results.get("postgresql-2") or {}).get("takeover")
     if take:
         rows += [
-            ("kill -9 of shard 1's process → a click on its table answered",
-             f"{take['takeover_s']} s" if take["takeover_s"] is not None else "never",
-             f"< {TARGET_TAKEOVER_S:.0f} s, 0 lost", verdicts["takeover_s"]),
+            ("kill -9 of shard 1's process → every one of its tables played again",
+             f"{take['takeover_all_s']} s" if take.get("takeover_all_s") is not None
+             else "never", f"< {TARGET_TAKEOVER_S:.0f} s, 0 lost", verdicts["takeover_s"]),
+            ("    → the first click answered", f"{take['takeover_s']} s"
+             if take["takeover_s"] is not None else "never", "", ""),
             ("    its tables in the database before / after; restored (log)",
              f"{take['shard_tables_before']} / {take['shard_tables_after']}; "
              f"{take['restored_logged']}", "", ""),
