@@ -8,11 +8,23 @@ Discord's rate limits so the tests play at Discord's pace.
     DC_E2E_STATS=path      append each test's request counts, as a JSON line, to `path`
     @pytest.mark.loopback(rate_limits=False)   one test without them
 
-Every test that starts the bot (through `world`, or `database` for the start-up tests) runs
-twice, as `test_x[sqlite]` with DATABASE a file and `test_x[postgresql]` with DATABASE the
-URL of a new database on the session's PostgreSQL server (tests/support/postgres.py), unless
-it is in SQLITE_ONLY below. tests/e2e/test_shards.py's two-process test runs on PostgreSQL only:
-two processes sharing one database is what it is about.
+What runs on which database (DATABASE, as a server owner sets it):
+
+- Every test that takes `world`, every module's whole games included (each game kind played
+  to its end, every kill -9 and restore, chips and the ledger, replays, ratings, Swedish,
+  prompts edited in place, faults and closed DMs), runs twice: `test_x[sqlite]` with DATABASE
+  a file, `test_x[postgresql]` with DATABASE the URL of a new database on the session's
+  PostgreSQL server (tests/support/postgres.py).
+- tests/e2e/test_startup.py and test_shards.py's one-process test take `database`
+  (tests/conftest.py) and run twice alike: the start-up sentences must hold whichever
+  DATABASE is set.
+- test_shards.py's two-process test runs on PostgreSQL only: two processes sharing one
+  database is its subject.
+- SQLITE_ONLY below names any test kept off PostgreSQL, with the reason; it is empty. The
+  PostgreSQL runs are about a third of the suite's test time (some 500 s of worker time on
+  2 cores), but the e2e tests mostly wait on Discord's pace and overlap on pytest-xdist's
+  workers (tests/conftest.py), so they add under 2 minutes to `./dev test`, which stays
+  near 6: not enough to leave any out.
 """
 
 from __future__ import annotations

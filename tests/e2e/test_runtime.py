@@ -44,7 +44,10 @@ async def test_kill_9_mid_game_then_the_same_buttons_finish_it(world: World) -> 
     await bob.click_dm(label="Spelling")
     told = await bob.submit_modal({"Your word": "zz"})
     assert "⚠️" in told.message.text  # ZZ is no word: not declared, asked again
-    # His ten seconds run out with ZZ standing: the hand is revealed with it, and it loses.
+    # His clock runs out with ZZ standing: the hand is revealed with it, and it loses. A
+    # restored table gives every clock at least 30 s (bot/service.py restore), so his ten
+    # seconds are 30 here: most of this test's time is that wait, and it is the point (a
+    # restored clock still fires).
     await discord.wait_for(lambda: "won" in channel_text(general), timeout=40)
     text = channel_text(general)
     assert "Alice — poker" in text  # her declaration survived the kill
