@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
     from bot.sender import Sender
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Discord drops a click not answered within 3 s ("This interaction failed"); one still being
+# worked on by then (a busy bot: its database queue is long) is acknowledged first.
+DEFER_AFTER = 2.0
 
 MODAL_ID = re.compile(
     r"dc:m:(?P<table>[0-9a-f]+):(?P<seat>\d+):(?P<stamp>[0-9a-f-]+):(?P<index>\d+)"
@@ -60,6 +66,20 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """`work`'s result; if it takes longer than DEFER_AFTER, the click is acknowledged
+    meanwhile as a deferred update (the clicked message shows it is loading), so the answer,
+    when it comes, edits that message instead of finding the interaction expired."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as error:
+            log.info("could not defer a slow answer: %s", error)
+    return await task
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
@@ -175,10 +195,15 @@ class Presenter:
                      text: str | None = None) -> None:
         await i18n.for_interaction(interaction)
         try:
-            outcome = await self.service.act(table_id, interaction.user.id, seat, stamp, index,
-                                             values=values, text=text)
+            outcome = await in_time(interaction, self.service.act(
+                table_id, interaction.user.id, seat, stamp, index, values=values, text=text))
         except TableError as error:
             await reply(interaction, i18n.render(error_text(error)))
+            return
+        if isinstance(outcome, NeedText) and interaction.response.is_done():
+            # Deferred while the bot was busy: a modal can only be the first answer.
+            await reply(interaction, i18n.t("The bot was busy; press the button again to type "
+                                            "your answer."))
             return
         if isinstance(outcome, NeedText):
             ask = outcome.ask
@@ -211,7 +236,19 @@ class Presenter:
         clicked = interaction.type in (
             discord.InteractionType.component, discord.InteractionType.modal_submit
         )
-        if interaction.message is not None and clicked:
+        if interaction.message is not None and clicked and interaction.response.is_done():
+            # Deferred by `in_time`: the clicked message is the original response now.
+            try:
+                if private.pictures:
+                    await interaction.edit_original_response(content=private.content, view=view,
+                                                              attachments=[])
+                else:
+                    await interaction.edit_original_response(content=private.content, view=view)
+            except discord.HTTPException as error:
+                log.info("could not answer a deferred click: %s", error)
+                return
+            self.sender.answered_here(private.table_id, private.seat, interaction, private.step)
+        elif interaction.message is not None and clicked:
             if private.pictures:  # the old hand's picture goes now, the new one right after
                 await interaction.response.edit_message(content=private.content, view=view,
                                                         attachments=[])

@@ -1,0 +1,62 @@
+"""A click the bot is slow to answer is acknowledged before Discord's 3 s run out
+(`bot.presenter.in_time`), and the answer then edits the clicked message."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot import presenter
+
+
+class Response:
+    def __init__(self) -> None:
+        self.deferred = 0
+
+    def is_done(self) -> bool:
+        return self.deferred > 0
+
+    async def defer(self) -> None:
+        self.deferred += 1
+
+
+def interaction() -> Any:
+    class Interaction:
+        response = Response()
+
+    return Interaction()
+
+
+async def answer_after(seconds: float) -> str:
+    await asyncio.sleep(seconds)
+    return "answer"
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(presenter, "DEFER_AFTER", 0.05)
+
+
+async def test_a_quick_answer_is_not_deferred() -> None:
+    clicked = interaction()
+    assert await presenter.in_time(clicked, answer_after(0)) == "answer"
+    assert clicked.response.deferred == 0
+
+
+async def test_a_slow_answer_is_deferred_once_then_given() -> None:
+    clicked = interaction()
+    assert await presenter.in_time(clicked, answer_after(0.2)) == "answer"
+    assert clicked.response.deferred == 1
+
+
+async def test_a_refusal_after_the_deferral_still_reaches_the_caller() -> None:
+    async def refused() -> str:
+        await asyncio.sleep(0.2)
+        raise ValueError("That choice is out of date")
+
+    clicked = interaction()
+    with pytest.raises(ValueError, match="out of date"):
+        await presenter.in_time(clicked, refused())
+    assert clicked.response.deferred == 1
