@@ -115,7 +115,7 @@ class DealersChoice(commands.AutoShardedBot):
         self.tables = TableService(self.store, ai_pause=self.settings.ai_delay,
                                    wake=lambda table_id: self.sender.wake(table_id))
         self.sender = Sender(self, self.store, self.tables.dm_closed,
-                             self.tables.prompt_delivered)
+                             self.tables.prompt_delivered, self.tables.prompt_stamp)
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore(owns=self.shard_plan.owns)
         settle_garbage_collector()

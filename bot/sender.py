@@ -41,6 +41,7 @@ MAX_ATTEMPTS = 5
 RETRY_PAUSE = 2.0
 
 DmClosed = Callable[[str, int], Awaitable[bool]]
+PromptStamp = Callable[[str, int], str | None]
 Delivered = Callable[[str, list[str], float], Awaitable[None]]
 
 
@@ -62,8 +63,10 @@ def draw(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
 
 class Sender:
     def __init__(self, bot: commands.Bot | commands.AutoShardedBot, store: Store,
-                 dm_closed: DmClosed, delivered: Delivered | None = None) -> None:
+                 dm_closed: DmClosed, delivered: Delivered | None = None,
+                 prompt_stamp: PromptStamp | None = None) -> None:
         self.store = store
+        self.prompt_stamp = prompt_stamp  # a seat's buttons as the table has them now
         self.delivery = Delivery(bot)
         self.in_place = InPlace()
         self.dm_closed = dm_closed
@@ -144,6 +147,8 @@ class Sender:
                         await self._deliver_row(row, refs, {**row.body, "view": None})
                     elif overtaken(row, self.in_place):
                         await self._deliver_overtaken(row, refs)
+                    elif self.prompt_stamp is not None and stale(row, self.prompt_stamp):
+                        await self._deliver_row(row, refs, {**row.body, "view": None})
                     else:
                         await self._deliver_row(row, refs)
                 if key not in self._again:
@@ -363,6 +368,17 @@ def overtaken(row: PendingMessage, in_place: InPlace) -> bool:
         return False
     answered = in_place.answered_step(row.table_id, seat_of(ref))
     return answered is not None and answered > step
+
+
+def stale(row: PendingMessage, prompt_stamp: PromptStamp) -> bool:
+    """A seat's prompt whose buttons the table no longer takes (a clock moved it on while
+    the row waited its turn to be sent): its news still counts, its buttons would only be
+    refused as out of date."""
+    ref, view = ref_of(row.body), row.body.get("view") or {}
+    if row.body["op"] != "post" or not ref.startswith("prompt:") or "stamp" not in view:
+        return False
+    now = prompt_stamp(row.table_id, seat_of(ref))
+    return now is not None and now != view["stamp"]
 
 
 def in_place_marker(row_id: int) -> str:

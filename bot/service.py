@@ -295,6 +295,11 @@ class TableService:
         return Private(table.table_id, seat, private_text(table, seat, prompt), stamp, prompt,
                        picture, table.steps)
 
+    def prompt_stamp(self, table_id: str, seat: int) -> str | None:
+        """The stamp of `seat`'s current buttons at an open table (None: unknown)."""
+        table = self.tables.get(table_id)
+        return None if table is None else table.current_stamp(seat)
+
     async def act(self, table_id: str, user_id: int, seat: int, stamp: str, index: int, *,
                   values: list[str] | None = None, text: str | None = None
                   ) -> Private | NeedText:

@@ -350,6 +350,19 @@ class Table:
             self.prompt_since[seat] = self.steps
         return (f"{self.prompt_since.get(seat, 0):x}" if prompt is not None else "-"), changed
 
+    def current_stamp(self, seat: int) -> str | None:
+        """The stamp `seat`'s buttons carry now, without marking anything as told (unlike
+        `stamp`); None when its prompt changed and was not told yet, or there is no game."""
+        game = self.game
+        if game is None:
+            return None
+        prompt = None if game.is_over else game.prompt(seat)
+        if prompt is None:
+            return "-"
+        if self.prompt_digests.get(seat) != prompt_digest(prompt):
+            return None
+        return f"{self.prompt_since.get(seat, 0):x}"
+
     def stamp_is_current(self, seat: int, stamp: str) -> bool:
         legacy = seat not in self.prompt_since and stamp == self.prompt_digests.get(seat)
         current, _ = self.stamp(seat)

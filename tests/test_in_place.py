@@ -10,7 +10,7 @@ from bot import messages
 from bot.in_place import RECENT_SECONDS, InPlace
 from bot.messages import strip as withdraw
 from bot.render import MAX_CONTENT
-from bot.sender import outdated, overtaken
+from bot.sender import outdated, overtaken, stale
 from bot.store import PendingMessage
 
 
@@ -92,3 +92,21 @@ def test_a_queued_prompt_written_before_its_seat_answered_is_overtaken() -> None
     assert not overtaken(row(1, prompt(1)), place)  # a row saved before rows had steps
     board = messages.post(channel=5, content="news", ref="board")
     assert not overtaken(row(1, board), place)
+
+
+def test_a_queued_prompt_the_table_moved_past_is_stale() -> None:
+    """A clock moved the table on while the row waited: its buttons would be refused."""
+    now = {"t1": {1: "a"}}
+
+    def stamp(table: str, seat: int) -> str | None:
+        return now.get(table, {}).get(seat)
+
+    assert not stale(row(1, prompt(1)), stamp)  # the buttons carry stamp "a", still current
+    now["t1"][1] = "b"
+    assert stale(row(1, prompt(1)), stamp)
+    now["t1"][1] = "-"  # the prompt was withdrawn
+    assert stale(row(1, prompt(1)), stamp)
+    assert not stale(row(1, prompt(0)), stamp)  # unknown seat: sent as it is
+    now.clear()  # the table ended or is another process's
+    assert not stale(row(1, prompt(1)), stamp)
+    assert not stale(row(1, messages.post(channel=5, content="news", ref="board")), stamp)

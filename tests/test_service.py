@@ -356,3 +356,16 @@ async def test_a_next_deal_the_stacks_cannot_pay_for_says_rebuy_and_changes_noth
     assert "You bought 49 chips" in await desk.act(table_id, ALICE, "Alice", "rebuy")
     assert "You bought 49 chips" in await desk.act(table_id, BOB, "Bob", "rebuy")
     assert "Deal 2" in await desk.act(table_id, BOB, "Bob", "deal")
+
+
+async def test_the_current_stamp_is_the_told_one_and_reading_it_changes_nothing(
+        service: TableService) -> None:
+    table = await started(service)
+    told = [table.stamp(seat)[0] for seat in range(2)]
+    assert [service.prompt_stamp(table.table_id, seat) for seat in range(2)] == told
+    seat = min(table.require_game().to_act)
+    user = table.seats[seat].user_id
+    assert user is not None
+    await service.act(table.table_id, user, seat, told[seat], 0)
+    assert service.prompt_stamp(table.table_id, seat) == table.stamp(seat)[0]
+    assert service.prompt_stamp("no-such-table", 0) is None
