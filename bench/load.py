@@ -331,6 +331,9 @@ class Phase:
             "refused": refused,
             "seconds": round(self.seconds, 2),
             "interactions_per_s": round(len(acked) / self.seconds, 1),
+            # the clicks that made a move: a refusal ("out of date") is acknowledged too,
+            # but it is cheap and moves no game on
+            "moves_per_s": round((len(acked) - refused) / self.seconds, 1),
             "p50_ms": round(percentile(latencies, 0.50), 1),
             "p90_ms": round(percentile(latencies, 0.90), 1),
             "p99_ms": round(percentile(latencies, 0.99), 1),
