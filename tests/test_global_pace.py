@@ -50,9 +50,9 @@ async def test_waiters_go_in_the_order_they_came() -> None:
 
 
 def test_each_process_takes_its_shards_share() -> None:
-    assert share_of_limit(50, 2, 2) == 50
-    assert share_of_limit(50, 1, 2) == 25
-    assert share_of_limit(50, 3, 4) == 37
+    assert share_of_limit(50, 2, 2) == 45  # a tenth spare (discord.py's own retries)
+    assert share_of_limit(50, 1, 2) == 22
+    assert share_of_limit(50, 3, 4) == 33
     assert share_of_limit(50, 1, 100) == 1  # never nothing at all
     with pytest.raises(ValueError):
         GlobalPace(0)
