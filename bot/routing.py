@@ -34,6 +34,7 @@ CHANNEL = "dc_interactions"
 _TABLE_ID = re.compile(r"dc:[lkhcpm]:([0-9a-f]+)(?::|$)")
 
 Parser = Callable[[dict[str, Any]], None]
+GUILDS_REMEMBERED = 100_000  # tables whose guild is known here, at a few dozen bytes each
 
 
 def table_of(data: dict[str, Any]) -> str | None:
@@ -57,6 +58,8 @@ class InteractionRouter:
         self.is_here = is_here
         self._parse: Parser = parsers["INTERACTION_CREATE"]
         self._tasks: set[asyncio.Task[None]] = set()
+        # A table never changes guild: its guild is looked up once, not at every click.
+        self._guilds: dict[str, int] = {}
 
     async def start(self) -> None:
         """Pass on what is not ours, and take what other processes pass on to us."""
@@ -77,7 +80,13 @@ class InteractionRouter:
 
     async def _route(self, data: dict[str, Any], table: str) -> None:
         try:
-            guild = await self.store.table_guild(table)
+            guild = self._guilds.get(table)
+            if guild is None:
+                guild = await self.store.table_guild(table)
+                if guild is not None:
+                    if len(self._guilds) >= GUILDS_REMEMBERED:
+                        self._guilds.clear()
+                    self._guilds[table] = guild
             if guild is None or self.plan.owns(guild):
                 self._parse(data)  # gone, or ours after all: answered here
                 return

@@ -184,6 +184,11 @@ class Database(ABC):
         async with self.writing() as conn:
             return await conn.execute(sql, params)
 
+    async def write_one_returning(self, sql: str, params: Params = ()) -> list[Row]:
+        """`write_one` for a statement with RETURNING: the rows it returns."""
+        async with self.writing() as conn:
+            return await conn.fetch_all(sql, params)
+
     @abstractmethod
     def bootstrap(self) -> list[str]:
         """What must exist before the first migration (the schema_version table)."""
@@ -513,6 +518,10 @@ class PostgresDatabase(Database):
     async def write_one(self, sql: str, params: Params = ()) -> int:
         async with self._pool_or_fail().acquire() as raw:
             return await PostgresConnection(raw).execute(sql, params)
+
+    async def write_one_returning(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._pool_or_fail().acquire() as raw:
+            return await PostgresConnection(raw).fetch_all(sql, params)
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[Connection]:

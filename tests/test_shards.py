@@ -112,3 +112,10 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
     await asyncio.sleep(0.5)
     assert await passed_on('{"b": 2}') == '{"b": 2}'
     assert await store.claim_interaction(1) is None  # claimed once only
+    # A row nobody claimed for a minute (its interaction long expired) goes with the next
+    # claim, whoever's it is.
+    from datetime import UTC, datetime, timedelta
+    old = await store.forward_interaction(0, '{"old": 1}', channel="dc_elsewhere",
+                                          now=datetime.now(UTC) - timedelta(minutes=2))
+    assert await passed_on('{"c": 3}') == '{"c": 3}'
+    assert await store.claim_interaction(old) is None
