@@ -15,7 +15,9 @@ declares; 20 s a decision (each one drawn between 10 and 30 s) is a quick table 
 and is the pace the 1,000-table target is measured at: 50 clicks a second per process.
 (bench/load.py's 5 s is a stress pace for 200 tables: the same 40-50 clicks a second.)
 
-Then the takeover: with every table of the two-process run waiting for a click, the process
+Then the takeover: once the bots have sent everything the load left queued (so that what
+each player sees is what their table waits for), with every table of the two-process run
+waiting for a click, the process
 of shard 1 is killed -9 and started again, as the lease design has it (bot/shards.py: on the
 same host the new process sees the holder is gone and takes its leases at once; another
 host would wait for them to expire, 15 s). From the kill, a player of one of its tables
@@ -90,6 +92,7 @@ SHARDS = 2
 PROBE_EVERY = 0.5  # seconds between the takeover's clicks
 TAKEOVER_LIMIT = 120.0
 AFTER_LIMIT = 60.0  # for every table of the killed process to answer a click
+DRAIN_LIMIT = 300.0  # for the bots to send what the flat-out load left queued
 CONFIGS = (("sqlite", 1), ("postgresql", 1), ("postgresql", 2))
 
 
@@ -282,9 +285,25 @@ def refused(discord: LoopbackDiscord, record: Interaction) -> bool:
                 and message.flags & EPHEMERAL)
 
 
+async def outbox_drained(database: str, limit: float = DRAIN_LIMIT) -> float:
+    """Wait until every saved message has been sent (the flat-out load leaves thousands
+    queued behind Discord's global limit); the seconds it took. Until then what a player sees
+    is not yet what the table waits for, and a click on it is rightly "out of date"."""
+    from tests.support.rawdb import fetch_one
+
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        (left,) = await fetch_one(database, "SELECT count(*) FROM outbox")
+        if not left:
+            break
+        await asyncio.sleep(1.0)
+    return round(time.monotonic() - started, 1)
+
+
 async def takeover(args: argparse.Namespace, discord: LoopbackDiscord, tracker: PromptTracker,
                    bots: dict[int, BotProcess], shard: int, seats: list[Seat],
                    database: str) -> dict[str, Any]:
+    drained_s = await outbox_drained(database)
     await settle(discord, quiet=1.0)
     before = await shard_tables(database, shard)
     # The tables whose players have a prompt to click. The others wait, as far as the
@@ -331,6 +350,7 @@ async def takeover(args: argparse.Namespace, discord: LoopbackDiscord, tracker: 
     last = max((i.responded_at for i in phase.interactions if i.responded_at is not None
                 and not refused(discord, i)), default=None)
     return {
+        "outbox_drained_before_s": drained_s,
         "takeover_s": round((answered.responded_at or 0) - killed_at, 2) if answered else None,
         # every table of the killed process, not just the first, played again by then
         "takeover_all_s": round(last - killed_at, 2) if last is not None and answered else None,
