@@ -69,11 +69,13 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
 
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """`work`'s result; if it takes longer than DEFER_AFTER, the click is acknowledged
+    """`work`'s result; if it is not ready DEFER_AFTER after Discord made the interaction
+    (counted from then: a busy process may get to it late), the click is acknowledged
     meanwhile as a deferred update (the clicked message shows it is loading), so the answer,
     when it comes, edits that message instead of finding the interaction expired."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - age))
     if not done and not interaction.response.is_done():
         try:
             await interaction.response.defer()

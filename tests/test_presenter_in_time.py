@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
+import discord
 import pytest
 
 from bot import presenter
@@ -22,9 +24,11 @@ class Response:
         self.deferred += 1
 
 
-def interaction() -> Any:
+def interaction(age: float = 0.0) -> Any:
+    """A click Discord made `age` seconds ago."""
     class Interaction:
         response = Response()
+        created_at = discord.utils.utcnow() - timedelta(seconds=age)
 
     return Interaction()
 
@@ -59,4 +63,11 @@ async def test_a_refusal_after_the_deferral_still_reaches_the_caller() -> None:
     clicked = interaction()
     with pytest.raises(ValueError, match="out of date"):
         await presenter.in_time(clicked, refused())
+    assert clicked.response.deferred == 1
+
+
+async def test_a_click_that_reached_the_bot_late_is_deferred_sooner() -> None:
+    """The 3 s count from Discord's making of the interaction, not from its arrival."""
+    clicked = interaction(age=1.0)  # DEFER_AFTER is 0.05 here: already past
+    assert await presenter.in_time(clicked, answer_after(0.02)) == "answer"
     assert clicked.response.deferred == 1
