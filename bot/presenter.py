@@ -61,11 +61,16 @@ def _build_view(spec: dict[str, Any]) -> discord.ui.View | None:
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered before."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    """An ephemeral answer, whether or not the interaction was answered before. One whose
+    3 s ran out before the bot got to it (a process far behind) can no longer be answered:
+    that is logged, not raised as an error in the click's handler."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.NotFound as error:
+        log.info("could not answer an expired interaction: %s", error)
 
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T:
