@@ -81,6 +81,9 @@ async def test_closed_dms_strangers_and_bad_input(world: World) -> None:
     mine = await bob.click(general, label="Show my hand")
     assert mine.ephemeral and "Your hand" in mine.text
     assert mine.message is not None and mine.message.button("Poker") is not None
+    # Alice's hand comes by DM with its picture, which a busy machine may draw after Bob's
+    # answer: wait for it before looking for its cards in what Bob saw.
+    await wait_dm_button(discord, alice, "Poker")
     assert not [label for label in hand_labels(alice) if label in mine.text], "Bob saw a hand"
     await bob.click(mine.message, label="Poker")
 
