@@ -79,6 +79,7 @@ class Sender:
         self._dispatchers: dict[str, asyncio.Task[None]] = {}
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
+        self._closing = False  # no new sending once `close` began: the rows wait in the store
 
     def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction,
                       step: int = 0) -> None:
@@ -89,6 +90,8 @@ class Sender:
 
     def wake(self, table_id: str) -> None:
         """Rows are waiting for this table: each destination's worker sends them."""
+        if self._closing:
+            return
         if table_id in self._dispatchers:
             self._again.add(table_id)
             return
@@ -124,6 +127,8 @@ class Sender:
                 self.wake(table_id)
 
     def _start_worker(self, table_id: str, where: str) -> None:
+        if self._closing:
+            return
         key = (table_id, where)
         if key in self._workers:
             self._again.add(key)
@@ -329,6 +334,7 @@ class Sender:
         return [discord.File(io.BytesIO(data), filename=name) for name, data in images]
 
     async def close(self) -> None:
+        self._closing = True  # a cancelled worker must not start another on its way out
         tasks = [*self._dispatchers.values(), *self._workers.values()]
         for task in tasks:
             task.cancel()
