@@ -50,7 +50,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "bot": ("bot/*.py", "cogs/common.py", "cogs/tables.py", "cogs/trick_games.py",
             "cogs/chips.py", "cogs/replays.py", "cogs/sppoker.py", "cogs/leaderboards.py",
             "cogs/chip_games.py", "cogs/high_low_games.py"),
-    "cards": ("engine/cards.py", "engine/evaluator.py", "engine/tricks.py"),
+    "cards": ("engine/cards.py", "engine/evaluator.py", "engine/tricks.py", "engine/i18n.py"),
     "poangpoker": ("engine/games/poangpoker.py", "engine/games/trickgame.py"),
     "sppoker": ("engine/games/sppoker.py", "engine/words.py"),
     "poke": ("engine/games/poke.py",),

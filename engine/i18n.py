@@ -26,7 +26,7 @@ completeness test (tests/test_i18n.py) fails until it is translated.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["N_", "Gettext", "Msg", "Ngettext", "msg", "msg_n", "render"]
@@ -137,6 +137,18 @@ def _json(value: Any) -> Any:
 def msg(msgid: str, /, **params: Any) -> Msg:
     """A catalogue entry with its parameters: English as a `str`, translatable at the edge."""
     return Msg(msgid, params)
+
+
+def names_and(names: Sequence[str]) -> str:
+    """"A and B and C", each "and" a word of the reader's ("" for nobody).
+
+    >>> names_and(["Ann", "Bo", "Cy"]), names_and(["Ann"]), names_and([])
+    ('Ann and Bo and Cy', 'Ann', '')
+    """
+    together = names[0] if names else ""
+    for name in names[1:]:
+        together = msg("{names} and {last}", names=together, last=name)
+    return together
 
 
 def msg_n(singular: str, plural: str, n: int, /, **params: Any) -> Msg:

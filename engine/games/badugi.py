@@ -55,7 +55,7 @@ from engine.games.chip_deal import (
 )
 from engine.games.registry import register
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
-from engine.i18n import Msg, msg
+from engine.i18n import Msg, msg, names_and
 from engine.views import SeatView
 
 __all__ = ["Badugi", "BadugiSeatView", "BadugiView", "badugi_ai"]
@@ -382,10 +382,7 @@ class Badugi(ChipDeal):
         label = msg("The pot") if count == 1 else (
             msg("The main pot") if award.index == 0 else msg("Side pot {n}", n=award.index))
         winners = list(award.shares)
-        names = [self.seats[s] for s in winners]
-        together = names[0]
-        for name in names[1:]:  # "A and B and C", each "and" a word of the reader's
-            together = msg("{names} and {last}", names=together, last=name)
+        together = names_and([self.seats[s] for s in winners])
         if len(pot.eligible) == 1:
             return msg("{pot} of {n} goes back to {names}, the only one in it.", pot=label,
                        n=pot.amount, names=together)

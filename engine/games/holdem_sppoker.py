@@ -68,7 +68,7 @@ from engine.games.chip_deal import ChipDeal, ChipDealView, check_stakes
 from engine.games.registry import register
 from engine.games.sppoker import _ALIASES, _reference, sppoker_cards, word_tools
 from engine.games.trickgame import cards_from_json, cards_to_json
-from engine.i18n import Msg, msg
+from engine.i18n import Msg, msg, names_and
 from engine.views import SeatView
 from engine.words import (
     Dictionary,
@@ -627,10 +627,7 @@ class HoldemSppoker(ChipDeal):
                                                      msg("Side pot {n}", n=index))
 
         def names(seats: Sequence[int]) -> str:
-            together = self.seats[seats[0]] if seats else ""
-            for seat in seats[1:]:  # "A and B and C", each "and" a word of the reader's
-                together = msg("{names} and {last}", names=together, last=self.seats[seat])
-            return together
+            return names_and([self.seats[seat] for seat in seats])
 
         parts = []
         for seat in outcome.failed:

@@ -38,7 +38,7 @@ from engine.games.pokeno_base import (
 )
 from engine.games.pokeno_scoring import SPACES, score_round, space_title
 from engine.games.registry import register
-from engine.i18n import Msg, msg, msg_n
+from engine.i18n import Msg, msg, msg_n, names_and
 
 __all__ = ["Pokeno"]
 
@@ -297,9 +297,7 @@ class Pokeno(PokenoBase):
         if top >= self.target and len(leaders) == 1:
             return [*events, self._finish(leaders[0])]
         if top >= self.target:
-            names = self.seats[leaders[0]]
-            for s in leaders[1:]:  # "A and B and C", each "and" a word of the reader's
-                names = msg("{names} and {last}", names=names, last=self.seats[s])
+            names = names_and([self.seats[s] for s in leaders])
             events.append(Event(msg("{names} tie at the top with {n}: another round decides.",
                                     names=names, n=top),
                                 None, "tie", {"seats": leaders}))

@@ -64,7 +64,7 @@ from engine.game import (
 )
 from engine.games.chip_deal import STAKES, ChipDeal, ChipDealView, check_stakes
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
-from engine.i18n import Msg, msg
+from engine.i18n import Msg, msg, names_and
 from engine.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
 from engine.views import SeatView
 
@@ -76,14 +76,6 @@ ORDER_SECONDS = 120.0
 SIDES = tuple(d.value for d in Declaration)
 SIDE_WORDS = {"high": msg("high"), "low": msg("low"), "both": msg("both")}
 SIDE_LABELS = {"high": msg("High"), "low": msg("Low"), "both": msg("Both")}
-
-
-def _and(names: Sequence[str]) -> str:
-    """"A and B and C", each "and" a word of the reader's."""
-    together = names[0]
-    for name in names[1:]:
-        together = msg("{names} and {last}", names=together, last=name)
-    return together
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -640,7 +632,7 @@ class RevealGame(ChipDeal):
         def pay(pot: Pot) -> tuple[dict[int, int], str]:
             hits = [s for s in pot.eligible if s in jackpots]
             if hits:
-                names = _and([self.seats[s] for s in hits])
+                names = names_and([self.seats[s] for s in hits])
                 return split_evenly(pot.amount, hits, order), msg("{names} with exactly 49",
                                                                   names=names)
             outcome = resolve_declarations(pot.eligible, declared, high, ranks_low)
@@ -651,11 +643,11 @@ class RevealGame(ChipDeal):
             else:
                 if outcome.high:
                     parts.append(msg("high to {names} ({total})",
-                                     names=_and([self.seats[s] for s in outcome.high]),
+                                     names=names_and([self.seats[s] for s in outcome.high]),
                                      total=high[outcome.high[0]]))
                 if outcome.low:
                     parts.append(msg("low to {names} ({total})",
-                                     names=_and([self.seats[s] for s in outcome.low]),
+                                     names=names_and([self.seats[s] for s in outcome.low]),
                                      total=low[outcome.low[0]]))
                 if not parts:
                     parts.append(msg("nobody won a side: shared by everyone in it"))

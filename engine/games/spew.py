@@ -69,7 +69,7 @@ from engine.games.chip_deal import (
 )
 from engine.games.registry import register
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
-from engine.i18n import Msg, msg
+from engine.i18n import Msg, msg, names_and
 from engine.points import SPEW, best_high, best_low
 from engine.views import SeatView
 
@@ -80,14 +80,6 @@ NUMBERS = {**STAKES, "declare_seconds": 120, "last_seconds": 10}
 SIDES = {"high": Declaration.HIGH, "low": Declaration.LOW, "both": Declaration.BOTH}
 TIMED_OUT = "none"  # a seat whose declaring clock ran out: it cannot win either side
 SIDE_WORDS = {"high": msg("high"), "low": msg("low"), "both": msg("both")}
-
-
-def _and(names: Sequence[str]) -> str:
-    """"A and B and C", each "and" a word of the reader's."""
-    together = names[0]
-    for name in names[1:]:
-        together = msg("{names} and {last}", names=together, last=name)
-    return together
 
 
 def spew_layout(players: int) -> tuple[int, int, int]:
@@ -427,7 +419,7 @@ class Spew(ChipDeal):
         order = b.order_from_button()
         awards = b.settle([split_evenly(p.amount, p.eligible, order) for p in b.pots()])
         text = msg("Every hand still in is empty ({names}): each pot is shared by its players.",
-                   names=_and([self.seats[s] for s in emptied]))
+                   names=names_and([self.seats[s] for s in emptied]))
         self.showdown = {"hands": {}, "awards": [a.to_json() for a in awards], "lone": None,
                          "lines": [text], "declarations": {}}
         return [Event(text, None, "deal_end", {**self.showdown, **self._chips()}), self._end()]
@@ -648,13 +640,13 @@ class Spew(ChipDeal):
                  lows: Mapping[int, int]) -> str:
         label = msg("The pot") if count == 1 else (
             msg("The main pot") if award.index == 0 else msg("Side pot {n}", n=award.index))
-        names = _and([self.seats[s] for s in award.shares])
+        names = names_and([self.seats[s] for s in award.shares])
         if len(pot.eligible) == 1:
             return msg("{pot} of {n} goes back to {names}, the only one in it.", pot=label,
                        n=pot.amount, names=names)
 
         def who(seats: Sequence[int], values: Mapping[int, int]) -> str:
-            return _and([f"{self.seats[s]} ({values[s]})" for s in seats])
+            return names_and([f"{self.seats[s]} ({values[s]})" for s in seats])
 
         parts: list[str] = []
         if self.nut_low:
@@ -664,7 +656,7 @@ class Spew(ChipDeal):
                 parts.append(msg("high to {names}", names=who(high, highs)))
             if low:
                 parts.append(msg("low to {names} (no cards)",
-                                 names=_and([self.seats[s] for s in low])))
+                                 names=names_and([self.seats[s] for s in low])))
             return msg("{pot} of {n}: {parts}.", pot=label, n=pot.amount,
                        parts=Msg.joined(", ", parts))
         declared = {s: SIDES[d] for s in pot.eligible
