@@ -315,7 +315,7 @@ class TableService:
             if prompt is None or not table.stamp_is_current(seat, stamp) \
                     or index >= len(prompt.choices):
                 log.debug("out of date: table %s seat %d clicked stamp %s, current %s (step %d)",
-                         table_id, seat, stamp, table.stamp(seat)[0], table.steps)
+                         table_id, seat, stamp, table.current_stamp(seat), table.steps)
                 raise TableError(msg("That choice is out of date; press **Show my hand** for "
                                      "your current one."))
             choice = prompt.choices[index]
