@@ -29,6 +29,7 @@ from bot.store import (
     GameRecord,
     GameStatus,
     InsufficientChipsError,
+    LoggedAction,
     MigrationError,
     PlayerResult,
     SchemaTooNewError,
@@ -891,3 +892,27 @@ async def test_pending_messages_are_found_by_their_tables_guild(store):
     await store.delete_snapshot("t3", messages=[{"c": 3}])  # of the snapshot it deletes
     assert await store.tables_with_pending_messages() == ["t1", "t2", "t3"]
     assert await store.tables_with_pending_messages(lambda guild: guild != G + 1) == ["t1", "t3"]
+
+
+async def test_a_step_saves_its_snapshot_messages_and_actions_together(db, store, clock):
+    """PostgreSQL writes a step without chips in one statement; SQLite in a transaction."""
+    first = [{"n": 1}, {"n": 2}, {"n": 3}]
+    actions = [LoggedAction(1, 0, ["pick", 3], "2026-01-01T00:00:00Z"),
+               LoggedAction(2, 1, ["pass"], "2026-01-01T00:00:01Z")]
+    saved = await store.save_snapshot("t1", G, CH, "spew", {"step": 2}, messages=first,
+                                      actions=actions)
+    assert saved.version == 1
+    again = await store.save_snapshot("t1", G, CH, "spew", {"step": 3}, messages=[{"n": 4}],
+                                      actions=[actions[1], LoggedAction(3, 0, ["x"], "t")])
+    assert again.version == 2
+    assert [m.body for m in await store.pending_messages("t1")] == [*first, {"n": 4}]
+    logged = await store.table_actions("t1")
+    assert [(a.step, a.seat, a.action) for a in logged] == [
+        (1, 0, ["pick", 3]), (2, 1, ["pass"]), (3, 0, ["x"])]  # a step logged once
+    before = await dump(db)
+    with pytest.raises(SnapshotConflictError):  # another channel's id: nothing at all written
+        await store.save_snapshot("t1", G, CH + 1, "spew", {"step": 4}, messages=[{"n": 5}],
+                                  actions=[LoggedAction(4, 0, ["y"], "t")])
+    assert await dump(db) == before
+    rows = await store.load_snapshots()
+    assert [(r.table_id, r.version, r.snapshot) for r in rows] == [("t1", 2, {"step": 3})]
