@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
 RETRY_PAUSE = 2.0
+# The sender's reads and writes at a time. A wave of deals wakes hundreds of workers, each
+# with a few small reads and writes a row; uncapped, they queued ahead of every click's save
+# (1-2 s at 1,000 tables a process, bench/scale.py). PostgreSQL's pool has 10 connections.
+DATABASE_SHARE = 3
 
 DmClosed = Callable[[str, int], Awaitable[bool]]
 PromptStamp = Callable[[str, int], str | None]
@@ -65,7 +69,7 @@ class Sender:
     def __init__(self, bot: commands.Bot | commands.AutoShardedBot, store: Store,
                  dm_closed: DmClosed, delivered: Delivered | None = None,
                  prompt_stamp: PromptStamp | None = None) -> None:
-        self.store = store
+        self.store = store.background(DATABASE_SHARE)
         self.prompt_stamp = prompt_stamp  # a seat's buttons as the table has them now
         self.delivery = Delivery(bot)
         self.in_place = InPlace()

@@ -4,6 +4,7 @@ See `bot.store` for why the store is shaped this way."""
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Callable, Sequence
@@ -13,7 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from bot.store_db import Connection, Database, is_postgres_url, open_database
+from bot.store_db import Connection, Database, SharedDatabase, is_postgres_url, open_database
 from bot.store_migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
 from bot.store_types import (
     GameRecord,
@@ -127,6 +128,14 @@ class StoreCore:
     async def close(self) -> None:
         """Close the database once any running transaction has finished."""
         await self._db.close()
+
+    def background(self, limit: int) -> Self:
+        """This store for background work that comes in waves: at most `limit` of its reads
+        and writes at a time (`SharedDatabase`), so that clicks still find a connection.
+        Closing it leaves this store open."""
+        view = copy.copy(self)
+        view._db = SharedDatabase(self._db, limit)
+        return view
 
     async def __aenter__(self) -> Self:
         return self

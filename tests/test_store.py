@@ -916,3 +916,26 @@ async def test_a_step_saves_its_snapshot_messages_and_actions_together(db, store
     assert await dump(db) == before
     rows = await store.load_snapshots()
     assert [(r.table_id, r.version, r.snapshot) for r in rows] == [("t1", 2, {"step": 3})]
+
+
+async def test_a_background_view_caps_its_own_work_and_leaves_the_store_open(db, store):
+    """The sender's share of the database (`Store.background`): at most `limit` of its blocks
+    at a time, whatever the database allows, so clicks still find a connection."""
+    background = store.background(2)
+    running, most = 0, 0
+
+    async def read() -> None:
+        nonlocal running, most
+        async with background._read() as conn:
+            running += 1
+            most = max(most, running)
+            await conn.fetch_one("SELECT 1")
+            await asyncio.sleep(0.02)
+            running -= 1
+
+    await asyncio.gather(*(read() for _ in range(6)))
+    assert most == (1 if not is_postgres(db) else 2)  # SQLite: one connection, one at a time
+    await store.save_snapshot("t1", G, CH, "spew", {"step": 1})
+    await background.enqueue("t1", [{"n": 1}])  # its writes are the store's
+    await background.close()
+    assert [m.body for m in await store.pending_messages("t1")] == [{"n": 1}]
