@@ -154,3 +154,21 @@ async def test_direct_messages_and_closed_dms(loopback: LoopbackDiscord, bot: Ti
         await member.send("psst again")
     assert (raised.value.status, raised.value.code) == (403, 50007)
     assert [m.content for m in bob.dms()] == ["psst"]
+
+
+async def test_a_channel_names_its_last_message_even_once_deleted(
+    loopback: LoopbackDiscord, bot: TinyBot
+) -> None:
+    """As on Discord, `last_message_id` may name a deleted message; a person's counts too."""
+    channel = general(loopback, bot)
+    first = await channel.send("one")
+    second = await channel.send("two")
+    fetched = await bot.fetch_channel(channel.id)
+    assert isinstance(fetched, discord.TextChannel) and fetched.last_message_id == second.id
+    await second.delete()
+    fetched = await bot.fetch_channel(channel.id)
+    assert isinstance(fetched, discord.TextChannel) and fetched.last_message_id == second.id
+    typed = await loopback.user("alice").say("general", "hello")
+    fetched = await bot.fetch_channel(channel.id)
+    assert isinstance(fetched, discord.TextChannel) and fetched.last_message_id == typed.id
+    assert first.id < second.id < typed.id
