@@ -3,10 +3,15 @@
 Discord sends a guild's interactions to the guild's shard, whose process drives its tables;
 but it sends every DM interaction to shard 0. A click in a DM (a private prompt, "Show my
 hand") on a table of another shard's guild therefore reaches the process of shard 0, which
-does not drive that table. That process passes the raw interaction on (a row of
-forwarded_interactions and a NOTIFY: `Store.forward_interaction`); the process holding the
-table's shard claims the row and handles it exactly as if the gateway had delivered it
-there, answering through the interaction's own id and token, which any process may use.
+does not drive that table. That process passes the raw interaction on, and the process
+holding the table's shard handles it exactly as if the gateway had delivered it there,
+answering through the interaction's own id and token, which any process may use.
+
+It goes in a NOTIFY's payload itself (`Store.notify`): one round trip from click to owner,
+where a row to claim cost two more, on the path of a click whose 3 s are running. A NOTIFY
+carries at most 8,000 bytes; a larger interaction (a long message it was clicked on) goes as
+a row of forwarded_interactions that the owner claims (`Store.forward_interaction`). Either
+way exactly one process handles it: only the holder of a shard's lease runs that shard.
 
 Only interactions whose custom_id names a table (``dc:<kind>:<table>...``) that is not here
 are passed on, and only when the database says the table belongs to another shard; the rest
@@ -35,6 +40,7 @@ _TABLE_ID = re.compile(r"dc:[lkhcpm]:([0-9a-f]+)(?::|$)")
 
 Parser = Callable[[dict[str, Any]], None]
 GUILDS_REMEMBERED = 100_000  # tables whose guild is known here, at a few dozen bytes each
+NOTIFY_BYTES = 8000 - 8  # PostgreSQL's limit on a payload, less the "<shard>:" before it
 
 
 def table_of(data: dict[str, Any]) -> str | None:
@@ -91,15 +97,28 @@ class InteractionRouter:
                 self._parse(data)  # gone, or ours after all: answered here
                 return
             shard = shard_of(guild, self.plan.count)
-            await self.store.forward_interaction(shard, json.dumps(data), channel=CHANNEL)
+            payload = json.dumps(data, separators=(",", ":"))  # ASCII: characters are bytes
+            if len(payload) <= NOTIFY_BYTES:
+                await self.store.notify(CHANNEL, f"{shard}:{payload}")
+            else:
+                await self.store.forward_interaction(shard, payload, channel=CHANNEL)
             log.debug("interaction on table %s passed on to shard %d", table, shard)
         except Exception:
             log.exception("could not pass on an interaction on table %s", table)
 
     def _notified(self, payload: str) -> None:
-        shard, _, row = payload.partition(":")
-        if shard.isdigit() and row.isdigit() and int(shard) in self.plan.ids:
-            self._spawn(self._claim(int(row)))
+        shard, _, rest = payload.partition(":")
+        if not (shard.isdigit() and int(shard) in self.plan.ids):
+            return
+        if rest.startswith("{"):  # the interaction itself
+            try:
+                data = json.loads(rest)
+            except ValueError:
+                log.exception("a passed-on interaction that is not JSON")
+                return
+            self._parse(data)
+        elif rest.isdigit():  # a row to claim
+            self._spawn(self._claim(int(rest)))
 
     async def _claim(self, row: int) -> None:
         try:

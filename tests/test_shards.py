@@ -92,6 +92,8 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
     if store.dialect == "sqlite":  # one process runs every shard: nothing to pass on
         with pytest.raises(StoreError, match="cannot pass notifications"):
             await store.listen("dc_test", heard.append)
+        with pytest.raises(StoreError, match="cannot pass notifications"):
+            await store.notify("dc_test", "1:{}")
         return
 
     async def passed_on(payload: str) -> str:
@@ -104,6 +106,12 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
 
     await store.listen("dc_test", heard.append)
     assert await passed_on('{"a": 1}') == '{"a": 1}'
+    await store.notify("dc_test", '1:{"inline": 1}')  # the interaction in the payload itself
+    for _ in range(100):
+        if heard[-1] == '1:{"inline": 1}':
+            break
+        await asyncio.sleep(0.02)
+    assert heard[-1] == '1:{"inline": 1}'
     async with store._write() as conn:  # the server drops the listening connection
         dropped = await conn.fetch_all(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
@@ -119,3 +127,54 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
                                           now=datetime.now(UTC) - timedelta(minutes=2))
     assert await passed_on('{"c": 3}') == '{"c": 3}'
     assert await store.claim_interaction(old) is None
+
+
+class RouterStore:
+    """What `InteractionRouter` asks of the store, recorded."""
+
+    def __init__(self) -> None:
+        self.notified: list[tuple[str, str]] = []
+        self.rows: list[tuple[int, str]] = []
+
+    async def table_guild(self, table_id: str) -> int:
+        return 1 << 22  # shard 1 of 2
+
+    async def notify(self, channel: str, payload: str) -> None:
+        self.notified.append((channel, payload))
+
+    async def forward_interaction(self, shard: int, payload: str, *, channel: str) -> int:
+        self.rows.append((shard, payload))
+        return len(self.rows)
+
+    async def claim_interaction(self, row: int) -> str | None:
+        return self.rows[row - 1][1]
+
+
+async def test_a_dm_click_passes_on_in_the_notification_unless_it_is_too_long():
+    """Shard 0's process passes a click on another shard's table on in the NOTIFY itself
+    (one round trip); one too long for a NOTIFY's 8,000 bytes goes as a row to claim."""
+    from bot.routing import CHANNEL, NOTIFY_BYTES, InteractionRouter
+
+    def click(size: int) -> dict[str, object]:
+        return {"id": "5", "data": {"custom_id": "dc:c:7c36648f:1:3:0"}, "pad": "x" * size}
+
+    store = RouterStore()
+    parsed_at_0: list[dict[str, object]] = []
+    at_0 = InteractionRouter(store, ShardPlan(2, (0,)),  # type: ignore[arg-type]
+                             {"INTERACTION_CREATE": parsed_at_0.append}, lambda table: False)
+    at_0.parsers["INTERACTION_CREATE"] = at_0._intercept
+    for size in (100, NOTIFY_BYTES):
+        at_0._intercept(click(size))
+    await asyncio.gather(*at_0._tasks)
+    assert parsed_at_0 == []
+    assert [(channel, payload[:2]) for channel, payload in store.notified] == [(CHANNEL, "1:")]
+    assert [(shard, len(payload) > NOTIFY_BYTES) for shard, payload in store.rows] == [(1, True)]
+
+    parsed_at_1: list[dict[str, object]] = []
+    at_1 = InteractionRouter(store, ShardPlan(2, (1,)),  # type: ignore[arg-type]
+                             {"INTERACTION_CREATE": parsed_at_1.append}, lambda table: True)
+    at_1._notified(store.notified[0][1])
+    at_1._notified("1:1")  # the row
+    at_1._notified("0:2")  # another shard's: not for this process
+    await asyncio.gather(*at_1._tasks)
+    assert parsed_at_1 == [click(100), click(NOTIFY_BYTES)]
