@@ -23,7 +23,8 @@ same host the new process sees the holder is gone and takes its leases at once; 
 host would wait for them to expire, 15 s). From the kill, a player of one of its tables
 clicks their prompt every half second (each click reaches shard 0's process, since Discord
 sends DM clicks there, and is passed on through the database); then every table of shard
-1 that was waiting for a click gets it. `takeover_s` runs from the kill until the last of
+1 that was waiting for a click gets it, their players coming back `RETURN_RATE` (100) a
+second, twice the paced load's rate. `takeover_s` runs from the kill until the last of
 them has answered (the first answer is reported too). Nothing lost: the tables of shard 1
 in the database before the kill are those after, the new process logs as many restored,
 and each of them that was waiting for a click answers it as a move (not "out of date").
@@ -92,6 +93,10 @@ SHARDS = 2
 PROBE_EVERY = 0.5  # seconds between the takeover's clicks
 TAKEOVER_LIMIT = 120.0
 AFTER_LIMIT = 60.0  # for every table of the killed process to answer a click
+# The killed process's players clicking again, a second: twice the pace of 1,000 tables
+# (`--think` 20 s). All at once (999 clicks in the same instant) is more than any process
+# answers within Discord's 3 s, and not how people come back.
+RETURN_RATE = 100.0
 DRAIN_LIMIT = 300.0  # for the bots to send what the flat-out load left queued
 CONFIGS = (("sqlite", 1), ("postgresql", 1), ("postgresql", 2))
 
@@ -339,12 +344,17 @@ async def takeover(args: argparse.Namespace, discord: LoopbackDiscord, tracker: 
     for task in clicks:
         task.cancel()
     after = await shard_tables(database, shard)
-    # Every table of the killed process answers its next click.
+    # Every table of the killed process answers its next click, its players coming back
+    # RETURN_RATE a second.
     phase = LoadPhase("after takeover", discord.state.messages)
     phase.started = time.time()
-    answers = await asyncio.gather(*(one_click(discord, tracker, s, phase, phase.started
-                                               + AFTER_LIMIT) for s in seats
-                                     if id(s) in waiting))
+
+    async def comes_back(index: int, seat: Seat) -> bool:
+        await asyncio.sleep(index / RETURN_RATE)
+        return await one_click(discord, tracker, seat, phase, phase.started + AFTER_LIMIT)
+
+    answers = await asyncio.gather(*(comes_back(index, s) for index, s in
+                                     enumerate(s for s in seats if id(s) in waiting)))
     phase.ended = time.time()
     played = sum(answers)
     last = max((i.responded_at for i in phase.interactions if i.responded_at is not None
