@@ -417,6 +417,10 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
     # Moves, not every acknowledged click: a refused click is cheap and moves nothing.
     speedup = ratio(moves.get("postgresql-2"), moves.get("postgresql-1"))
     pg_ratio = ratio(p99.get("postgresql-1"), p99.get("sqlite-1"))
+    # Everything shares the cores (bots, painters, harness, PostgreSQL): at one process's
+    # CPU per move, no number of processes gets more than the idle share of the machine.
+    busy = phase("postgresql-1", "burst").get("machine_busy_pct")
+    ceiling = round(100 / busy, 2) if busy else None
     take = (results.get("postgresql-2") or {}).get("takeover") or {}
     lost = None
     if take:
@@ -433,6 +437,7 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
         "interactions_per_s_saturated": ips,
         "moves_per_s_saturated": moves,
         "speedup_2_processes": speedup,
+        "speedup_ceiling_on_this_machine": ceiling,
         "postgresql_over_sqlite_p99": pg_ratio,
         "takeover_s": takeover_s,
         "takeover_first_click_s": take.get("takeover_s"),
@@ -474,6 +479,7 @@ def report(results: dict[str, dict[str, Any]], head: dict[str, Any]) -> str:
             ("    memory per idle table", f"{figures['kb_per_table']:.1f} KB", "", ""),
         ]
     speedup, pg_ratio = head["speedup_2_processes"], head["postgresql_over_sqlite_p99"]
+    ceiling = head.get("speedup_ceiling_on_this_machine")
     verdicts = head["verdicts"]
     rows += [
         (f"p99 with {head['tables_per_process']} tables per process (worst of the above)",
@@ -482,6 +488,9 @@ def report(results: dict[str, dict[str, Any]], head: dict[str, Any]) -> str:
         ("2 processes' moves/s over 1's (PostgreSQL, saturated)",
          f"{speedup:.2f}×" if speedup else "n/a", f"≥ {TARGET_SPEEDUP}×",
          verdicts["speedup_2_processes"]),
+        ("    the most this machine allows: 1 process kept its cores "
+         f"{100 / ceiling if ceiling else math.nan:.0f}% busy",
+         f"{ceiling or math.nan:.2f}×", "", ""),
         ("PostgreSQL p99 over SQLite p99 (1 process, paced)",
          f"{pg_ratio:.2f}×" if pg_ratio else "n/a", f"≤ {TARGET_PG_P99_RATIO}×",
          verdicts["postgresql_over_sqlite_p99"]),

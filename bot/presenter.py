@@ -256,11 +256,17 @@ class Presenter:
                 return
             self.sender.answered_here(private.table_id, private.seat, interaction, private.step)
         elif interaction.message is not None and clicked:
-            if private.pictures:  # the old hand's picture goes now, the new one right after
-                await interaction.response.edit_message(content=private.content, view=view,
-                                                        attachments=[])
-            else:
-                await interaction.response.edit_message(content=private.content, view=view)
+            try:
+                if private.pictures:  # the old hand's picture goes now, the new one after
+                    await interaction.response.edit_message(content=private.content, view=view,
+                                                            attachments=[])
+                else:
+                    await interaction.response.edit_message(content=private.content, view=view)
+            except discord.NotFound as error:
+                # It expired before the bot got to it (a process far behind): the move is
+                # made and saved, and "Show my hand" shows the seat where it stands.
+                log.info("could not answer an expired click: %s", error)
+                return
             # In a DM, the seat's next prompt may take this message's place (`bot.in_place`).
             self.sender.answered_here(private.table_id, private.seat, interaction, private.step)
         else:

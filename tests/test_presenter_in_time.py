@@ -71,3 +71,41 @@ async def test_a_click_that_reached_the_bot_late_is_deferred_sooner() -> None:
     clicked = interaction(age=1.0)  # DEFER_AFTER is 0.05 here: already past
     assert await presenter.in_time(clicked, answer_after(0.02)) == "answer"
     assert clicked.response.deferred == 1
+
+
+async def test_a_click_that_expired_before_its_answer_is_logged_not_raised(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A process far behind may answer a click after Discord dropped it (404, 10062): the
+    move is saved; the failed answer is logged, and nothing treats the message as answered
+    in place."""
+    from bot.outcomes import Private
+
+    class Expired:
+        status, reason = 404, "Not Found"
+
+    class Answer:
+        def is_done(self) -> bool:
+            return False
+
+        async def edit_message(self, **_: Any) -> None:
+            raise discord.NotFound(Expired(), {"code": 10062, "message": "Unknown interaction"})
+
+    class Click:
+        response = Answer()
+        message = object()
+        type = discord.InteractionType.component
+
+    class Sender:
+        def __init__(self) -> None:
+            self.answered: list[int] = []
+
+        def answered_here(self, *args: Any) -> None:
+            self.answered.append(1)
+
+    sender = Sender()
+    shown = presenter.Presenter(None, sender)  # type: ignore[arg-type]
+    with caplog.at_level("INFO", logger="bot.presenter"):
+        await shown._acknowledge(Click(), Private("7c36648f", 0, "Your hand", "1-0", None))  # type: ignore[arg-type]
+    assert "could not answer an expired click" in caplog.text
+    assert sender.answered == []
