@@ -22,6 +22,11 @@ from loopback.state import MESSAGE_CONTENT, LoopbackState
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41_250
+# A heartbeat is acknowledged after about a network's round trip, as Discord's is.
+# discord.py counts a beat as sent only once its keep-alive thread sees the send finish; an
+# ACK that an instant loopback got in before that was measured against the beat before, and
+# every bot logged "Can't keep up, websocket is 41.3s behind" once a minute or so.
+HEARTBEAT_ACK_DELAY = 0.05
 LOG_LIMIT = 10_000
 
 
@@ -68,6 +73,7 @@ class Gateway:
         self.invalid_session_count = 0
         self._sockets: set[web.WebSocketResponse] = set()
         self._locks: dict[web.WebSocketResponse, asyncio.Lock] = {}
+        self._acks: set[asyncio.Task[None]] = set()
 
     # --- status --------------------------------------------------------------------------
 
@@ -160,7 +166,9 @@ class Gateway:
                 op, data = payload.get("op"), payload.get("d")
                 if op == HEARTBEAT:
                     self.heartbeat_count += 1
-                    await self._send(ws, {"op": HEARTBEAT_ACK, "d": None})
+                    ack = asyncio.create_task(self._ack(ws))
+                    self._acks.add(ack)
+                    ack.add_done_callback(self._acks.discard)
                 elif op == IDENTIFY:
                     session = await self._identify(ws, data)
                 elif op == RESUME:
@@ -174,6 +182,10 @@ class Gateway:
                 self._detach(session)
             self.state.notify()
         return ws
+
+    async def _ack(self, ws: web.WebSocketResponse) -> None:
+        await asyncio.sleep(HEARTBEAT_ACK_DELAY)
+        await self._send(ws, {"op": HEARTBEAT_ACK, "d": None})
 
     async def _send(self, ws: web.WebSocketResponse, payload: dict[str, Any]) -> None:
         lock = self._locks.get(ws)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
+import aiohttp
 import discord
 import pytest
 
 from loopback import BotNotConnected, InteractionFailed, LoopbackDiscord
+from loopback.gateway import HEARTBEAT_ACK_DELAY
 from tests.loopback.tiny_bot import TinyBot
 
 
@@ -156,3 +159,18 @@ async def test_watch_follows_what_the_bot_does(loopback: LoopbackDiscord, bot: T
     await loopback.wait_for(lambda: len(changes) == 2)
     watcher.cancel()
     assert changes == [("created", "Lobby: nobody"), ("edited", "Lobby: alice")]
+
+
+async def test_a_heartbeat_is_acknowledged_after_a_round_trip(loopback: LoopbackDiscord) -> None:
+    """Not in the same instant: discord.py counts a beat as sent only once its thread sees the
+    send finish, and measured an instant ACK against the beat before (41 s "behind")."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(
+        f"{loopback.gateway_url}?v=10&encoding=json"
+    ) as ws:
+        hello = await ws.receive_json(timeout=5)
+        assert hello["op"] == 10
+        sent = time.monotonic()
+        await ws.send_json({"op": 1, "d": None})
+        ack = await ws.receive_json(timeout=5)
+        assert ack["op"] == 11
+        assert time.monotonic() - sent >= HEARTBEAT_ACK_DELAY * 0.9
