@@ -28,27 +28,34 @@ from bot.store_types import (
     SnapshotRow,
 )
 
+# A table's snapshot, new or a later version of the same table (never another channel's or
+# game's: then it returns no row). Parameters: table id, guild, channel, kind, snapshot, time.
+_UPSERT_SNAPSHOT = (
+    "INSERT INTO table_snapshots"
+    " (table_id, guild_id, channel_id, kind, version, snapshot, created_at, updated_at)"
+    " VALUES (?, ?, ?, ?, 1, ?, ?, ?)"
+    " ON CONFLICT (table_id) DO UPDATE SET version = table_snapshots.version + 1,"
+    " snapshot = excluded.snapshot, updated_at = excluded.updated_at"
+    " WHERE table_snapshots.guild_id = excluded.guild_id"
+    " AND table_snapshots.channel_id = excluded.channel_id"
+    " AND table_snapshots.kind = excluded.kind"
+    " RETURNING version"
+)
+
 # `TableRows._save_step_in_one_statement`, in PostgreSQL's dialect only (SQLite has neither
 # arrays nor writes in WITH, and needs no round trips saved: it runs in this process).
-_STEP_IN_ONE_STATEMENT = """
-WITH snapshot AS (
-    INSERT INTO table_snapshots
-        (table_id, guild_id, channel_id, kind, version, snapshot, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, 1, $5, $6, $6)
-    ON CONFLICT (table_id) DO UPDATE SET version = table_snapshots.version + 1,
-        snapshot = excluded.snapshot, updated_at = excluded.updated_at
-    WHERE table_snapshots.guild_id = excluded.guild_id
-        AND table_snapshots.channel_id = excluded.channel_id
-        AND table_snapshots.kind = excluded.kind
-    RETURNING version
+# Parameters: the upsert's, then table id, guild, time and the bodies; table id and the
+# actions' steps, seats, actions and times.
+_STEP_IN_ONE_STATEMENT = f"""
+WITH snapshot AS ({_UPSERT_SNAPSHOT}
 ), messages AS (
     INSERT INTO outbox (table_id, guild_id, body, created_at)
-    SELECT $1, $2, body, $6 FROM unnest($7::text[]) WITH ORDINALITY AS m (body, n)
+    SELECT ?, ?, body, ? FROM unnest(?::text[]) WITH ORDINALITY AS m (body, n)
     WHERE EXISTS (SELECT 1 FROM snapshot) ORDER BY n
 ), actions AS (
     INSERT INTO table_actions (table_id, step, seat, action, at)
-    SELECT $1, step, seat, action, at
-    FROM unnest($8::bigint[], $9::bigint[], $10::text[], $11::text[]) AS a (step, seat, action, at)
+    SELECT ?, step, seat, action, at
+    FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[]) AS a (step, seat, action, at)
     WHERE EXISTS (SELECT 1 FROM snapshot)
     ON CONFLICT (table_id, step) DO NOTHING
 )
@@ -97,14 +104,12 @@ class TableRows(GameRecords, OutboxRows):
         changes = list(chip_changes)
         encoded = _json(snapshot, f"table {table_id}'s snapshot")
         stamp = self._now(now)
+        upsert = (table_id, guild_id, channel_id, kind, encoded, stamp, stamp)
         if not changes and self.dialect == "postgresql":
-            version = await self._save_step_in_one_statement(
-                table_id, guild_id, channel_id, kind, encoded, stamp, messages, actions)
+            version = await self._save_step_in_one_statement(upsert, messages, actions)
             return SaveResult(version=version, game_id=None, balances={})
         async with self._write() as conn:
-            version = await self._upsert_snapshot(
-                conn, table_id, guild_id, channel_id, kind, encoded, stamp
-            )
+            version = await self._upsert_snapshot(conn, upsert)
             balances = await self._apply_changes(
                 conn, guild_id, changes, table_id=table_id, game_id=None, stamp=stamp
             )
@@ -143,12 +148,7 @@ class TableRows(GameRecords, OutboxRows):
 
     async def _save_step_in_one_statement(
         self,
-        table_id: str,
-        guild_id: int,
-        channel_id: int,
-        kind: str,
-        encoded: str,
-        stamp: str,
+        upsert: tuple[Any, ...],
         messages: Iterable[Mapping[str, Any]],
         actions: Iterable[LoggedAction],
     ) -> int:
@@ -160,41 +160,21 @@ class TableRows(GameRecords, OutboxRows):
         (bench/scale.py). One statement is atomic by itself; its outbox and action rows are
         written only if the snapshot was (not when the id is another channel's table).
         """
+        table_id, guild_id, stamp = upsert[0], upsert[1], upsert[-1]
         logged = list(actions)
         rows = await self._db.write_one_returning(_STEP_IN_ONE_STATEMENT, (
-            table_id, guild_id, channel_id, kind, encoded, stamp,
-            [_compact(body) for body in messages],
-            [a.step for a in logged], [a.seat for a in logged],
+            *upsert, table_id, guild_id, stamp, [_compact(body) for body in messages],
+            table_id, [a.step for a in logged], [a.seat for a in logged],
             [_compact(a.action) for a in logged], [a.at for a in logged],
         ))
         if not rows:
             raise _conflict(table_id)
         return int(rows[0][0])
 
-    async def _upsert_snapshot(
-        self,
-        conn: Connection,
-        table_id: str,
-        guild_id: int,
-        channel_id: int,
-        kind: str,
-        encoded: str,
-        stamp: str,
-    ) -> int:
-        row = await conn.fetch_one(
-            "INSERT INTO table_snapshots"
-            " (table_id, guild_id, channel_id, kind, version, snapshot, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, 1, ?, ?, ?)"
-            " ON CONFLICT (table_id) DO UPDATE SET version = table_snapshots.version + 1,"
-            " snapshot = excluded.snapshot, updated_at = excluded.updated_at"
-            " WHERE table_snapshots.guild_id = excluded.guild_id"
-            " AND table_snapshots.channel_id = excluded.channel_id"
-            " AND table_snapshots.kind = excluded.kind"
-            " RETURNING version",
-            (table_id, guild_id, channel_id, kind, encoded, stamp, stamp),
-        )
+    async def _upsert_snapshot(self, conn: Connection, upsert: tuple[Any, ...]) -> int:
+        row = await conn.fetch_one(_UPSERT_SNAPSHOT, upsert)
         if row is None:
-            raise _conflict(table_id)
+            raise _conflict(upsert[0])
         return int(row[0])
 
     async def delete_snapshot(
