@@ -74,6 +74,12 @@ class SecretWatch:
                 secret |= self.thrown.get((seat.user.name, deal), set())
             for shown in SHOWING.finditer(public):
                 secret -= set(shown["cards"].split())
+            # A card the channel says this seat played is public, even while the seat's own
+            # view still holds it: a deferred answer (a busy machine) edits the seat's DM
+            # after the step's narration may already be out.
+            played = re.compile(rf"› {re.escape(seat.user.name)} (?:plays|leads) (\S+?)\.",
+                                re.IGNORECASE)  # the channel says "Dave" for user dave
+            secret -= {found[1] for found in played.finditer(public)}
             leaked = sorted(card for card in secret if card in public)
             assert not leaked, (f"deal {deal}: the channel shows {leaked} of {seat.user.name}'s "
                                 f"secret cards {sorted(secret)}:\n{public[-1500:]}")
