@@ -10,7 +10,7 @@ writes its SQL once, in the dialect both understand, and talks only to this inte
   a connection already held (a read that turns out to need a write).
 * `Database.write_one`: a write that is one statement, atomic by itself (on PostgreSQL without
   BEGIN and COMMIT: one round trip, not three).
-* `Database.listen` and `Connection.notify`: PostgreSQL's LISTEN/NOTIFY, by which processes
+* `Database.listen` and `Database.notify`: PostgreSQL's LISTEN/NOTIFY, by which processes
   sharing the database wake each other (`bot.routing`).
 * `Connection.execute` (returns the rows affected), `executemany`, `fetch_all`, `fetch_one`.
   Rows are read by column name or position (`sqlite3.Row` and `asyncpg.Record` both are).
@@ -152,10 +152,6 @@ class Connection(ABC):
     async def lock_migrations(self) -> None:
         """Inside a transaction: wait until no other process is migrating this database."""
 
-    async def notify(self, channel: str, payload: str) -> None:
-        """Wake the processes listening on `channel` (`Database.listen`) when the transaction
-        commits. Only PostgreSQL has other processes to wake."""
-        return None
 
 
 class Database(ABC):
@@ -200,6 +196,11 @@ class Database(ABC):
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         """Call `callback(payload)` for each `notify` on `channel`, from any process."""
+        raise StoreError(f"{self.dialect} cannot pass notifications between processes")
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Wake the processes listening on `channel` with `payload` (PostgreSQL: at most
+        8,000 bytes), storing nothing. Only PostgreSQL has other processes to wake."""
         raise StoreError(f"{self.dialect} cannot pass notifications between processes")
 
 
@@ -248,6 +249,10 @@ class SharedDatabase(Database):
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         await self._database.listen(channel, callback)
+
+    async def notify(self, channel: str, payload: str) -> None:
+        async with self._gate:
+            await self._database.notify(channel, payload)
 
 
 async def open_database(target: Path | str) -> Database:
@@ -516,9 +521,6 @@ class PostgresConnection(Connection):
     async def lock_migrations(self) -> None:
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
 
-    async def notify(self, channel: str, payload: str) -> None:
-        await self._conn.execute("SELECT pg_notify($1, $2)", channel, payload)
-
 
 async def _keep_session(_conn: Any) -> None:
     """A connection going back to the pool needs no reset query. asyncpg's default sends one
@@ -599,6 +601,10 @@ class PostgresDatabase(Database):
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()  # waits for the connections in use to be released
+
+    async def notify(self, channel: str, payload: str) -> None:
+        async with self._pool_or_fail().acquire() as raw:
+            await raw.execute("SELECT pg_notify($1, $2)", channel, payload)
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         self._listening[channel] = callback

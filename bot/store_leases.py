@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 
 from bot.store_core import StoreCore, _check_text, _from_ts, _ts
 from bot.store_db import Row
-from bot.store_types import StoreError
 
 
 @dataclass(frozen=True)
@@ -95,9 +94,7 @@ class ShardLeaseRows(StoreCore):
     async def notify(self, channel: str, payload: str) -> None:
         """Wake the processes listening on `channel` with `payload` itself (PostgreSQL: at
         most 8,000 bytes), storing nothing: one round trip."""
-        if self.dialect != "postgresql":
-            raise StoreError(f"{self.dialect} cannot pass notifications between processes")
-        await self._db.write_one_returning("SELECT pg_notify(?, ?)", (channel, payload))
+        await self._db.notify(channel, payload)
 
     async def claim_interaction(self, row_id: int, *,
                                 now: datetime | None = None) -> str | None:
