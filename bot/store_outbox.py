@@ -60,14 +60,12 @@ class OutboxRows(StoreCore):
         await conn.executemany(
             "INSERT INTO outbox (table_id, guild_id, body, created_at) VALUES"
             " (?, coalesce(?, (SELECT guild_id FROM table_snapshots WHERE table_id = ?)), ?, ?)",
-            [(table_id, guild_id, table_id, json.dumps(body, separators=(",", ":")), stamp)
-             for body in messages],
+            [(table_id, guild_id, table_id, _compact(body), stamp) for body in messages],
         )
         await conn.executemany(
             "INSERT INTO table_actions (table_id, step, seat, action, at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (table_id, step) DO NOTHING",
-            [(table_id, a.step, a.seat, json.dumps(a.action, separators=(",", ":")), a.at)
-             for a in actions],
+            [(table_id, a.step, a.seat, _compact(a.action), a.at) for a in actions],
         )
 
     async def enqueue(self, table_id: str, messages: Iterable[Mapping[str, Any]]) -> None:
@@ -156,3 +154,6 @@ class OutboxRows(StoreCore):
                 for r in rows]
 
 
+def _compact(value: Any) -> str:
+    """An outbox body or a logged action as the store keeps it."""
+    return json.dumps(value, separators=(",", ":"))

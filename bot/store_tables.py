@@ -18,7 +18,7 @@ from bot.store_core import (
 )
 from bot.store_db import Connection, Row
 from bot.store_games import GameRecords
-from bot.store_outbox import LoggedAction, OutboxRows
+from bot.store_outbox import LoggedAction, OutboxRows, _compact
 from bot.store_types import (
     BrokenSnapshot,
     ChipChange,
@@ -296,10 +296,6 @@ def _conflict(table_id: str) -> SnapshotConflictError:
         f"Table {table_id} is already saved for another channel or game; table ids must be "
         "unique."
     )
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 def _snapshot_row(row: Row) -> SnapshotRow:
