@@ -243,25 +243,20 @@ class Presenter:
         clicked = interaction.type in (
             discord.InteractionType.component, discord.InteractionType.modal_submit
         )
+        # A new hand: the old hand's picture goes now, the new one right after.
+        shown: dict[str, Any] = {"content": private.content, "view": view,
+                                 **({"attachments": []} if private.pictures else {})}
         if interaction.message is not None and clicked and interaction.response.is_done():
             # Deferred by `in_time`: the clicked message is the original response now.
             try:
-                if private.pictures:
-                    await interaction.edit_original_response(content=private.content, view=view,
-                                                              attachments=[])
-                else:
-                    await interaction.edit_original_response(content=private.content, view=view)
+                await interaction.edit_original_response(**shown)
             except discord.HTTPException as error:
                 log.info("could not answer a deferred click: %s", error)
                 return
             self.sender.answered_here(private.table_id, private.seat, interaction, private.step)
         elif interaction.message is not None and clicked:
             try:
-                if private.pictures:  # the old hand's picture goes now, the new one after
-                    await interaction.response.edit_message(content=private.content, view=view,
-                                                            attachments=[])
-                else:
-                    await interaction.response.edit_message(content=private.content, view=view)
+                await interaction.response.edit_message(**shown)
             except discord.NotFound as error:
                 # It expired before the bot got to it (a process far behind): the move is
                 # made and saved, and "Show my hand" shows the seat where it stands.
