@@ -42,7 +42,8 @@ Run: .venv/bin/python bench/scale.py [--tables 1000] [--seconds 45] [--burst-sec
      [--think 20] [--json] [--save FILE] [--logs DIR]; quick: --tables 20 --seconds 5
      --burst-seconds 5 (about 2 minutes here); --tables 100 --seconds 15 --burst-seconds
      15 took 5 minutes, and --configs picks fewer configurations. The default run takes
-     about 15 minutes on 2 cores: starting 1,000 tables alone is over a minute under
+     about 21 minutes on 2 cores (1,259 s; up to 5 of them waiting for the outbox to drain
+     before the takeover): starting 1,000 tables alone is over a minute under
      Discord's global rate limit.
 It starts a throwaway PostgreSQL server as the tests do (tests/support/postgres.py) and
 talks only to 127.0.0.1 and that socket.
