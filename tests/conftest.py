@@ -1,6 +1,6 @@
 """What every test process needs, as the bot's start-up provides it; the databases the store
-runs on (a SQLite file, a PostgreSQL server started for the session); and how the suite is
-shared between pytest-xdist's workers (`-n`)."""
+runs on (a SQLite file, a PostgreSQL server started for the session); how the suite is
+shared between pytest-xdist's workers (`-n`); and Hypothesis's settings for a busy machine."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from xdist.remote import Producer
 from xdist.scheduler import Scheduling, WorkStealingScheduling
 
@@ -17,6 +18,21 @@ from tests.support.postgres import PostgresServer, PostgresUnavailable, start_se
 
 #: The store's backends; a test that takes `database` runs once on each.
 BACKENDS = ("sqlite", "postgresql")
+
+# Hypothesis fails an example that takes over 200 ms (its deadline), and a test whose data
+# takes long to draw (the too_slow health check). On two cores shared with other workers,
+# the bots of the end-to-end tests and a PostgreSQL server, a first call that imports or
+# warms up something (the evaluator's tables, a word list) took longer than that and failed
+# tests that check nothing about speed. The suite's profile has neither: a property test
+# checks what comes out, never how fast. It replaces Hypothesis's own "ci" profile (of recent
+# versions), which also derandomizes: here each run still draws new examples, and a failure
+# prints the blob that reproduces it. Loaded here, before any test module builds its
+# @settings, so those inherit it and set only what they need (max_examples ...);
+# HYPOTHESIS_PROFILE=default (or pytest's --hypothesis-profile) brings the deadline back
+# to see what is slow.
+settings.register_profile("ci", deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of xdist's: unknown under -p no:xdist

@@ -672,7 +672,8 @@ _guilds = itertools.count(10_000)
     max_examples=40,
     deadline=None,
     # One database for all examples; each example gets a fresh guild, so nothing leaks.
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    # (Listing checks replaces the suite's profile's list: too_slow stays off, as there.)
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
     batches=st.lists(
