@@ -29,6 +29,7 @@ from loopback.sandbox import client, render
 from loopback.sandbox.client import Numbers, SandboxClient, card_key
 from loopback.sandbox.render import plain
 from loopback.sandbox.session import database_path, sandbox_discord
+from tests.support.patience import patient
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 
@@ -61,8 +62,9 @@ class Terminal:
         os.write(self.fd, line.encode() + b"\r")
 
     def expect(self, pattern: str, timeout: float = 20) -> re.Match[str]:
-        """The first match of `pattern` in output not yet consumed, waiting for it."""
-        deadline = time.monotonic() + timeout
+        """The first match of `pattern` in output not yet consumed, waiting for it (up to
+        `timeout` as long as a busy machine needs: tests/support/patience.py)."""
+        deadline = time.monotonic() + patient(timeout)
         regex = re.compile(pattern)
         while True:
             found = regex.search(self.output, self.seen)
@@ -92,7 +94,7 @@ class Terminal:
         return path.read_text(errors="replace")[-3000:] if path.exists() else "(no log)"
 
     def wait(self, timeout: float = 20) -> int:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while self.process.poll() is None and time.monotonic() < deadline:
             self._read(0.2)
         return self.process.wait(timeout=1)

@@ -43,6 +43,7 @@ from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
 from loopback.process import BotProcess
 from tests.conftest import BACKENDS
+from tests.support.patience import PatientDiscord
 from tests.support.postgres import PostgresServer
 
 pytestmark = pytest.mark.e2e
@@ -117,7 +118,9 @@ async def world(tmp_path: Path, request: pytest.FixtureRequest,
     if backend == "postgresql":
         server: PostgresServer = request.getfixturevalue("postgres_server")
         database = await server.fresh_database()
-    async with LoopbackDiscord(
+    # Patient: every wait of the test (the bot's start-up included) gives up only after
+    # what a busy machine needs (tests/support/patience.py).
+    async with PatientDiscord(
         users=["alice", "bob", "carol", "dave"], channels=["general", "games"],
         **loopback_options(request),
     ) as discord:

@@ -16,7 +16,7 @@ from loopback import LoopbackDiscord
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
-from tests.e2e.helpers import AutoPlayer, channel_text, open_table
+from tests.e2e.helpers import AutoPlayer, channel_text, open_table, settle
 from tests.support.autoplay import PRIVATE_MARK
 
 CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]|🃏")
@@ -71,14 +71,6 @@ def moves_done(player: AutoPlayer, count: int) -> bool:
                                             and bool(player.pending()))
 
 
-async def settle(discord: LoopbackDiscord, quiet: float = 0.3) -> None:
-    while True:
-        seen = len(discord.state.requests)
-        await asyncio.sleep(quiet)
-        if len(discord.state.requests) == seen:
-            return
-
-
 async def test_pokeno_two_people_and_an_ai_across_a_kill_9(world: World) -> None:
     discord, bot = world.discord, world.bot
     alice, bob = discord.user("alice"), discord.user("bob")
@@ -89,7 +81,7 @@ async def test_pokeno_two_people_and_an_ai_across_a_kill_9(world: World) -> None
     player.on_move.append(watch.check)
 
     await player.play(until=lambda: moves_done(player, 12))
-    await settle(discord)
+    await settle(discord, world.database)  # every prompt of before the kill is out
     last_before_kill = max(discord.state.messages)
     before = len(player.moves)
     await bot.restart()  # kill -9, then start again

@@ -13,8 +13,7 @@ from loopback import LoopbackDiscord
 from loopback.handles import UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
-from tests.e2e.helpers import AutoPlayer, open_table
-from tests.e2e.test_trick_games import settle
+from tests.e2e.helpers import AutoPlayer, open_table, settle
 
 WEBHOOK_EDITS = r"/webhooks/\d+/[^/]+/messages/"
 
@@ -46,7 +45,8 @@ async def test_quick_answers_get_their_next_prompt_in_place(world: World) -> Non
     discord = world.discord
     player, alice = await chicago_with_alice(world)
     await next_prompt(discord, player, alice)
-    await settle(discord)  # the deal's first DMs (a prompt, perhaps replaced at once) are out
+    # The deal's first DMs (a prompt, perhaps replaced at once) are out.
+    await settle(discord, world.database)
     first = await next_prompt(discord, player, alice)
     since = len(discord.state.requests)
     moves = 0

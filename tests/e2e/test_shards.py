@@ -18,6 +18,7 @@ from loopback.handles import ChannelHandle, UserHandle
 from loopback.process import BotProcess
 from tests.e2e.conftest import loopback_options
 from tests.e2e.helpers import AutoPlayer, channel_text, open_table
+from tests.support.patience import PatientDiscord
 from tests.support.postgres import PostgresServer
 from tests.support.rawdb import fetch
 
@@ -30,8 +31,8 @@ def deal_overs(channel: ChannelHandle) -> int:
 
 @pytest.fixture
 async def discord(request: pytest.FixtureRequest) -> AsyncIterator[LoopbackDiscord]:
-    async with LoopbackDiscord(users=["alice", "bob", "carol", "dave"], channels=["general"],
-                               **loopback_options(request)) as loopback:
+    async with PatientDiscord(users=["alice", "bob", "carol", "dave"], channels=["general"],
+                              **loopback_options(request)) as loopback:
         yield loopback
         for rejected in loopback.rejected():
             print(describe_rejection(rejected))

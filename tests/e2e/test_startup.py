@@ -10,6 +10,7 @@ from pathlib import Path
 
 from loopback import LoopbackDiscord
 from loopback.process import PROJECT_ROOT
+from tests.support.patience import patient
 
 
 async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
@@ -18,7 +19,7 @@ async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         stdin=asyncio.subprocess.DEVNULL,
     )
-    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=patient(60))
     return process.returncode or 0, output.decode()
 
 

@@ -14,8 +14,7 @@ import re
 from loopback import LoopbackDiscord
 from loopback.handles import ChannelHandle, UserHandle
 from tests.e2e.conftest import World
-from tests.e2e.helpers import AutoPlayer, Move, channel_text, open_table
-from tests.support import rawdb
+from tests.e2e.helpers import AutoPlayer, Move, channel_text, open_table, settle
 
 SHOWING = re.compile(r"showing (?P<cards>[^.]+)\.")  # Chicago's interim scoring shows cards
 RESHUFFLE = "The stock has run out"
@@ -104,20 +103,6 @@ def mid_deal(player: AutoPlayer, deal: int) -> bool:
     return plays > len(player.seats) and bool(player.pending())
 
 
-async def settle(discord: LoopbackDiscord, quiet: float = 0.3,
-                 database: rawdb.Target | None = None) -> None:
-    """Until the bot has made no request for `quiet` seconds and (given its database) its
-    outbox is empty: at Discord's pace a sender waiting out a full bucket is quiet for up to
-    5 s with rows still to send."""
-    while True:
-        seen = len(discord.state.requests)
-        await asyncio.sleep(quiet)
-        if len(discord.state.requests) != seen:
-            continue
-        if database is None or not await rawdb.fetch(database, "SELECT id FROM outbox"):
-            return
-
-
 async def assert_recorded(user: UserHandle, channel: ChannelHandle, kind: str,
                           player: AutoPlayer) -> None:
     """Every person of the finished game is on its leaderboard, the winner with a win."""
@@ -166,7 +151,7 @@ async def test_poangpoker_and_chicago_at_two_tables_across_a_kill_9(world: World
 
     await asyncio.gather(poang.play(until=lambda: mid_deal(poang, 2)),
                          chicago.play(until=lambda: mid_deal(chicago, 2)))
-    await settle(discord, database=world.database)  # the narration has caught up
+    await settle(discord, world.database)  # the narration has caught up
     last_before_kill = max(discord.state.messages)
     moves_before = [len(poang.moves), len(chicago.moves)]
     await bot.restart()

@@ -1,4 +1,6 @@
-"""Fixtures: a fresh loopback Discord per test, and the tiny real discord.py bot connected to it."""
+"""Fixtures: a fresh loopback Discord per test, and the tiny real discord.py bot connected to it.
+The loopback is a PatientDiscord: its waits give up only after what a busy machine needs
+(tests/support/patience.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,13 @@ import yarl
 
 from loopback import LoopbackDiscord
 from tests.loopback.tiny_bot import TinyBot
+from tests.support.patience import PatientDiscord, patient
 
 
 @pytest.fixture
 async def loopback() -> AsyncIterator[LoopbackDiscord]:
-    async with LoopbackDiscord(users=["alice", "bob"], channels=["general", "poker"],
-                               ack_timeout=3.0) as server:
+    async with PatientDiscord(users=["alice", "bob"], channels=["general", "poker"],
+                              ack_timeout=3.0) as server:
         yield server
 
 
@@ -42,6 +45,6 @@ async def bot(loopback: LoopbackDiscord, point_client: None) -> AsyncIterator[Ti
         await client.close()
         # A test may have killed the bot on purpose; its exception is that test's business.
         with contextlib.suppress(Exception, asyncio.CancelledError):
-            await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(task, patient(5))
         # Let the events discord.py schedules while closing run before the loop goes away.
         await asyncio.sleep(0.01)

@@ -12,6 +12,7 @@ import pytest
 from loopback import BotNotConnected, InteractionFailed, LoopbackDiscord
 from loopback.gateway import HEARTBEAT_ACK_DELAY
 from tests.loopback.tiny_bot import TinyBot
+from tests.support.patience import patient
 
 
 async def test_login_sync_and_guild(loopback: LoopbackDiscord, bot: TinyBot) -> None:
@@ -140,7 +141,7 @@ async def test_without_the_content_intent_guild_messages_arrive_empty(
         assert client.user in seen[1].mentions
     finally:
         await client.close()
-        await asyncio.wait_for(task, 5)
+        await asyncio.wait_for(task, patient(5))
         await asyncio.sleep(0.01)
 
 
@@ -167,10 +168,10 @@ async def test_a_heartbeat_is_acknowledged_after_a_round_trip(loopback: Loopback
     async with aiohttp.ClientSession() as http, http.ws_connect(
         f"{loopback.gateway_url}?v=10&encoding=json"
     ) as ws:
-        hello = await ws.receive_json(timeout=5)
+        hello = await ws.receive_json(timeout=patient(5))
         assert hello["op"] == 10
         sent = time.monotonic()
         await ws.send_json({"op": 1, "d": None})
-        ack = await ws.receive_json(timeout=5)
+        ack = await ws.receive_json(timeout=patient(5))
         assert ack["op"] == 11
         assert time.monotonic() - sent >= HEARTBEAT_ACK_DELAY * 0.9

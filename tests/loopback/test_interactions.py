@@ -17,6 +17,7 @@ from loopback import (
     ModalNotOpen,
 )
 from tests.loopback.tiny_bot import TinyBot
+from tests.support.patience import patient
 
 
 async def test_slash_with_options_answers_publicly(loopback: LoopbackDiscord, bot: TinyBot) -> None:
@@ -179,7 +180,7 @@ async def test_a_late_acknowledgement_fails_as_on_discord(
 ) -> None:
     alice = loopback.user("alice")
     pending = asyncio.create_task(alice.slash("general", "slow", check=False))
-    await asyncio.wait_for(bot.slow_started.wait(), 5)
+    await asyncio.wait_for(bot.slow_started.wait(), patient(5))
     loopback.advance_time(3.5)
     bot.release.set()
     result = await pending  # returns at once: the server clock says it is too late already
@@ -200,7 +201,7 @@ async def test_an_unanswered_interaction_raises(loopback: LoopbackDiscord, bot: 
     await asyncio.sleep(0.05)
     loopback.advance_time(4)
     with pytest.raises(InteractionFailed, match="not acknowledged in time"):
-        await asyncio.wait_for(pending, 1)
+        await asyncio.wait_for(pending, patient(1))
     bot.release.set()
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from loopback import LoopbackDiscord
+from tests.support.patience import patient
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,5 +32,5 @@ async def test_a_bot_process_plays_through_the_loopback(loopback: LoopbackDiscor
     finally:
         if process.returncode is None:
             process.terminate()
-        _, stderr = await asyncio.wait_for(process.communicate(), 10)
+        _, stderr = await asyncio.wait_for(process.communicate(), patient(10))
     assert b"Traceback" not in stderr, stderr.decode()[-2000:]

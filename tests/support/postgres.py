@@ -36,6 +36,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from tests.support.patience import patient
+
 
 def _postgres_bin() -> Path:
     """DC_TEST_POSTGRES_BIN, else the newest server Debian's packages installed."""
@@ -156,7 +158,7 @@ def start_server() -> PostgresServer:
         )
         log.close()
         server.base_url = f"postgresql://postgres@/postgres?host={directory}"
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + patient(30)  # four workers start theirs at once
         while not (directory / ".s.PGSQL.5432").exists():
             if server.process.poll() is not None or time.monotonic() > deadline:
                 text = (directory / "server.log").read_text(errors="replace")
@@ -168,7 +170,7 @@ def start_server() -> PostgresServer:
             timeout=60,
         ).returncode != 0:
             if server.process.poll() is not None or time.monotonic() > deadline:
-                raise PostgresUnavailable("the server did not accept connections within 30 s")
+                raise PostgresUnavailable("the server did not accept connections in time")
             time.sleep(0.05)
     except BaseException:
         server.stop()

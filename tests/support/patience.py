@@ -1,0 +1,46 @@
+"""How long the tests wait for something before they call it lost: long enough for a busy
+machine, and no longer than the thing takes when it comes.
+
+Every wait of the end-to-end and loopback tests is event-based: `LoopbackDiscord.wait_for`
+checks its condition again on every change the loopback records (a request, a message, a
+click's answer), so a wait ends the moment what it waits for happens. Its timeout only says
+when to give up, and giving up early is the one way waiting can fail a test that checks
+nothing about speed. On two cores shared by four pytest workers, their bots, a PostgreSQL
+server and `stress-ng --cpu 2`, a step that takes 2 s on a quiet machine took over 10 s, and
+the bot's start-up over 30 s: `./dev test` failed tests that were right. So every timeout is
+multiplied by PATIENCE: 10 s become a minute, which costs nothing when the bot is quick and
+only makes a real failure (something that never comes) take longer to report.
+
+    DC_TEST_PATIENCE=12   wait twice as long again (a slower machine); 1 waits as written
+
+The loopback's own rule is untouched: Discord's 3 s to acknowledge an interaction is a
+deadline the bot must meet (it defers a slow answer), not a wait of the tests.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from loopback import LoopbackDiscord
+from loopback.driver import Predicate
+
+#: The factor on every timeout of the tests' waits (see the module's docstring).
+PATIENCE = float(os.environ.get("DC_TEST_PATIENCE", "6"))
+
+
+def patient(seconds: float) -> float:
+    """A timeout written for a quiet machine, as long as a busy one needs."""
+    return seconds * PATIENCE
+
+
+class PatientDiscord(LoopbackDiscord):
+    """The loopback Discord whose waits give up PATIENCE times later. Every wait goes through
+    `wait_for`: the tests' own, the handles' (`wait_for_dm`, `wait_for_message` ...), the
+    bot's readiness (`wait_for_bot_ready`, which BotProcess.start and restart use) and the
+    AutoPlayer's idle check."""
+
+    async def wait_for(self, predicate: Predicate, timeout: float = 10.0, *,
+                       message: str | Callable[[], str] | None = None) -> Any:
+        return await super().wait_for(predicate, patient(timeout), message=message)
