@@ -15,6 +15,7 @@ import bot.routing
 import bot.shards
 from bot.shards import LeaseKeeper, ShardPlan, gone, shard_of, this_process
 from bot.store import Store, StoreError
+from tests.support.patience import patient
 
 
 @pytest.fixture
@@ -50,14 +51,14 @@ def test_a_holder_is_gone_only_if_its_process_on_this_host_is():
 async def test_a_second_process_waits_for_the_shard_and_takes_a_dead_ones_at_once(store):
     lost: list[int] = []
     first = LeaseKeeper(store, ShardPlan(2, (0, 1)), on_lost=lost.append, owner="h:1:1:a",
-                        lease_seconds=2, renew_every=0.2)
+                        lease_seconds=patient(2), renew_every=0.2)
     await first.acquire()
     second = LeaseKeeper(store, ShardPlan(2, (1,)), on_lost=lost.append, renew_every=0.2)
     waiting = asyncio.create_task(second.acquire())
     await asyncio.sleep(1.5)
     assert not waiting.done()  # shard 1 is first's, renewed
     await first.release()  # a clean stop frees it at once
-    await asyncio.wait_for(waiting, 5)
+    await asyncio.wait_for(waiting, patient(5))
     assert {lease.shard_id: lease.owner for lease in await store.leases()} == {1: second.owner}
     await second.release()
     assert lost == []
@@ -68,7 +69,7 @@ async def test_a_second_process_waits_for_the_shard_and_takes_a_dead_ones_at_onc
     host, namespace, _, _ = this_process().split(":")
     await store.take_lease(0, 1, f"{host}:{namespace}:{dead}:x", ttl=60)
     successor = LeaseKeeper(store, ShardPlan(), on_lost=lost.append)
-    await asyncio.wait_for(successor.acquire(), 3)
+    await asyncio.wait_for(successor.acquire(), patient(3))
     await successor.release()
 
 
@@ -79,7 +80,7 @@ async def test_a_process_whose_lease_is_taken_stops(store):
     await keeper.acquire()
     await store.release_leases(keeper.owner)
     await store.take_lease(0, 1, "usurper", ttl=60)
-    for _ in range(50):
+    for _ in range(round(patient(50))):
         if lost:
             break
         await asyncio.sleep(0.05)
@@ -98,7 +99,7 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
 
     async def passed_on(payload: str) -> str:
         row = await store.forward_interaction(1, payload, channel="dc_test")
-        for _ in range(100):
+        for _ in range(round(patient(100))):
             if heard and heard[-1] == f"1:{row}":
                 return await store.claim_interaction(row) or ""
             await asyncio.sleep(0.02)
@@ -107,7 +108,7 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
     await store.listen("dc_test", heard.append)
     assert await passed_on('{"a": 1}') == '{"a": 1}'
     await store.notify("dc_test", '1:{"inline": 1}')  # the interaction in the payload itself
-    for _ in range(100):
+    for _ in range(round(patient(100))):
         if heard[-1] == '1:{"inline": 1}':
             break
         await asyncio.sleep(0.02)
@@ -117,7 +118,13 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
     assert [tuple(row) for row in dropped] == [(True,)]
-    await asyncio.sleep(0.5)
+    database = store._db  # listening again, which a notification sent before would miss
+
+    async def listening_again() -> None:
+        while database._reconnect is None or not database._reconnect.done():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(listening_again(), patient(5))
     assert await passed_on('{"b": 2}') == '{"b": 2}'
     assert await store.claim_interaction(1) is None  # claimed once only
     # A row nobody claimed for a minute (its interaction long expired) goes with the next
