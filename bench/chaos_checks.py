@@ -1,0 +1,360 @@
+"""What bench/chaos.py checks once a soak is over, from the database, the loopback's records,
+the harness's own notes (`TableRecord`) and the bot's log. Each failed check is a `Violation`
+with what a developer needs to find it again: the check, the table, its game, and detail (a
+log excerpt where there is one).
+
+1. Chips conserved. Every account's balance is the sum of its ledger rows. Every cash table
+   holds what went into it: people's buy-ins less their cash-outs (the ledger rows naming the
+   table) plus the house chips its AI seats brought (read from its first dealt snapshot: AI
+   seats sit down in the lobby only and never rebuy), less what the AI seats took back at its
+   end (their net in the game's results, plus the buy-in of each AI seat still seated; an AI
+   seat that went broke left with nothing). A table still open holds that in its stacks; a
+   lobby that closed gave everything back. When the store has `chip_audit` (issue 22's
+   double-entry audit), its verdict and totals are added.
+2. No finished game lost or counted twice: every table whose end the channel was told (the
+   final message's "/replay game:<table>" line) has exactly one `games` row, finished; no
+   table has two rows; no finished row is left untold; no ended table still has a snapshot.
+3. Every step's messages delivered exactly once: the outbox is empty at the end (nothing
+   saved was left unsent), the bot never gave up on a row, no two messages of one table
+   carry the same thing under two nonces (a step told twice: the nonce, `<table>.<row>`, is
+   what makes a re-sent row harmless, so a copy under another nonce is a step written twice),
+   and Discord refused no request as malformed.
+4. No acknowledged move lost: at every table, each seat has at least as many actions in the
+   action log as the clicks the harness saw acknowledged as that seat's moves.
+5. No table stuck: every table still open at the end accepted a click after the last restart.
+6. No unhandled traceback in the bot's log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.chaos_play import Soak, TableRecord, has_button
+from bot.store_db import Database
+from loopback import LoopbackDiscord
+
+REASONS_ISSUED = ("opening balance", "daily claim", "admin grant")
+TRACEBACK = "Traceback (most recent call last):"
+RESTART_NOTICE = "♻️ I restarted"
+
+
+class Lives:
+    """When the bot process was started, killed and ready again: to say in which of its lives
+    something happened."""
+
+    def __init__(self, began: float, starts: list[float]) -> None:
+        self.began = began
+        self.starts = starts  # time.time() of each start's readiness, the first included
+
+    def at(self, when: float) -> str:
+        life = sum(1 for start in self.starts if start <= when)
+        return f"+{when - self.began:.1f} s, life {life}"
+
+
+@dataclass(frozen=True)
+class Violation:
+    check: str
+    detail: str
+    table: str | None = None
+    game: str | None = None
+
+    def line(self) -> str:
+        where = f" [{self.game} {self.table}]" if self.table else ""
+        return f"{self.check}{where}: {self.detail}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"check": self.check, "table": self.table, "game": self.game,
+                "detail": self.detail}
+
+
+async def rows(db: Database, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    async with db.reading() as conn:
+        found: list[Any] = await conn.fetch_all(sql, params)
+    return [tuple(row) for row in found]
+
+
+def as_json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+# --- 1. chips -----------------------------------------------------------------------------------
+
+
+async def check_chips(db: Database, soak: Soak, database: Path | str,
+                      out: list[Violation]) -> dict[str, Any]:
+    accounts = await rows(db, "SELECT b.guild_id, b.user_id, b.balance, coalesce((SELECT"
+                              " sum(delta) FROM chip_ledger l WHERE l.guild_id = b.guild_id AND"
+                              " l.user_id = b.user_id), 0) FROM chip_balances b")
+    for guild, user, balance, total in accounts:
+        if balance != total or balance < 0:
+            out.append(Violation("chips", f"user {user} of guild {guild}: balance {balance}, "
+                                          f"its ledger sums to {total}"))
+    issued = (await rows(db, "SELECT coalesce(sum(delta), 0) FROM chip_ledger WHERE reason IN"
+                             " (?, ?, ?)", REASONS_ISSUED))[0][0]
+    by_table = dict(await rows(db, "SELECT table_id, sum(delta) FROM chip_ledger WHERE table_id"
+                                   " IS NOT NULL GROUP BY table_id"))
+    snapshots = {table: as_json(snapshot) for table, snapshot in
+                 await rows(db, "SELECT table_id, snapshot FROM table_snapshots")}
+    results: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in await rows(db, "SELECT g.table_id, r.user_id, r.score FROM games g JOIN"
+                              " game_results r ON r.game_id = g.id WHERE g.table_id IS NOT NULL"):
+        results[str(row[0])].append(row[1:])
+    records = {r.table_id: r for r in soak.records if r.chip}
+    tables_total = ai_net = unverified = 0
+    for table_id in sorted(set(records) | set(map(str, by_table))):
+        record = records.get(table_id)
+        ledger = int(by_table.get(table_id) or 0)
+        snapshot = snapshots.get(table_id)
+        if snapshot is not None:
+            seats = snapshot.get("seats") or []
+            stacks = sum(int(s) for s in snapshot.get("stacks") or [])
+            tables_total += stacks
+            ai_now = sum(b for seat, b in zip(seats, snapshot.get("bought") or [], strict=False)
+                         if seat.get("user_id") is None)
+            ai_in = max(ai_now, record.ai_bought or 0) if record else ai_now
+            ai_net += ai_in
+            if stacks != ai_in - ledger:
+                out.append(Violation(
+                    "chips", f"open table holds {stacks} chips in its stacks; people put in "
+                             f"{-ledger} net and AI seats {ai_in}", table_id,
+                    record.kind if record else snapshot.get("kind")))
+            continue
+        ended = results.get(table_id)
+        if ended is None:
+            if ledger != 0:
+                out.append(Violation("chips", f"closed without a game, yet its ledger rows sum "
+                                              f"to {ledger} (a buy-in not given back, or paid "
+                                              f"twice)", table_id,
+                                     record.kind if record else None))
+            continue
+        ai_rows = [score for user, score in ended if user is None]
+        if record is None or (record.ai_bought is None and (record.ai_added or ai_rows)):
+            unverified += 1  # its AI seats' buy-ins were never seen
+            continue
+        ai_in = record.ai_bought or 0
+        per_ai = ai_in // record.ai_seats if record.ai_seats else 0
+        ai_out = sum(int(score or 0) for score in ai_rows) + per_ai * len(ai_rows)
+        ai_net += ai_in - ai_out
+        if ledger != ai_in - ai_out:
+            out.append(Violation(
+                "chips", f"ended table: people's ledger rows sum to {ledger}, but the AI seats "
+                         f"brought {ai_in} and took back {ai_out} (so people should be "
+                         f"{ai_in - ai_out:+d})", table_id, record.kind))
+    members = sum(int(balance) for _, _, balance, _ in accounts)
+    figures: dict[str, Any] = {
+        "members_total": members, "tables_total": tables_total, "house_issued": int(issued),
+        "house_into_tables_net": ai_net, "tables_unverified": unverified,
+    }
+    audit = await store_audit(database)
+    if audit is not None:
+        figures["audit"] = audit
+        if not audit.get("ok"):
+            out.append(Violation("chips", f"Store.chip_audit() is not ok: {audit}"))
+    return figures
+
+
+async def store_audit(database: Path | str) -> dict[str, Any] | None:
+    """The store's own audit (issue 22), once it has one."""
+    from bot.store import Store
+
+    if not hasattr(Store, "chip_audit"):
+        return None
+    store = await Store.open(database)
+    try:
+        audit = await store.chip_audit()
+    finally:
+        await store.close()
+    found = {name: getattr(audit, name) for name in
+             ("ok", "members_total", "tables_total", "house_issued") if hasattr(audit, name)}
+    return {key: value if isinstance(value, bool | int | float | str | None) else str(value)
+            for key, value in found.items()}
+
+
+# --- 2. games -----------------------------------------------------------------------------------
+
+
+async def check_games(db: Database, soak: Soak, out: list[Violation]) -> dict[str, Any]:
+    counted: dict[str, Counter[str]] = defaultdict(Counter)
+    kinds: dict[str, str] = {}
+    for table_id, status, kind in await rows(db, "SELECT table_id, status, kind FROM games"
+                                                 " WHERE table_id IS NOT NULL"):
+        counted[str(table_id)][str(status)] += 1
+        kinds[str(table_id)] = str(kind)
+    open_tables = {str(t) for (t,) in await rows(db, "SELECT table_id FROM table_snapshots")}
+    told = set().union(*(soak.ended_tables(channel) for channel in
+                         {r.channel_id for r in soak.records})) if soak.records else set()
+    for table_id, statuses in sorted(counted.items()):
+        if sum(statuses.values()) > 1:
+            out.append(Violation("games", f"counted {sum(statuses.values())} times: "
+                                          f"{dict(statuses)}", table_id, kinds[table_id]))
+        if statuses["finished"] and table_id not in told:
+            out.append(Violation("games", "recorded as finished, but the channel was never "
+                                          "told it ended", table_id, kinds[table_id]))
+        if table_id in open_tables:
+            out.append(Violation("games", f"recorded ({dict(statuses)}) yet still open",
+                                 table_id, kinds[table_id]))
+    by_id = {r.table_id: r for r in soak.records}
+    for table_id in sorted(told):
+        if counted[table_id]["finished"] != 1:
+            record = by_id.get(table_id)
+            out.append(Violation("games", f"the players saw it end, but `games` has "
+                                          f"{dict(counted[table_id]) or 'no row'}", table_id,
+                                 record.kind if record else None))
+    return {"games_finished_seen": len(told),
+            "games_recorded": sum(sum(c.values()) for c in counted.values()),
+            "games_aborted": sum(c["aborted"] for c in counted.values())}
+
+
+# --- 3. delivery --------------------------------------------------------------------------------
+
+
+def message_key(message: Any) -> str:
+    """What a reader sees of a message: a copy of it under another nonce says the same."""
+    return json.dumps([message.content, message.embeds,
+                       sorted(str(b.custom_id) for b in message.buttons()),
+                       sorted(a.filename for a in message.attachments)], sort_keys=True,
+                      default=str)
+
+
+async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives: Lives,
+                         out: list[Violation], kinds: dict[str, str]) -> dict[str, Any]:
+    state = discord.state
+    for row_id, table_id, body in await rows(db, "SELECT id, table_id, body FROM outbox"
+                                                 " ORDER BY id"):
+        body = as_json(body)
+        out.append(Violation("delivery", f"outbox row {row_id} ({body.get('op')}, "
+                                         f"{str(body.get('content'))[:80]!r}) never delivered",
+                             str(table_id), kinds.get(str(table_id))))
+    for line in log.splitlines():
+        if "giving up on message" in line:
+            out.append(Violation("delivery", line.strip()[:300]))
+    nonce_of = {message_id: nonce for (_, _, nonce), message_id in state.nonces.items()}
+    told: dict[tuple[int, str, str], list[Any]] = defaultdict(list)
+    without_nonce = 0
+    for message in state.messages.values():
+        if message.author_id != state.bot.id or message.interaction_id is not None:
+            continue
+        nonce = nonce_of.get(message.id)
+        if nonce is None:
+            without_nonce += 1
+            continue
+        if message.content.startswith(RESTART_NOTICE):
+            continue  # said once by every restart, not by a step
+        table = nonce.split(".", 1)[0]
+        told[(message.channel_id, table, message_key(message))].append(message)
+    for (channel, table, key), copies in told.items():
+        if len(copies) > 1:
+            where = "a DM" if state.channels[channel].is_dm else f"channel {channel}"
+            seen = ", ".join(f"{nonce_of[m.id]} (message {m.id} at {lives.at(m.created_at)})"
+                             for m in copies)
+            out.append(Violation("delivery", f"told {len(copies)} times in {where}: {seen}: "
+                                             f"{key[:240]}", table, kinds.get(table)))
+    creates = [r for r in state.requests if r.kind == "message_create" and
+               isinstance(r.body, dict) and r.body.get("nonce")]
+    sent = Counter(str(r.body["nonce"]) for r in creates)
+    for rejected in discord.rejected():
+        out.append(Violation("delivery", f"Discord refused {rejected.method} {rejected.path}: "
+                                         f"{rejected.code} {rejected.message} "
+                                         f"{json.dumps(rejected.details)[:200]}"))
+    return {"messages_by_nonce": len(state.nonces),
+            "nonces_sent_again": sum(n - 1 for n in sent.values() if n > 1),
+            "bot_messages_without_nonce": without_nonce}
+
+
+# --- 4. acknowledged moves, 5. stuck tables -----------------------------------------------------
+
+
+async def check_moves(db: Database, soak: Soak, out: list[Violation]) -> dict[str, Any]:
+    logged: dict[str, Counter[int]] = defaultdict(Counter)
+    for table_id, seat, count in await rows(db, "SELECT table_id, seat, count(*) FROM"
+                                                " table_actions GROUP BY table_id, seat"):
+        logged[str(table_id)][int(seat)] = int(count)
+    acked = 0
+    for record in soak.records:
+        for seat, moves in record.moves.items():
+            acked += moves
+            if logged[record.table_id][seat] < moves:
+                out.append(Violation(
+                    "moves", f"seat {seat}: {moves} moves acknowledged, "
+                             f"{logged[record.table_id][seat]} in the action log",
+                    record.table_id, record.kind))
+    return {"steps": sum(sum(c.values()) for c in logged.values()), "moves_acked": acked}
+
+
+def describe(soak: Soak, record: TableRecord) -> str:
+    """What the table's people see: its board and each one's newest view of it."""
+    state = soak.discord.state
+    board = next((m for m in soak.feed.newest(record.channel_id) if not m.deleted
+                  and m.visible_to is None and (has_button(m, record.table_id, "h")
+                                                or has_button(m, record.table_id, "k")
+                                                or has_button(m, record.table_id, "l"))), None)
+    lines = [f"state {record.state}, last accepted click "
+             f"{record.last_accepted - soak.bot.ready_at:+.0f} s from the last restart; board: "
+             f"{board.content[:200] if board else None!r}"]
+    for user_id in record.people:
+        user = state.users[user_id]
+        dm = state.dm_channels.get(user_id)
+        view = next((m for m in soak.feed.newest(dm) if not m.deleted
+                     and f"<#{record.channel_id}>" in m.content), None)
+        labels = [b.label for b in view.buttons() if not b.disabled] if view else []
+        lines.append(f"{user.name}: {view.content[:160] if view else None!r} {labels}")
+    return "; ".join(lines) + ("; notes: " + " | ".join(record.notes[-3:]) if record.notes else "")
+
+
+def check_stuck(soak: Soak, out: list[Violation]) -> dict[str, Any]:
+    stuck = 0
+    for record in soak.records:
+        if record.active and record.table_id not in soak.ended_tables(record.channel_id) \
+                and record.last_accepted < soak.bot.ready_at:
+            stuck += 1
+            out.append(Violation("stuck", describe(soak, record), record.table_id, record.kind))
+    return {"tables_stuck": stuck}
+
+
+# --- 6. the log ---------------------------------------------------------------------------------
+
+
+def check_log(log: str, out: list[Violation]) -> dict[str, Any]:
+    lines = log.splitlines()
+    seen: Counter[str] = Counter()
+    errors = 0
+    for index, line in enumerate(lines):
+        if " ERROR " in line or line.startswith("ERROR"):
+            errors += 1
+        if TRACEBACK not in line:
+            continue
+        end = index + 1
+        while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end]
+                                    or lines[end].startswith(("During handling", "The above"))):
+            end += 1
+        last = lines[end] if end < len(lines) else ""
+        where = next((lines[i] for i in range(end - 1, index, -1)
+                      if lines[i].strip().startswith("File ")), "").strip()
+        cause = lines[index - 1].strip() if index else ""
+        key = f"{last} at {where}"
+        seen[key] += 1
+        if seen[key] <= 3:  # each kind of traceback shown a few times, all counted
+            out.append(Violation("traceback", f"{cause[:160]} → {last[:200]} ({where[:160]})"))
+    repeats = sum(n - 3 for n in seen.values() if n > 3)
+    if repeats:
+        out.append(Violation("traceback", f"and {repeats} more of the same kinds"))
+    return {"log_errors": errors, "tracebacks": sum(seen.values())}
+
+
+async def check_all(db: Database, database: Path | str, soak: Soak, log: str
+                    ) -> tuple[list[Violation], dict[str, Any]]:
+    out: list[Violation] = []
+    kinds = {r.table_id: r.kind for r in soak.records}
+    figures: dict[str, Any] = {}
+    figures |= await check_chips(db, soak, database, out)
+    figures |= await check_games(db, soak, out)
+    figures |= await check_delivery(db, soak.discord, log, soak.bot.lives(), out, kinds)
+    figures |= await check_moves(db, soak, out)
+    figures |= check_stuck(soak, out)
+    figures |= check_log(log, out)
+    return out, figures
+
