@@ -81,7 +81,9 @@ class DealersChoice(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nothing pings unless a message names whom, by id (bot.sender: a body's `pings`):
+            # a mention in a name or a typed word must never notify anyone (bot/inert.py).
+            allowed_mentions=discord.AllowedMentions.none(),
             **_sharding(settings),
             **options,  # type: ignore[arg-type]
         )

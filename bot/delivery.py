@@ -8,6 +8,7 @@ before anything is sent, and "Show my hand" can always show it again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -45,15 +46,19 @@ class Delivery:
 
     @staticmethod
     async def _send(target: discord.abc.Messageable, content: str, nonce: str | None = None,
-                    **extras: object) -> discord.Message:
+                    pings: Sequence[int] = (), **extras: object) -> discord.Message:
         """Send a text in as many messages as it needs; view, files and embeds go with the
         last one, so they stay under the whole text. With a nonce, each part carries its own
-        (Discord hands back the message it already made for a nonce instead of a copy)."""
+        (Discord hands back the message it already made for a nonce instead of a copy).
+        `pings`: the users it may ping, in every part (nobody else: the bot's default)."""
         parts = chunks(content) or [""]
         message: discord.Message | None = None
         for number, part in enumerate(parts):
             last = number == len(parts) - 1
             kwargs = {key: value for key, value in extras.items() if last and value}
+            if pings:
+                kwargs["allowed_mentions"] = discord.AllowedMentions(
+                    users=[discord.Object(user) for user in pings])
             if nonce is not None:
                 kwargs["nonce"] = nonce if number == 0 else f"{nonce}.{number}"
             text = part or (None if kwargs.get("embeds") or kwargs.get("files") else "\u200b")
@@ -65,11 +70,13 @@ class Delivery:
                       view: discord.ui.View | None = None,
                       files: list[discord.File] | None = None,
                       embeds: list[discord.Embed] | None = None,
-                      nonce: str | None = None) -> discord.Message | None:
-        """Post to a channel; None when Discord failed (logged)."""
+                      nonce: str | None = None,
+                      pings: Sequence[int] = ()) -> discord.Message | None:
+        """Post to a channel, allowed to ping `pings` (user ids) and nobody else; None when
+        Discord failed (logged)."""
         target = self.bot.get_partial_messageable(channel_id)
         try:
-            return await self._send(target, content, nonce, view=view, files=files,
+            return await self._send(target, content, nonce, pings, view=view, files=files,
                                     embeds=embeds)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", channel_id, error)

@@ -6,7 +6,8 @@ source language (the msgids), Swedish (`sv`) a translation. Every user-facing te
 through here:
 
 - `t("…{x}…", x=…)` (and `t_n` for plurals) renders a bot sentence in the current locale;
-- `render(text)` renders an engine `Msg` (engine/i18n.py) or a plain string in it;
+- `render(text)` renders an engine `Msg` (engine/i18n.py) or a plain string in it, the
+  names and typed words among its parameters made inert (`bot.inert`);
 - the current locale is a context variable: `using(locale)` sets it for a block (the
   narrator writes each audience's messages in its language), `for_interaction` for an
   interaction's answer (the user's Discord locale when we speak it, else the server's).
@@ -31,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from bot.inert import TEXT_LIMIT, clean, inert
 from engine.i18n import Msg
 from engine.i18n import render as render_text
 
@@ -312,16 +314,34 @@ def t_n(singular: str, plural: str, n: int, /, **params: Any) -> str:
     return render_text(Msg(singular, params, plural=plural, n=n), cat.gettext, cat.ngettext)
 
 
-def render(text: Any, locale: str | None = None) -> str:
-    """An engine text (a `Msg`, or a plain string looked up as one) in the locale."""
+def render(text: Any, locale: str | None = None, *, markdown: bool = True) -> str:
+    """An engine text (a `Msg`, or a plain string looked up as one) in the locale.
+
+    A `Msg`'s plain-string parameters are data (names, card labels, typed words; see
+    engine/i18n.py) and come out inert (`bot.inert`): escaped for a message's markdown, or,
+    with `markdown=False` (a button or menu label, a modal's words, a picture: places that
+    show text as it is), only cleaned of control characters. The sentence's own formatting
+    (its template's `**bold**`) stays. A plain string is the engine's own text (or one read
+    back from an old snapshot) and is only translated.
+
+    `t` does not do this: its parameters are the bot's own formatting (bold, timestamps,
+    mentions built from ids), and a name given to it is made inert where it is passed."""
     if text is None:
         return ""
     cat = catalogue(locale)
+    if isinstance(text, Msg):
+        return text.render(cat.gettext, cat.ngettext, _shown if markdown else _cleaned)
     if cat.locale == DEFAULT_LOCALE:
         return str(text)
-    if isinstance(text, Msg):
-        return text.render(cat.gettext, cat.ngettext)
     return cat.lookup(str(text)) if text else ""
+
+
+def _shown(value: str) -> str:
+    return inert(value, limit=TEXT_LIMIT, squeeze=False)
+
+
+def _cleaned(value: str) -> str:
+    return clean(value, limit=TEXT_LIMIT, squeeze=False)
 
 
 def render_lines(texts: list[Any], locale: str | None = None) -> list[str]:

@@ -18,6 +18,10 @@ Design choices, each for Discord:
   and letter), so a hand is a handful of pastes and one PNG encode.
 - Output is deterministic: the same input gives the same bytes (tests and message edits
   can compare images).
+- Every text drawn (labels, notes, captions, titles) is cleaned (`bot.inert.clean`): a
+  player's name comes as they chose it, and a right-to-left override or a zero-width joiner
+  would be drawn as a box. Not escaped: a picture shows no markdown, so it shows the name
+  itself, not the backslashes a message needs.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from bot.card_art import (
     _shadow,
     _slot,
 )
+from bot.inert import clean
 from engine.cards import Card
 
 __all__ = ["CARD_SIZE", "FontMissingError", "Row", "render_cards", "render_rows"]
@@ -85,10 +90,17 @@ class Row:
         marks = frozenset(i for i in self.highlight if 0 <= i < len(cards))
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "highlight", marks)
+        object.__setattr__(self, "label", _plain(self.label))
+        object.__setattr__(self, "note", _plain(self.note) if self.note else self.note)
 
     @property
     def places(self) -> int:
         return max(len(self.cards) + self.face_down, self.slots)
+
+
+def _plain(text: str) -> str:
+    """Text as a picture draws it: cleaned, not clipped (the pixel width clips it)."""
+    return clean(text, limit=None)
 
 
 def _as_row(row: Row | tuple[str, Sequence[Card]]) -> Row:
@@ -146,6 +158,7 @@ def render_cards(
     `highlight` (indices into `cards`) lifts and rings cards, e.g. the best five of seven;
     `face_down` adds that many backs after the face-up cards (hidden cards of a stud hand).
     """
+    caption = _plain(caption) if caption else caption
     row = Row(caption or "", cards, highlight=highlight, face_down=face_down)
     font = _font(NAME_SIZE)
     text_h = NAME_SIZE + 8 if caption else 0
@@ -179,6 +192,7 @@ def render_rows(
     view, which nearly halves a wide row (a board of ten 5-card spaces then fits ~730 px).
     """
     items = [_as_row(row) for row in rows]
+    title = _plain(title) if title else title
     ncols = max(1, min(columns or (1 if len(items) <= 5 else 2), len(items) or 1))
     step = FAN_STEP if fan else CARD_W + GAP
     name_font, note_font = _font(NAME_SIZE), _font(NOTE_SIZE, bold=False)

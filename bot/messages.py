@@ -16,6 +16,11 @@ A body is one of:
 Views are named, not built: `{"type": "board" | "cash" | "lobby" | "prompt", ...}`; the
 sender builds the discord.py view from the name, so a view needs nothing from memory after a
 restart.
+
+Mentions are allowed by id, never found in text: a channel `post` or `upsert` lists in
+`pings` the users it means to ping (the sender allows exactly those, `pinged`), and a DM's
+`fallback` in the channel pings only that DM's person. Everything else pings nobody, whatever
+a name in it looks like (names are inert anyway: `bot.inert`).
 """
 
 from __future__ import annotations
@@ -33,17 +38,18 @@ Previous = Literal["delete", "strip", "keep"]
 
 def event_to_json(event: Event, locale: str | None = None) -> dict[str, Any]:
     """An event as JSON; with `locale`, its text and the words in its data (hand names) in
-    that language, as a picture drawn from it shows them."""
+    that language, as a picture drawn from it shows them: as plain text (names cleaned, not
+    escaped: Pillow draws no markdown, and would draw the backslashes)."""
     if locale is None:
         return {"text": event.text, "seat": event.seat, "kind": event.kind,
                 "data": dict(event.data)}
-    return {"text": i18n.render(event.text, locale), "seat": event.seat, "kind": event.kind,
-            "data": _rendered(dict(event.data), locale)}
+    return {"text": i18n.render(event.text, locale, markdown=False), "seat": event.seat,
+            "kind": event.kind, "data": _rendered(dict(event.data), locale)}
 
 
 def _rendered(value: Any, locale: str) -> Any:
     if isinstance(value, Msg):
-        return i18n.render(value, locale)
+        return i18n.render(value, locale, markdown=False)
     if isinstance(value, Mapping):
         return {key: _rendered(item, locale) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -131,17 +137,20 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
          picture: Mapping[str, Any] | None = None, ref: str | None = None,
          previous: Previous = "keep", fallback: str | None = None,
          table_channel: int | None = None, clocks: Sequence[str] = (),
-         step: int | None = None) -> Body:
-    """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed;
-    `clocks` are the table's clocks this prompt starts, restarted when it is delivered;
-    `step`, the table's step a seat's prompt shows (`bot.sender.answered_since`)."""
+         step: int | None = None, pings: Sequence[int] = ()) -> Body:
+    """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed
+    (it may ping the DM's person, and nobody else); `clocks` are the table's clocks this
+    prompt starts, restarted when it is delivered; `step`, the table's step a seat's prompt
+    shows (`bot.sender.answered_since`); `pings`, the users a channel message means to ping
+    (mentioned in it by id)."""
     if (channel is None) == (user is None):
         raise ValueError("a post goes to a channel or to a user")
     return {"op": "post", "channel": channel, "user": user, "content": content,
             "view": dict(view) if view else None, "embeds": [dict(e) for e in embeds],
             "picture": dict(picture) if picture else None, "ref": ref, "previous": previous,
             "fallback": fallback, "table_channel": table_channel, "clocks": list(clocks),
-            **({"step": step} if step is not None else {})}
+            **({"step": step} if step is not None else {}),
+            **({"pings": list(pings)} if pings else {})}
 
 
 def edit(ref: str, content: str, view: Mapping[str, Any] | None = None) -> Body:
@@ -149,11 +158,30 @@ def edit(ref: str, content: str, view: Mapping[str, Any] | None = None) -> Body:
 
 
 def upsert(ref: str, *, channel: int, content: str,
-           view: Mapping[str, Any] | None = None) -> Body:
+           view: Mapping[str, Any] | None = None, pings: Sequence[int] = ()) -> Body:
     """Edit the message `ref` names in place, or post it if there is none yet (a live board:
-    one message per table, not one per move). A later write to the same ref supersedes it."""
+    one message per table, not one per move). A later write to the same ref supersedes it.
+    `pings` as for `post` (an edit notifies nobody: Discord pings only for a new message)."""
     return {"op": "upsert", "ref": ref, "channel": channel, "content": content,
-            "view": dict(view) if view else None}
+            "view": dict(view) if view else None,
+            **({"pings": list(pings)} if pings else {})}
+
+
+def pinged(body: Body, *, fallback: bool = False) -> list[int]:
+    """The users a body's message may ping, by id: its `pings`, or for the `fallback` of a DM
+    said in the channel, that DM's person. The sender lists exactly these in the message's
+    `allowed_mentions`.
+
+    >>> pinged(post(channel=1, content="<@7>, your turn", pings=[7]))
+    [7]
+    >>> pinged(post(user=7, content="…", fallback="<@7> …", table_channel=1), fallback=True)
+    [7]
+    >>> pinged(post(channel=1, content="<@7> named himself so"))
+    []
+    """
+    if fallback:
+        return [int(body["user"])] if body.get("user") is not None else []
+    return [int(user) for user in body.get("pings") or ()]
 
 
 def destination(body: Body) -> str:

@@ -3,14 +3,26 @@
 Discord-free: it turns a table and the events of a step into `bot.messages` bodies (texts
 from `bot.render`, views by name, pictures as events to draw). The service writes them with
 the step's snapshot, so whatever a step must tell survives a crash with it.
+
+Names are pasted inert (`bot.inert`); a body that means to ping someone says whom, by user id,
+in its `pings` (the sender allows exactly those mentions), and its text mentions them by that
+id, never by a name.
 """
 
 from __future__ import annotations
 
 from bot import cash, i18n, messages
 from bot.i18n import render, t
+from bot.inert import inert
 from bot.messages import Body
-from bot.render import board_text, event_embed, localized_prompt, private_text, renderer_for
+from bot.render import (
+    board_text,
+    event_embed,
+    localized_prompt,
+    pings,
+    private_text,
+    renderer_for,
+)
 from bot.table import Table
 from engine.game import Event, Prompt
 
@@ -42,7 +54,8 @@ def board(table: Table) -> Body:
     """The board moves to the bottom of the channel: a new one, the old one deleted."""
     with i18n.using(table.locale):
         return messages.post(channel=table.channel_id, content=board_text(table),
-                         view=board_view(table), ref="board", previous="delete")
+                             view=board_view(table), ref="board", previous="delete",
+                             pings=pings(table))
 
 
 def live_board(table: Table) -> Body:
@@ -50,7 +63,7 @@ def live_board(table: Table) -> Body:
     an ordinary move is one edit, not a new message."""
     with i18n.using(table.locale):
         return messages.upsert("board", channel=table.channel_id, content=board_text(table),
-                           view=board_view(table))
+                               view=board_view(table), pings=pings(table))
 
 
 def notable(table: Table, events: list[Event]) -> bool:
@@ -133,7 +146,7 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
                 if changed and prompt is not None:
                     with i18n.using(table.locale):
                         ping = messages.post(channel=table.channel_id, content=your_turn(
-                            occupant.user_id, game.title))
+                            occupant.user_id, game.title), pings=[occupant.user_id])
                     bodies.append(ping | {"turn": turn(table, seat, stamp, prompt)})
                 continue
             table.dm_closed.remove(occupant.user_id)
@@ -195,7 +208,7 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
         if result is not None and not result.winners:
             closing = t("🤝 The game ended in a draw.")
         elif result is not None:
-            winners = ", ".join(table.seats[seat].name for seat in result.winners)
+            winners = ", ".join(inert(table.seats[seat].name) for seat in result.winners)
             closing = t("🏆 **{winners}** won the game.", winners=winners)
             if result.summary and result.summary not in public:
                 closing += " " + render(result.summary)
@@ -253,7 +266,7 @@ def warning(table: Table, seats: list[int], deadline: float) -> list[Body]:
         when = f"<t:{int(deadline)}:R>"
         with i18n.using(i18n.reader_locale(user, table.locale)):
             content = t("⏰ {name}, your time at {title} runs out {when}.",
-                        name=table.seats[seat].name, title=title, when=when)
+                        name=inert(table.seats[seat].name), title=title, when=when)
         with i18n.using(table.locale):
             fallback = t("⏰ <@{user}>, your time runs out {when}.", user=user, when=when)
         bodies.append(messages.post(user=user, content=content, fallback=fallback,

@@ -3,22 +3,29 @@
 Games describe their state as JSON-safe views; a game may register a `Renderer` that turns
 its views into text (formatting only: it decides nothing). Without one, a generic rendering
 shows the hand, the prompt and the scores.
+
+Names are inert here (`bot.inert`): every seat name this module writes goes through `inert`,
+the views a game's renderer reads carry inert names (`shown_view`), and the engine's sentences
+come through `bot.i18n.render`, which makes their names and words inert. The only mentions
+written are those built from a user id, for a person the table means to ping (`pings`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from bot import i18n
 from bot.i18n import render, t
+from bot.inert import inert
 from bot.table import DEFAULT_BUY_IN, Table
 from engine.cards import CardError, label_cards, parse_cards
 from engine.game import CardPick, Choice, Event, Prompt, TextAsk
 from engine.views import GameView, SeatView
 
 MAX_CONTENT = 2000
+V = TypeVar("V", bound=GameView)
 
 
 def cards_text(cards: list[str] | str) -> str:
@@ -48,6 +55,14 @@ def _generic_public(view: GameView) -> list[str]:
 
 def _no_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
     return []
+
+
+def shown_view(view: V) -> V:
+    """A view as a renderer may paste it into a message: its seats' names inert. A game's
+    renderer formats `names` freely (a score line, a trick, the dealer), so they are made
+    safe once, here, rather than in every renderer; pictures are drawn from the events and
+    the plain names instead (`Renderer.images`)."""
+    return replace(view, names=tuple(inert(name) for name in view.names))
 
 
 @dataclass(frozen=True)
@@ -101,7 +116,7 @@ def _lobby_text(table: Table, idle_deadline: float | None, *, started: bool) -> 
     cls = table.game_class
     ai, host = t(" (AI)"), t(" — host")
     seats = "\n".join(
-        f"{i + 1}. {seat.name}{ai if seat.is_ai else ''}"
+        f"{i + 1}. {inert(seat.name)}{ai if seat.is_ai else ''}"
         f"{host if seat.user_id == table.host_id else ''}"
         for i, seat in enumerate(table.seats)
     )
@@ -148,13 +163,24 @@ def waiting_line(table: Table) -> str:
     clock = t(" — time runs out {when}", when=when) if deadline else ""
     if len(waiting) == 1:
         occupant = table.seats[waiting[0]]
-        who = f"**{occupant.name}**"
+        who = f"**{inert(occupant.name)}**"
         if occupant.user_id in table.dm_closed:  # no DM reaches them: ping them here
             who = t("<@{user}> (press **Show my hand**)", user=occupant.user_id)
         return t("Waiting for {who}{clock}.", who=who, clock=clock)
     chosen = len(table.seats) - len(waiting)
     return t("{chosen} of {seats} have chosen; waiting for {waiting}{clock}.", chosen=chosen,
              seats=len(table.seats), waiting=len(waiting), clock=clock)
+
+
+def pings(table: Table) -> list[int]:
+    """Whom the table's board means to ping: the one person it waits for when no DM reaches
+    them (`waiting_line` mentions them by id). A message lists exactly these in its
+    `allowed_mentions`; no name or typed word can add anyone."""
+    game = table.game
+    if game is None or game.is_over or len(game.to_act) != 1:
+        return []
+    user = table.seats[next(iter(game.to_act))].user_id
+    return [user] if user is not None and user in table.dm_closed else []
 
 
 def board_text(table: Table) -> str:
@@ -165,18 +191,18 @@ def board_text(table: Table) -> str:
 
 def _board_text(table: Table) -> str:
     game = table.require_game()
-    lines = [f"**{game.title}** — " + ", ".join(seat.name for seat in table.seats)
+    lines = [f"**{game.title}** — " + ", ".join(inert(seat.name) for seat in table.seats)
              + (t(" · deal {n}", n=table.deals) if table.game_class.chip_game else "")]
     if table.game_class.chip_game and game.is_over:
         # Between deals the table changes (who sits, their stacks); the old deal's view not.
         lines.append(t("Stacks: {stacks}", stacks=", ".join(
-            f"{seat.name} {stack}" for seat, stack in zip(table.seats, table.stacks,
+            f"{inert(seat.name)} {stack}" for seat, stack in zip(table.seats, table.stacks,
                                                           strict=True))))
         lines.append(t("Deal {n} is over. **Next deal** deals again; **Join**, **Leave** (with "
                        "your chips) or **Rebuy** now; the host can **End** the table.",
                        n=table.deals))
         return clip("\n".join(lines))
-    lines += renderer_for(table.kind).public(game.public_view())
+    lines += renderer_for(table.kind).public(shown_view(game.public_view()))
     if table.recent and not game.is_over:
         lines.append("")
         lines += [f"› {render(line)}" for line in table.recent]
@@ -193,8 +219,8 @@ def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
     deal = t(" · deal {n}", n=table.deals) if table.game_class.chip_game else ""
     channel = f"<#{table.channel_id}>"
     lines = [t("**{title}** in {channel} — you are **{name}**{deal}", title=game.title,
-               channel=channel, name=table.seats[seat].name, deal=deal)]
-    lines += renderer_for(table.kind).private(game.view(seat))
+               channel=channel, name=inert(table.seats[seat].name), deal=deal)]
+    lines += renderer_for(table.kind).private(shown_view(game.view(seat)))
     notes = table.notes.get(seat, [])
     if notes:
         lines.append("")
@@ -209,20 +235,26 @@ def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
 
 
 def localized_prompt(prompt: Prompt | None) -> Prompt | None:
-    """A prompt's words (its question, labels, reasons) in the current locale; its actions,
-    the cards offered and everything a click sends back unchanged."""
-    if prompt is None or i18n.current() == i18n.DEFAULT_LOCALE:
+    """A prompt's words (its question, labels, reasons) in the current locale, as buttons,
+    menus and modals show them: text as it is, so names in them are cleaned, not escaped
+    (`bot.i18n.render` with `markdown=False`); its actions, the cards offered and everything
+    a click sends back unchanged."""
+    if prompt is None:
         return prompt
+
+    def plain(text: str) -> str:
+        return render(text, markdown=False)
+
     choices: list[Choice | CardPick | TextAsk] = []
     for choice in prompt.choices:
         if isinstance(choice, Choice):
-            reason = render(choice.disabled_reason) if choice.disabled_reason else None
-            choices.append(Choice(render(choice.label), choice.action, choice.style, reason))
+            reason = plain(choice.disabled_reason) if choice.disabled_reason else None
+            choices.append(Choice(plain(choice.label), choice.action, choice.style, reason))
         elif isinstance(choice, CardPick):
-            choices.append(CardPick(render(choice.label), choice.action_name, choice.cards,
+            choices.append(CardPick(plain(choice.label), choice.action_name, choice.cards,
                                     choice.min_cards, choice.max_cards, choice.labels))
         else:
-            choices.append(TextAsk(render(choice.label), choice.action_name,
-                                   render(choice.field_label), render(choice.placeholder),
+            choices.append(TextAsk(plain(choice.label), choice.action_name,
+                                   plain(choice.field_label), plain(choice.placeholder),
                                    choice.min_length, choice.max_length, choice.args))
-    return Prompt(render(prompt.text), tuple(choices))
+    return Prompt(plain(prompt.text), tuple(choices))

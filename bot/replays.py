@@ -10,6 +10,9 @@ running is never found: its notation is never written here.
 
 The queries are plain, portable SQL with `?` placeholders (`bot.store_db`), on the store's
 read connection; SQLite and PostgreSQL alike.
+
+A notation keeps names and typed words as they were played; a replay's page shows them inert
+(`bot.inert`), like the table did.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.i18n import render, t
-from bot.render import cards_text, clip, renderer_for
+from bot.inert import TEXT_LIMIT, clean, inert
+from bot.render import cards_text, clip, renderer_for, shown_view
 from bot.store import Store
 from bot.table import DEAL_RECORD
 from engine.game import Action
@@ -57,10 +61,12 @@ class PlayedGame:
         return GAMES[self.kind].title if self.kind in GAMES else self.kind
 
     def label(self) -> str:
-        """One line to pick it by: id, game, players and when."""
+        """One line to pick it by: id, game, players and when (a menu's choice: text as it
+        is, so the names are cleaned, not escaped)."""
         when = self.finished_at.strftime("%Y-%m-%d %H:%M")
         aborted = " (aborted)" if self.status != "finished" else ""
-        return f"{self.table_id} · {self.title}{aborted} · {', '.join(self.names)} · {when}"
+        names = ", ".join(clean(name) for name in self.names)
+        return f"{self.table_id} · {self.title}{aborted} · {names} · {when}"
 
 
 @dataclass(frozen=True)
@@ -207,7 +213,7 @@ def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EV
     """One step of a replay: the move and what it told (a seat's own news marked 🔒 with its
     name), the table as the channel saw it, and every hand face up; or, for `who`, what that
     seat knew then (its own view and its news this hand)."""
-    names = frame.names
+    names = [inert(name) for name in frame.names]
     deal = notation.deals[frame.deal - 1]
     where = [t("move {n} of {total}", n=frame.step, total=len(deal.moves)) if frame.step
              else t("as dealt")]
@@ -222,8 +228,9 @@ def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EV
     lines = [t("🎞️ **Replay · {title}** `{table}` — {names}", title=title,
                table=game.table_id, names=", ".join(names)),
              place[:1].upper() + place[1:]]
-    if frame.move is not None:
-        lines.append(f"**{names[frame.move.seat]}**: {format_action(frame.move.action)}")
+    if frame.move is not None:  # its words are as typed: inert too
+        move = inert(format_action(frame.move.action), limit=TEXT_LIMIT, squeeze=False)
+        lines.append(f"**{names[frame.move.seat]}**: {move}")
     for event in frame.events:
         for text in render(event.text).split("\n"):
             if text.strip():
@@ -232,13 +239,13 @@ def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EV
     renderer = renderer_for(frame.public.kind)
     lines.append("")
     if who == EVERYONE or not 0 <= who < len(frame.views):
-        lines += renderer.public(frame.public)
+        lines += renderer.public(shown_view(frame.public))
         lines += ["", t("**Every hand, face up**")]
-        lines += [f"{view.name}: {cards_text(list(view.hand)) if view.hand else '—'}"
+        lines += [f"{inert(view.name)}: {cards_text(list(view.hand)) if view.hand else '—'}"
                   for view in frame.views]
     else:
         lines.append(t("**What {name} knew**", name=names[who]))
-        lines += renderer.private(frame.views[who])
+        lines += renderer.private(shown_view(frame.views[who]))
         lines += [f"› {render(note)}" for note in frame.notes[who][-5:]]
     if frame.over and frame.result is not None:
         scores = ", ".join(f"{name} {score}" for name, score

@@ -27,7 +27,7 @@ import discord
 
 from bot.delivery import Delivery
 from bot.in_place import InPlace
-from bot.messages import Body, destination, event_from_json
+from bot.messages import Body, destination, event_from_json, pinged
 from bot.presenter import build_view
 from bot.render import renderer_for
 from bot.store import MessageRef, PendingMessage, Store
@@ -251,10 +251,11 @@ class Sender:
             if sent is None and body.get("fallback") and \
                     await self.dm_closed(table_id, body["user"]):
                 await self.delivery.channel(body["table_channel"], body["fallback"],
-                                                nonce=f"{nonce}f")
+                                                nonce=f"{nonce}f",
+                                                pings=pinged(body, fallback=True))
         else:
             sent = await self.delivery.channel(body["channel"], body["content"], view, files,
-                                               embeds, nonce=nonce)
+                                               embeds, nonce=nonce, pings=pinged(body))
         if sent is not None and body.get("clocks") and self.delivered is not None:
             await self.delivered(table_id, body["clocks"], time.time())
         if sent is None or not ref_of(body):

@@ -29,10 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["N_", "Gettext", "Msg", "Ngettext", "msg", "msg_n", "render"]
+__all__ = ["N_", "Gettext", "Msg", "Ngettext", "Shown", "msg", "msg_n", "render"]
 
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
+Shown = Callable[[str], str]
 
 
 def N_(text: str) -> str:
@@ -92,16 +93,20 @@ class Msg(str):
         """Several sentences (or a sentence and plain text) as one, each translated alone."""
         return cls(None, parts=[p for p in parts if p], sep=sep)
 
-    def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
-        """This sentence in the language whose catalogue lookups these are."""
+    def render(self, gettext: Gettext, ngettext: Ngettext, shown: Shown | None = None) -> str:
+        """This sentence in the language whose catalogue lookups these are. `shown`, if
+        given, is applied to every plain string inside it once translated, at any depth: its
+        parameters and the plain parts of a join (a name, a card label, a typed word: data,
+        where the sentences themselves are `Msg`s). The bot makes them inert for Discord's
+        markdown there (`bot.inert`), while the templates' own formatting stays."""
         if self.msgid is None:
-            return self.sep.join(render(part, gettext, ngettext) for part in self.parts)
+            return self.sep.join(_param(part, gettext, ngettext, shown) for part in self.parts)
         if self.plural is not None and self.n is not None:
             template = ngettext(self.msgid, self.plural, self.n)
         else:
             template = gettext(self.msgid)
-        values = {key: render(value, gettext, ngettext) if isinstance(value, str) else str(value)
-                  for key, value in self.params.items()}
+        values = {key: _param(value, gettext, ngettext, shown) for key, value
+                  in self.params.items()}
         if self.n is not None:
             values.setdefault("n", str(self.n))
         return _fill(template, values)
@@ -130,6 +135,15 @@ class Msg(str):
         return str(data)
 
 
+def _param(value: Any, gettext: Gettext, ngettext: Ngettext, shown: Shown | None) -> str:
+    if isinstance(value, Msg):
+        return value.render(gettext, ngettext, shown)
+    if isinstance(value, str):
+        text = render(value, gettext, ngettext)
+        return shown(text) if shown is not None else text
+    return str(value)
+
+
 def _json(value: Any) -> Any:
     return value.to_json() if isinstance(value, Msg) else value
 
@@ -156,10 +170,11 @@ def msg_n(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
     return Msg(singular, params, plural=plural, n=n)
 
 
-def render(text: Any, gettext: Gettext, ngettext: Ngettext) -> str:
-    """Any text in a language: a `Msg` translated, a plain string looked up as a msgid."""
+def render(text: Any, gettext: Gettext, ngettext: Ngettext, shown: Shown | None = None) -> str:
+    """Any text in a language: a `Msg` translated (its plain-string parameters passed through
+    `shown`, see `Msg.render`), a plain string looked up as a msgid."""
     if isinstance(text, Msg):
-        return text.render(gettext, ngettext)
+        return text.render(gettext, ngettext, shown)
     if isinstance(text, str):
         return gettext(text) if text else text
     return str(text)
