@@ -9,6 +9,7 @@ transaction as the balance, so the ledger always adds up to the balance.
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.inert import inert
 from bot.store import ChipChange, InsufficientChipsError, Store
 from engine.i18n import N_, msg
 
@@ -81,8 +82,12 @@ class Bank:
         return balances[user_id]
 
     async def richest(self, guild_id: int, page: int = 0, size: int = 10) -> list[str]:
+        """The chips board's lines, in the current locale. A stored name is shown inert
+        (bot.inert); someone with no name stored yet is shown as their mention, built from
+        their id (it pings nobody: the board allows no mentions)."""
         rows = await self.store.chip_leaderboard(guild_id, limit=size, offset=page * size)
         return [t("{rank}. {name} — {n} chips", rank=row.rank,
-                  name=row.display_name or f"<@{row.user_id}>", n=row.balance) for row in rows]
+                  name=inert(row.display_name or "") or f"<@{row.user_id}>", n=row.balance)
+                for row in rows]
 
 

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.bank import Bank
 from bot.i18n import t
+from bot.inert import inert
 from bot.ratings import BASE, SCALE, RatingRow
 from bot.replays import recent_games
 from bot.store import LeaderboardOrder, LeaderboardRow, Store
@@ -60,7 +61,8 @@ def leaderboard_line(row: LeaderboardRow) -> str:
     best = "" if row.best is None else t("best {n}, ", n=row.best)
     points = "" if row.points is None else t("{n} points, ", n=row.points)
     return t("**{rank}.** {name} — {wins} won of {games}, {points}{best}{rate}", rank=row.rank,
-             name=row.display_name, wins=row.wins, games=row.games, points=points, best=best,
+             name=inert(row.display_name), wins=row.wins, games=row.games, points=points,
+             best=best,
              rate=f"{row.win_rate:.0%}")
 
 
@@ -118,7 +120,8 @@ async def _leaderboard_page(
 def rating_line(row: RatingRow) -> str:
     """A rated person: the conservative rating first (it orders the board), wins beside."""
     return t("**{rank}.** {name} — rating {rating}, {wins} won of {games}", rank=row.rank,
-             name=row.display_name, rating=row.skill.shown, wins=row.wins, games=row.games)
+             name=inert(row.display_name), rating=row.skill.shown, wins=row.wins,
+             games=row.games)
 
 
 async def rating_footer(store: Store, guild_id: int, kind: str) -> str:
@@ -224,7 +227,8 @@ class Leaderboards(commands.Cog):
         store = store_of(interaction)
         stats = await store.player_stats(interaction.guild_id, target.id)
         ratings = await store.player_ratings(interaction.guild_id, target.id)
-        embed = discord.Embed(title=f"📊 {target.display_name}", colour=discord.Colour.blue())
+        embed = discord.Embed(title=f"📊 {inert(target.display_name)}",
+                              colour=discord.Colour.blue())
         if not stats:
             embed.description = t("No finished games in this server yet.")
         for kind, record in sorted(stats.items()):

@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import render, t
+from bot.inert import TEXT_LIMIT, clean, inert
 from bot.replays import (
     EVERYONE,
     PlayedGame,
@@ -86,8 +87,10 @@ class Replays(commands.Cog):
             return
         except (NotationError, ReplayError) as error:
             log.warning("replay of %s failed: %s", table_id, error)
+            # The error may quote a move, words typed by a player included: inert.
+            why = inert(str(error), limit=TEXT_LIMIT, squeeze=False)
             await interaction.response.send_message(
-                t("This game no longer replays with today's rules ({error}).", error=error),
+                t("This game no longer replays with today's rules ({error}).", error=why),
                 ephemeral=True)
             return
         content = frame_text(game, notation, frame, who)
@@ -187,7 +190,7 @@ class WhoSelect(discord.ui.DynamicItem[Select],
                  who: int = EVERYONE) -> None:
         options = [discord.SelectOption(label=t("Every hand, face up"), value="a",
                                         default=who == EVERYONE)]
-        options += [discord.SelectOption(label=t("What {name} knew", name=name)[:100],
+        options += [discord.SelectOption(label=t("What {name} knew", name=clean(name))[:100],
                                          value=str(seat),
                                          default=who == seat)
                     for seat, name in enumerate(names[:MAX_OPTIONS - 1])]
