@@ -19,6 +19,7 @@ from typing import Any
 from bot import cash, i18n, messages, narrator, results
 from bot.bank import Bank
 from bot.clocks import Clocks
+from bot.inert import inert
 from bot.messages import Body
 from bot.outcomes import (
     LobbyOutcome,
@@ -266,7 +267,7 @@ class TableService:
             await self._discard(table, narrator.closed(table, text, tell_channel=False))
         with i18n.using(table.locale):  # said in the channel
             return i18n.t("The table was aborted by {name}; nothing of it is counted.",
-                          name=name)
+                          name=inert(name))
 
     # --- play ------------------------------------------------------------------------------
     def _seat_of(self, table: Table, user_id: int) -> int:

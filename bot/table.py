@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.inert import clean
 from bot.snapshots import upgrade_snapshot
 from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
@@ -46,6 +47,11 @@ def text_json(text: str) -> object:
 class Seat:
     name: str
     user_id: int | None = None  # None: an AI seat
+
+    def __post_init__(self) -> None:
+        # Cleaned where a name enters a table (bot.inert.clean: no bidi or zero-width
+        # characters, clipped), whoever seats it or restores it; escaped where it is shown.
+        self.name = clean(self.name) or (f"user {self.user_id}" if self.user_id else "?")
 
     @property
     def is_ai(self) -> bool:

@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.bank import Bank, BankError
 from bot.i18n import t
+from bot.inert import inert
 from bot.table import error_text
 
 
@@ -63,7 +64,7 @@ class Chips(commands.GroupCog, group_name="chips",
             return
         with i18n.using(i18n.guild_locale(interaction.guild_id)):  # said in the channel
             said = t("{name} gave {user} {amount} chips; they now have {n}.",
-                     name=interaction.user.display_name, user=user.mention,
+                     name=inert(interaction.user.display_name), user=user.mention,
                      amount=f"{amount:+d}", n=balance)
         await interaction.response.send_message(
             said, allowed_mentions=discord.AllowedMentions.none())
