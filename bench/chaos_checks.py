@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +221,20 @@ def message_key(message: Any) -> str:
                       default=str)
 
 
+async def steps_near(db: Database, table: str, times: list[float], lives: Lives,
+                     window: float = 2.0) -> str:
+    """The table's logged actions within `window` seconds before each of `times`: what the
+    bot was applying when it wrote a message."""
+    found = []
+    for step, seat, action, at in await rows(db, "SELECT step, seat, action, at FROM"
+                                                 " table_actions WHERE table_id = ? ORDER BY step",
+                                             (table,)):
+        when = datetime.fromisoformat(str(at)).timestamp()
+        if any(-window <= moment - when <= window for moment in times):
+            found.append(f"step {step} seat {seat} {str(action)[:60]} at {lives.at(when)}")
+    return "actions then: " + ("; ".join(found) if found else "none logged")
+
+
 async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives: Lives,
                          out: list[Violation], kinds: dict[str, str]) -> dict[str, Any]:
     state = discord.state
@@ -251,8 +266,9 @@ async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives
             where = "a DM" if state.channels[channel].is_dm else f"channel {channel}"
             seen = ", ".join(f"{nonce_of[m.id]} (message {m.id} at {lives.at(m.created_at)})"
                              for m in copies)
+            steps = await steps_near(db, table, [m.created_at for m in copies], lives)
             out.append(Violation("delivery", f"told {len(copies)} times in {where}: {seen}: "
-                                             f"{key[:240]}", table, kinds.get(table)))
+                                             f"{key[:240]}; {steps}", table, kinds.get(table)))
     creates = [r for r in state.requests if r.kind == "message_create" and
                isinstance(r.body, dict) and r.body.get("nonce")]
     sent = Counter(str(r.body["nonce"]) for r in creates)
