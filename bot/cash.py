@@ -5,7 +5,9 @@ A chip game plays one deal per `Game`; the table carries the stacks from deal to
 move between a player's balance and the table only here, each move a `ChipChange` that the
 service writes in the same transaction as the table's snapshot, so the ledger always adds up
 to the balances and a crash neither loses nor creates a chip. AI seats bring the house's
-chips, which are in nobody's balance.
+chips, which are in nobody's balance: they come from the house and go back to it, through
+the same ledger (`ChipChange` with no user), so the table's account always holds exactly its
+stacks and pots.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def sit(table: Table, user_id: int | None, name: str, balance: int | None) -> li
     table.stacks.append(amount)
     table.bought.append(amount)
     _seats_changed(table)
-    return [] if user_id is None else [ChipChange(user_id, -amount, REASON_BUY_IN)]
+    return [ChipChange(user_id, -amount, REASON_BUY_IN)]  # an AI seat's: from the house
 
 
 def rebuy(table: Table, user_id: int, balance: int) -> list[ChipChange]:
@@ -179,10 +181,10 @@ def _settling_stacks(table: Table) -> list[int]:
 
 
 def _cash_out(table: Table, seat: int, stack: int) -> list[ChipChange]:
-    user = table.seats[seat].user_id
-    if user is None or stack <= 0:
+    """A seat's stack leaves the table: to its member, or an AI seat's to the house."""
+    if stack <= 0:
         return []
-    return [ChipChange(user, stack, REASON_CASH_OUT)]
+    return [ChipChange(table.seats[seat].user_id, stack, REASON_CASH_OUT)]
 
 
 def _seats_changed(table: Table) -> None:

@@ -26,17 +26,17 @@ class CashDesk:
         self.service = service
 
     async def act(self, table_id: str, user_id: int, name: str, op: str, *,
-                  is_admin: bool = False) -> str:
-        """One button between deals; returns what to tell the person who pressed it."""
+                  is_admin: bool = False, guild_id: int | None = None) -> str:
+        """One button between deals; returns what to tell the person who pressed it. A
+        command like any other (`TableService.command`): checked on the table as it is
+        under the lock, changed on a draft, committed with the chips it moves."""
         service = self.service
-        table = service.tables.get(table_id)
-        if table is None or not table.game_class.chip_game or table.status != "playing":
-            raise TableError(msg("This table is closed."))
         if op not in CASH_OPS:
             raise TableError(msg("That button is not part of this table."))
-        async with service.lock(table_id):
-            if service.tables.get(table_id) is not table:
-                raise TableError(msg("This table is closed."))
+        async with service.command(
+            table_id, guild_id=guild_id,
+            expect=lambda table: table.game_class.chip_game and table.status == "playing",
+        ) as table:
             if op == "end":
                 require_host_or_admin(table, user_id, is_admin, msg("end this table"))
                 await service.end_cash_table(table, msg("{name} ended the table.", name=name))

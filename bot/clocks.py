@@ -12,7 +12,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.table import Table
+from bot.table import Table, TableError
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -36,7 +36,7 @@ class Clocks:
                 task.cancel()
 
     def _live(self, table: Table) -> bool:
-        return self.service.tables.get(table.table_id) is table
+        return table.table_id in self.service.tables
 
     def after_step(self, table: Table) -> None:
         """A table changed: its clock is re-aimed and any AI seat now to act gets going."""
@@ -55,24 +55,27 @@ class Clocks:
             return
         if len(awaited) > 1 and any(not table.seats[seat].is_ai for seat in awaited):
             return  # a sealed step: AI seats choose after the people, never rushing them
-        self._ai_tasks[table.table_id] = asyncio.create_task(self._run_ai(table))
+        self._ai_tasks[table.table_id] = asyncio.create_task(self._run_ai(table.table_id))
 
-    async def _run_ai(self, table: Table) -> None:
+    async def _run_ai(self, table_id: str) -> None:
+        """An AI seat's move is a command like a click: the table as it is when the pause is
+        over (a person may have moved meanwhile), changed on a draft, committed."""
         try:
             await asyncio.sleep(self.ai_pause)
-            async with self.service.lock(table.table_id):
-                if not self._live(table):
-                    return
-                events = table.ai_step()
-                if events is not None:
-                    await self.service.step_by_clock(table, events)
-            self._ai_tasks.pop(table.table_id, None)
+            try:
+                async with self.service.command(table_id) as table:
+                    events = table.ai_step()
+                    if events is not None:
+                        await self.service.step_by_clock(table, events)
+            except TableError:
+                return  # the table closed meanwhile
+            self._ai_tasks.pop(table_id, None)
             self.after_step(table)
         except Exception:  # a broken AI must not kill the table
-            log.exception("AI step failed at table %s", table.table_id)
+            log.exception("AI step failed at table %s", table_id)
         finally:
-            if self._ai_tasks.get(table.table_id) is asyncio.current_task():
-                self._ai_tasks.pop(table.table_id, None)
+            if self._ai_tasks.get(table_id) is asyncio.current_task():
+                self._ai_tasks.pop(table_id, None)
 
     # --- clocks ----------------------------------------------------------------------------
     def schedule(self, table: Table) -> None:
@@ -81,7 +84,7 @@ class Clocks:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
         if table.deadlines and self._live(table):
-            self._timers[table.table_id] = asyncio.create_task(self._clock(table))
+            self._timers[table.table_id] = asyncio.create_task(self._clock(table.table_id))
 
     @staticmethod
     def next_alarm(table: Table) -> tuple[float, str, bool]:
@@ -94,41 +97,48 @@ class Clocks:
                 alarms.append((deadline - min(30.0, spec.seconds * WARN_BEFORE), key, True))
         return min(alarms)
 
-    async def _clock(self, table: Table) -> None:
+    async def _clock(self, table_id: str) -> None:
+        """Wait for the table's nearest alarm, then fire it as a command on the table as it
+        is then (read afresh each time: every step installs a new table object)."""
         from bot.service import LOBBY_KEY
 
         service = self.service
         try:
-            while self._live(table) and table.deadlines:
+            while (table := service.tables.get(table_id)) is not None and table.deadlines:
                 when, key, is_warning = self.next_alarm(table)
                 delay = when - service.clock()
                 if delay > 0:
                     await asyncio.sleep(min(delay, 60.0))
                     continue
-                async with service.lock(table.table_id):
-                    if not self._live(table) or table.deadlines.get(key) is None:
-                        continue
-                    if is_warning:
-                        table.warned.append(key)
-                        await self._warn(table, key)
-                    elif key == LOBBY_KEY:
-                        await service.close_idle_lobby(table)
-                        return
-                    else:
-                        await service.step_by_clock(table, table.timeout(key))
-                        break
-            self._timers.pop(table.table_id, None)
-            self.after_step(table)
+                try:
+                    async with service.command(table_id) as table:
+                        if table.deadlines.get(key) is None:
+                            continue
+                        if is_warning:
+                            table.warned.append(key)
+                            await self._warn(table, key)
+                        elif key == LOBBY_KEY:
+                            await service.close_idle_lobby(table)
+                            return
+                        else:
+                            await service.step_by_clock(table, table.timeout(key))
+                            break
+                except TableError:
+                    return  # closed meanwhile
+            self._timers.pop(table_id, None)
+            if table is not None:
+                self.after_step(table)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("clock failed at table %s", table.table_id)
+            log.exception("clock failed at table %s", table_id)
 
     async def _warn(self, table: Table, key: str) -> None:
         """An AFK warning to the people the clock `key` is running for."""
         game = table.require_game()
         spec = next((spec for spec in game.timers() if spec.key == key), None)
-        if spec is None:
+        if spec is None:  # the note that it warned must still be saved, or it fires again
+            await self.service.commit(table, [])
             return
         late = [seat for seat in spec.seats
                 if seat in game.to_act and not table.seats[seat].is_ai]

@@ -1,11 +1,26 @@
 """The table service: every table's lobby, seats, steps, AI turns, aborts and restores.
 
-It imports no Discord. Each call is `check → apply → save → outcome` under the table's lock:
-the snapshot, the action log, any settlement and every message the step must send (outbox
-bodies) are written in one transaction before the caller is answered, so a player who saw
-their action succeed never loses any message of it. The Discord side (cogs, `bot.presenter`)
-turns interactions into these calls and outcomes into replies; `bot.sender` delivers the
-outbox. Clocks and AI seats are the service's own tasks (`bot.clocks`).
+It imports no Discord. Every change to a table, whoever asks for it (a slash command, a
+click, a clock, an AI seat, the sender reporting a delivery), follows one discipline, and
+`TableService.command` is the only way in:
+
+1. **Lock** what the command changes: the table's lock, or for opening a table the
+   channel's lock (two `start`s at the same instant must not both find the channel free).
+2. **Load and check inside the lock**: the table still exists and is in the phase the
+   command expects, the actor's server is the table's, the actor may do this. A check made
+   before the lock proves nothing: a cancel may have closed the lobby while a join waited.
+3. **Apply to a draft** (`Table.draft`, a deep copy), never to the table others read.
+4. **Commit** (`commit`): the snapshot, the action log, every chip moved (double-entry
+   ledger rows) and every message the step must send (outbox bodies), in one transaction.
+5. **Only then** install the draft as the table (or drop a table that ended) and answer.
+
+So a command that fails at any point, a save the database refuses (not enough chips: the
+balance is checked by the database inside the transaction, not from a figure read before)
+or a process killed between two awaits, leaves memory and the store agreeing on the state
+before the command; a player who saw their action succeed never loses any of it. The
+Discord side (cogs, `bot.presenter`) turns interactions into these calls and outcomes into
+replies; `bot.sender` delivers the outbox. Clocks and AI seats are the service's own tasks
+(`bot.clocks`) and go through the same door.
 """
 
 from __future__ import annotations
@@ -13,7 +28,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot import cash, i18n, messages, narrator, results
@@ -34,6 +50,7 @@ from bot.settings import DEFAULT_AI_DELAY
 from bot.snapshots import legacy_refs
 from bot.store import (
     ChipChange,
+    InsufficientChipsError,
     LoggedAction,
     MessageRef,
     Store,
@@ -43,14 +60,22 @@ from engine.game import (
     Event,
     TextAsk,
 )
-from engine.i18n import msg
+from engine.i18n import Msg, msg
 
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 600.0
 LOBBY_KEY = "lobby-idle"
 LOBBY_OPS = frozenset({"join", "leave", "ai", "start", "cancel"})
+CLOSED = msg("This table is closed.")
+LOBBY_CLOSED = msg("This lobby is closed.")
+GAME_OVER = msg("This game is over.")
+OTHER_SERVER = msg("This button belongs to a table in another server.")
 
+
+def channel_lock_key(channel_id: int) -> str:
+    """The lock a table's opening takes: one per channel, never a table id (hex)."""
+    return f"channel:{channel_id}"
 
 
 class TableService:
@@ -67,8 +92,8 @@ class TableService:
         self.restored: list[str] = []
 
     # --- bookkeeping -----------------------------------------------------------------------
-    def lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def lock(self, key: str) -> asyncio.Lock:
+        return self._locks.setdefault(key, asyncio.Lock())
 
     def table_in(self, channel_id: int, user_id: int | None = None) -> Table | None:
         """The table a command in this channel is about: the user's own one-person table if
@@ -82,74 +107,97 @@ class TableService:
                 return table
         return None
 
-    def _add(self, table: Table) -> None:
-        self.tables[table.table_id] = table
-
     def _drop(self, table: Table) -> None:
         self.tables.pop(table.table_id, None)
-        self._locks.pop(table.table_id, None)  # whoever holds it finishes with it
+        self._locks.pop(table.table_id, None)  # whoever waits on it finds the table gone
         self.clocks.forget(table.table_id)
+
+    @asynccontextmanager
+    async def command(self, table_id: str, *, missing: Msg = CLOSED,
+                      guild_id: int | None = None,
+                      expect: Callable[[Table], bool] | None = None) -> AsyncIterator[Table]:
+        """The one way to change a table (see the module's docstring): under the table's
+        lock, the table as it is now is checked (it exists, `expect` holds, the actor's
+        server is its server) and a draft of it is handed out; the caller changes the draft
+        and `commit`s it, which installs it. Anything raised before the commit's write
+        succeeds leaves the table as it was."""
+        async with self.lock(table_id):
+            table = self.tables.get(table_id)
+            if table is None or (expect is not None and not expect(table)):
+                raise TableError(missing)
+            if guild_id is not None and table.guild_id != guild_id:
+                raise TableError(OTHER_SERVER)
+            yield table.draft()
 
     async def commit(self, table: Table, bodies: list[Body],
                      chip_changes: list[ChipChange] | None = None) -> None:
         """Write the step: snapshot (or, for a finished game, its results and settlement),
-        action log, chip moves and outbox rows, in one transaction; then wake the sender.
+        action log, chip moves and outbox rows, in one transaction; then install the table
+        (`table` is a command's draft: until now nobody else saw it) and wake the sender.
         A chip table goes on after a deal ends: it ends only when its players end it."""
         now = self.clock()
         table.saved_at = now
         actions = [LoggedAction(step, seat, action.to_json(), iso(now))
                    for step, seat, action in table.unsaved_actions]
         game = table.game
-        if game is not None and game.is_over and table.status != "finished" \
-                and not table.game_class.chip_game:
-            await results.register_players(self.store, table)
-            await self.store.finish_table(
-                table.table_id, results.record(table, "finished", self.clock()),
-                messages=bodies, actions=actions,
-            )
-            table.status = "finished"
+        try:
+            if game is not None and game.is_over and table.status != "finished" \
+                    and not table.game_class.chip_game:
+                await results.register_players(self.store, table)
+                await self.store.finish_table(
+                    table.table_id, results.record(table, "finished", self.clock()),
+                    messages=bodies, actions=actions,
+                )
+                table.status = "finished"
+            else:
+                await self.store.save_snapshot(
+                    table.table_id, table.guild_id, table.channel_id, table.kind,
+                    table.to_dict(), messages=bodies, actions=actions,
+                    chip_changes=chip_changes or (),
+                )
+        except InsufficientChipsError as error:
+            raise TableError(short_of_chips(error)) from error
+        table.unsaved_actions.clear()
+        if table.status == "finished":
             self._drop(table)
         else:
-            await self.store.save_snapshot(
-                table.table_id, table.guild_id, table.channel_id, table.kind, table.to_dict(),
-                messages=bodies, actions=actions, chip_changes=chip_changes or (),
-            )
-        table.unsaved_actions.clear()
+            self.tables[table.table_id] = table
         self.wake(table.table_id)
 
     # --- lobby -----------------------------------------------------------------------------
     async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
                          kind: str, options: dict[str, Any]) -> tuple[str, LobbyOutcome]:
-        """A new lobby (or, for a one-person game, a game started at once)."""
-        table = Table(
-            table_id=new_table_id(), guild_id=guild_id, channel_id=channel_id, kind=kind,
-            host_id=user_id, options={k: v for k, v in options.items() if v is not None},
-            created_at=self.clock(), locale=i18n.guild_locale(guild_id),
-        )
-        solo = table.game_class.max_seats == 1
-        existing = self._table(channel_id, user_id if solo else None)
-        if existing is not None:
-            title = existing.game_class.title
-            if existing.owner_id:
-                raise TableError(msg("Your own table of {title} is already open in this "
-                                     "channel. Use `/table status` to see it, or play in "
-                                     "another channel.", title=title))
-            raise TableError(msg("A table of {title} is already open in this channel. Use "
-                                 "`/table status` to see it, or play in another channel.",
-                                 title=title))
-        if solo:
-            table.owner_id = user_id
-        minutes = await self.store.get_guild_setting(guild_id, "lobby_minutes",
-                                                     LOBBY_IDLE_SECONDS / 60)
-        table.idle_seconds = float(minutes) * 60
-        buy_in = await self.sit(table, user_id, name)
-        self._add(table)
-        async with self.lock(table.table_id):
+        """A new lobby (or, for a one-person game, a game started at once). Opening is a
+        command on the channel: under its lock, so two `start`s cannot both find it free."""
+        async with self.lock(channel_lock_key(channel_id)):
+            table = Table(
+                table_id=new_table_id(), guild_id=guild_id, channel_id=channel_id, kind=kind,
+                host_id=user_id, options={k: v for k, v in options.items() if v is not None},
+                created_at=self.clock(), locale=i18n.guild_locale(guild_id),
+            )
+            solo = table.game_class.max_seats == 1
+            existing = self._table(channel_id, user_id if solo else None)
+            if existing is not None:
+                title = existing.game_class.title
+                if existing.owner_id:
+                    raise TableError(msg("Your own table of {title} is already open in this "
+                                         "channel. Use `/table status` to see it, or play in "
+                                         "another channel.", title=title))
+                raise TableError(msg("A table of {title} is already open in this channel. "
+                                     "Use `/table status` to see it, or play in another "
+                                     "channel.", title=title))
             if solo:
-                events = table.start(user_id)
-                return table.table_id, await self._started(table, events)
-            table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
-            await self.commit(table, [], buy_in)
+                table.owner_id = user_id
+            minutes = await self.store.get_guild_setting(guild_id, "lobby_minutes",
+                                                         LOBBY_IDLE_SECONDS / 60)
+            table.idle_seconds = lobby_seconds(minutes)
+            buy_in = await self.sit(table, user_id, name)
+            async with self.lock(table.table_id):  # nobody can know its id yet; for form
+                if solo:
+                    events = table.start(user_id)
+                    return table.table_id, await self._started(table, events)
+                table.deadlines[LOBBY_KEY] = self.clock() + table.idle_seconds
+                await self.commit(table, [], buy_in)
         self.clocks.schedule(table)
         return table.table_id, LobbyOutcome(lobby_text(table, table.deadlines[LOBBY_KEY]), True)
 
@@ -160,13 +208,12 @@ class TableService:
             await self.store.remember_message(table_id, ref, MessageRef(channel_id, message_id))
 
     async def lobby_action(self, table_id: str, user_id: int, name: str, op: str,
-                           *, is_admin: bool = False) -> LobbyOutcome:
-        table = self.tables.get(table_id)
-        if table is None or table.status != "lobby":
-            raise TableError(msg("This lobby is closed."))
+                           *, is_admin: bool = False, guild_id: int | None = None
+                           ) -> LobbyOutcome:
         if op not in LOBBY_OPS:
             raise TableError(msg("That button is not part of this lobby."))
-        async with self.lock(table_id):
+        async with self.command(table_id, missing=LOBBY_CLOSED, guild_id=guild_id,
+                                expect=lambda table: table.status == "lobby") as table:
             moved: list[ChipChange] = []
             if op == "join":
                 moved = await self.sit(table, user_id, name)
@@ -178,7 +225,7 @@ class TableService:
                 name = table.add_ai(user_id)
                 if table.game_class.chip_game:
                     table.seats.pop()
-                    cash.sit(table, None, name, None)
+                    moved = cash.sit(table, None, name, None)
             elif op == "cancel":
                 require_host_or_admin(table, user_id, is_admin, msg("cancel this table"))
                 text = msg("The table was cancelled by {name}.", name=name)
@@ -187,7 +234,7 @@ class TableService:
             elif op == "start":
                 events = table.start(user_id)
                 return await self._started(table, events)
-            if not table.seats:
+            if not table.has_humans:
                 text = msg("Everyone left; the table is closed.")
                 await self._discard(table, [], given_back=moved)
                 return LobbyOutcome(i18n.render(text, table.locale), False)
@@ -197,7 +244,9 @@ class TableService:
         return LobbyOutcome(lobby_text(table, table.deadlines[LOBBY_KEY]), True)
 
     async def sit(self, table: Table, user_id: int, name: str) -> list[ChipChange]:
-        """Seat a person; at a chip table they buy in from their balance."""
+        """Seat a person; at a chip table they buy in from their balance. The balance read
+        here only shapes the offer (a short buy-in); the database checks it again when the
+        step is committed, so two tables cannot both spend the same chips."""
         if not table.game_class.chip_game:
             table.join(user_id, name)
             return []
@@ -218,11 +267,14 @@ class TableService:
         """A chip table ends by its players' choice: everyone cashes out, each seat's net
         result is recorded (a finished game: it counts), and the channel is told."""
         await results.register_players(self.store, table)
-        await self.store.finish_table(
-            table.table_id, results.record(table, "finished", self.clock()),
-            chip_changes=[*(already or []), *results.refunds(table)],
-            messages=narrator.closed(table, text, tell_channel=True),
-        )
+        try:
+            await self.store.finish_table(
+                table.table_id, results.record(table, "finished", self.clock()),
+                chip_changes=[*(already or []), *results.refunds(table)],
+                messages=narrator.closed(table, text, tell_channel=True),
+            )
+        except InsufficientChipsError as error:
+            raise TableError(short_of_chips(error)) from error
         self._drop(table)
         self.wake(table.table_id)
 
@@ -254,12 +306,11 @@ class TableService:
         return board_text(table)
 
     async def abort(self, channel_id: int, user_id: int, name: str, *, is_admin: bool) -> str:
-        table = self.table_in(channel_id, user_id)
-        if table is None:
-            raise TableError(msg("No table is open in this channel."))
-        async with self.lock(table.table_id):
-            if self.tables.get(table.table_id) is not table:
-                raise TableError(msg("No table is open in this channel."))
+        found = self.table_in(channel_id, user_id)
+        nothing = msg("No table is open in this channel.")
+        if found is None:
+            raise TableError(nothing)
+        async with self.command(found.table_id, missing=nothing) as table:
             if table.owner_id is None or table.owner_id != user_id:
                 require_host_or_admin(table, user_id, is_admin, msg("abort this table"))
             text = msg("This lobby was aborted.") if table.status == "lobby" else \
@@ -278,12 +329,14 @@ class TableService:
         return seat
 
     async def show_hand(self, table_id: str, user_id: int) -> Private:
-        table = self.tables.get(table_id)
-        if table is None or table.game is None:
-            raise TableError(msg("This game is over."))
-        async with self.lock(table_id):
+        async with self.command(table_id, missing=GAME_OVER,
+                                expect=lambda table: table.game is not None) as table:
             seat = self._seat_of(table, user_id)
-            return self._private(table, seat, [])
+            told = dict(table.prompt_digests)
+            private = self._private(table, seat, [])
+            if table.prompt_digests != told:  # shown here first: saved as told
+                await self.commit(table, [])
+            return private
 
     def _private(self, table: Table, seat: int, events: list[Event]) -> Private:
         game = table.require_game()
@@ -305,18 +358,14 @@ class TableService:
                   values: list[str] | None = None, text: str | None = None
                   ) -> Private | NeedText:
         """A seat answers its prompt (a button, a menu, a modal's text)."""
-        table = self.tables.get(table_id)
-        if table is None or table.game is None:
-            raise TableError(msg("This game is over."))
-        async with self.lock(table_id):
-            if self.tables.get(table_id) is not table:
-                raise TableError(msg("This game is over."))
+        async with self.command(table_id, missing=GAME_OVER,
+                                expect=lambda table: table.game is not None) as table:
             game = table.check_turn(user_id, seat)
             prompt = game.prompt(seat)
             if prompt is None or not table.stamp_is_current(seat, stamp) \
                     or index >= len(prompt.choices):
                 log.debug("out of date: table %s seat %d clicked stamp %s, current %s (step %d)",
-                         table_id, seat, stamp, table.current_stamp(seat), table.steps)
+                          table_id, seat, stamp, table.current_stamp(seat), table.steps)
                 raise TableError(msg("That choice is out of date; press **Show my hand** for "
                                      "your current one."))
             choice = prompt.choices[index]
@@ -326,13 +375,13 @@ class TableService:
             events += results.deal_end(table)
             table.sync_deadlines(self.clock())
             bodies = narrator.step(table, events, actor=seat)
-            await self.commit(table, bodies)  # saved before the player sees it succeed
             answer = self._private(table, seat, events)
+            await self.commit(table, bodies)  # saved before the player sees it succeed
         self.clocks.after_step(table)
         return answer
 
     async def step_by_clock(self, table: Table, events: list[Event]) -> None:
-        """A timeout or an AI move, applied by `bot.clocks` under the lock: save and tell."""
+        """A timeout or an AI move, applied by `bot.clocks` to its draft: save and tell."""
         events = events + results.deal_end(table)
         table.sync_deadlines(self.clock())
         await self.commit(table, narrator.step(table, events))
@@ -348,32 +397,33 @@ class TableService:
     async def prompt_delivered(self, table_id: str, clocks: list[str], at: float) -> None:
         """A prompt reached its player: the clocks it started run from now (the clock must
         not run while Discord is still delivering the question)."""
-        table = self.tables.get(table_id)
-        if table is None:
-            return
-        async with self.lock(table_id):
-            if self.tables.get(table_id) is not table or not table.clock_delivered(clocks, at):
-                return
-            await self.commit(table, [])
+        try:
+            async with self.command(table_id) as table:
+                if not table.clock_delivered(clocks, at):
+                    return
+                await self.commit(table, [])
+        except TableError:
+            return  # the table ended meanwhile
         self.clocks.schedule(table)
 
     async def dm_closed(self, table_id: str, user_id: int) -> bool:
         """The sender found this person's DMs closed; True the first time (say so once)."""
-        table = self.tables.get(table_id)
-        if table is None:
+        try:
+            async with self.command(table_id) as table:
+                if user_id in table.dm_closed:
+                    return False
+                table.dm_closed.append(user_id)
+                await self.commit(table, [])
+                return True
+        except TableError:
             return False
-        async with self.lock(table_id):
-            if user_id in table.dm_closed:
-                return False
-            table.dm_closed.append(user_id)
-            await self.commit(table, [])
-            return True
 
-    # --- results ---------------------------------------------------------------------------
     # --- restart ---------------------------------------------------------------------------
     async def restore(self, owns: Callable[[int | None], bool] | None = None) -> None:
         """Load every unfinished table (of the guilds `owns` accepts: this process's shards);
-        a snapshot that cannot load is set aside, not fatal."""
+        a snapshot that cannot load, or a second table in a channel, is set aside, not fatal:
+        the store gives its chips back from the ledger (what each member paid in), never
+        from the snapshot's figures, so nothing unpaid is refunded and nothing twice."""
         for row in await self.store.load_snapshots():
             if owns is not None and not owns(row.guild_id):
                 continue
@@ -384,13 +434,18 @@ class TableService:
                 await self.store.set_aside_snapshot(row.table_id, str(error))
                 continue
             if self._table(table.channel_id, table.owner_id) is not None:
+                log.error("table %s set aside: a second table in channel %d", row.table_id,
+                          table.channel_id)
                 await self.store.set_aside_snapshot(row.table_id, "a second table in its channel")
                 continue
+            if table.game_class.chip_game:  # a table saved before chips had accounts
+                await self.store.reconcile_table_account(table.table_id, table.guild_id,
+                                                         sum(table.stacks))
             for ref, (channel, message) in legacy_refs(row.snapshot).items():
                 await self.store.remember_message(table.table_id, ref,
                                                   MessageRef(channel, message))
             table.reword_prompts()
-            self._add(table)
+            self.tables[table.table_id] = table
             self.restored.append(table.table_id)
         log.info("restored %d table(s)", len(self.restored))
 
@@ -400,17 +455,36 @@ class TableService:
         restored, self.restored = self.restored, []
         now = self.clock()
         for table_id in restored:
-            table = self.tables.get(table_id)
-            if table is None:
-                continue
-            async with self.lock(table_id):
-                saved = table.saved_at or now
-                for key, deadline in table.deadlines.items():
-                    table.deadlines[key] = now + max(30.0, deadline - saved)
-                await self.commit(table, narrator.restarted(table))
+            try:
+                async with self.command(table_id) as table:
+                    saved = table.saved_at or now
+                    for key, deadline in table.deadlines.items():
+                        table.deadlines[key] = now + max(30.0, deadline - saved)
+                    await self.commit(table, narrator.restarted(table))
+            except TableError:
+                continue  # closed before it was resumed
             self.clocks.after_step(table)
 
     async def close(self) -> None:
         await self.clocks.close()
 
 
+def short_of_chips(error: InsufficientChipsError) -> Msg:
+    """The database refused a move: the balance it found (perhaps spent at another table a
+    moment ago) is short of what the move needs."""
+    return msg("You have only {n} chips now, not the {need} this needs. Claim your daily "
+               "chips with `/chips daily`, or ask for a grant.",
+               n=error.balance, need=-error.delta)
+
+
+def lobby_seconds(minutes: Any) -> float:
+    """A lobby's idle time from the server's setting; a stored value out of range (written
+    before settings were checked) falls back to the default rather than keep a lobby open
+    for years or close it at once."""
+    try:
+        value = float(minutes)
+    except (TypeError, ValueError):
+        return LOBBY_IDLE_SECONDS
+    if not 1 <= value <= 240:
+        return LOBBY_IDLE_SECONDS
+    return value * 60

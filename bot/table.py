@@ -8,6 +8,7 @@ JSON-safe dict (`to_dict`), saved after every change, so a restart loses nothing
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import random
@@ -115,6 +116,12 @@ class Table:
     # The clocks the last `sync_deadlines` started, with the seats they run for: their
     # prompts say so, and the clock restarts when they are delivered. Not saved.
     fresh_clocks: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def draft(self) -> Table:
+        """A deep copy for a command to change: the service installs it only once its step
+        is saved, so a command that fails (or a save the database refuses) leaves the table
+        everyone else reads exactly as it was."""
+        return copy.deepcopy(self)
 
     # --- lobby -------------------------------------------------------------------------
     @property

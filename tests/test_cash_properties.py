@@ -58,10 +58,10 @@ async def run(ops: list[tuple[str, int]], path: Path) -> None:
                 await service.act(table_id, table.seats[seat].user_id or 0, seat,
                                   table.stamp(seat)[0], 0)
             elif op == "timeout" and table.game is not None and not table.game.is_over:
-                async with service.lock(table_id):
-                    key = next(iter(table.deadlines), None)
+                async with service.command(table_id) as draft:
+                    key = next(iter(draft.deadlines), None)
                     if key is not None:
-                        await service.step_by_clock(table, table.timeout(key))
+                        await service.step_by_clock(draft, draft.timeout(key))
             elif op == "abort":
                 await service.abort(CHANNEL, PEOPLE[0], "P0", is_admin=True)
         except TableError:

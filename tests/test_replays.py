@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cash_desk import CashDesk
+from bot.outcomes import action_for
 from bot.replays import (
     EVERYONE,
     ReplayUnavailable,
@@ -57,19 +58,23 @@ async def service(store: Store, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     await made.close()
 
 
-async def play_to_the_end(service: TableService, table: Table) -> None:
-    """Every seat answers its first choice until the game (or the deal) is over."""
-    game = table.require_game()
-    while not game.is_over:
-        for seat in sorted(game.to_act):
-            user = table.seats[seat].user_id
-            assert user is not None
-            prompt = game.prompt(seat)
-            assert prompt is not None
-            index = min(seat, len(prompt.choices) - 1)
-            await service.act(table.table_id, user, seat, table.stamp(seat)[0], index)
-            if game.is_over:
-                break
+async def play_to_the_end(service: TableService, table: Table) -> Table:
+    """Every seat answers its first choice until the game (or the deal) is over; returns the
+    table as the last step left it. Each step installs a new table object, and a finished
+    game's table leaves the service, so each step is also applied to a draft of our own."""
+    while not table.require_game().is_over:
+        game = table.require_game()
+        seat = min(game.to_act)
+        user = table.seats[seat].user_id
+        assert user is not None
+        prompt = game.prompt(seat)
+        assert prompt is not None
+        index = min(seat, len(prompt.choices) - 1)
+        shadow = table.draft()
+        shadow.act(user, seat, action_for(prompt.choices[index], None, None))
+        await service.act(table.table_id, user, seat, table.stamp(seat)[0], index)
+        table = service.tables.get(table.table_id, shadow)
+    return table
 
 
 async def test_a_finished_game_replays_from_its_record_and_log(service: TableService,
@@ -81,7 +86,7 @@ async def test_a_finished_game_replays_from_its_record_and_log(service: TableSer
     table = service.tables[table_id]
     with pytest.raises(ReplayUnavailable, match="still being played"):
         await load_notation(store, GUILD, table_id)  # running: no replay, nothing shown
-    await play_to_the_end(service, table)
+    table = await play_to_the_end(service, table)
     final = table.require_game().to_dict()
     bodies = [row.body for row in await store.pending_messages(table_id)]
     replay_posts = [b for b in bodies if (b.get("view") or {}).get("type") == "replay"]
@@ -120,12 +125,12 @@ async def test_a_cash_table_replays_each_deal_on_its_own_seats_and_stacks(
     await service.lobby_action(table_id, BOB, "Bob", "join")
     await service.lobby_action(table_id, ALICE, "Alice", "start")
     table = service.tables[table_id]
-    await play_to_the_end(service, table)
+    table = await play_to_the_end(service, table)
     first_stacks = list(table.stacks)
     desk = CashDesk(service)
     await desk.act(table_id, CAROL, "Carol", "join")
     await desk.act(table_id, BOB, "Bob", "deal")
-    await play_to_the_end(service, table)
+    table = await play_to_the_end(service, service.tables[table_id])
     last = table.require_game().to_dict()
     logged = await store.table_actions(table_id)
     assert [row.action[0] for row in logged].count(DEAL_RECORD) == 2

@@ -123,6 +123,7 @@ async def test_the_end_records_the_result_and_tells_everyone(service: TableServi
                                                              store: Store) -> None:
     table = await started(service)
     await service.act(table.table_id, ALICE, 0, table.stamp(0)[0], 2)
+    table = service.tables[table.table_id]  # each step installs a new table object
     await service.act(table.table_id, BOB, 1, table.stamp(1)[0], 0)
     assert table.table_id not in service.tables
     assert await store.load_snapshots() == []
@@ -232,12 +233,15 @@ async def ledger_matches_balances(store: Store, people: list[int]) -> None:
         assert sum(row.delta for row in rows) == await store.balance(GUILD, user)
 
 
-async def play_deal(service: TableService, table: Table) -> None:
+async def play_deal(service: TableService, table: Table) -> Table:
+    """Play the deal out; the table as it stands after it (each step installs a new one)."""
     while not table.require_game().is_over:
         (seat,) = table.require_game().to_act
         user = table.seats[seat].user_id
         assert user is not None
         await service.act(table.table_id, user, seat, table.stamp(seat)[0], 0)
+        table = service.tables[table.table_id]
+    return table
 
 
 async def test_a_cash_table_buys_in_plays_deals_and_cashes_out(
@@ -254,17 +258,18 @@ async def test_a_cash_table_buys_in_plays_deals_and_cashes_out(
     table = service.tables[table_id]
     with pytest.raises(TableError, match="between deals"):
         await CashDesk(service).act(table_id, CAROL, "Carol", "join")
-    await play_deal(service, table)
+    table = await play_deal(service, table)
     assert table_id in service.tables  # a chip table plays on after a deal
     assert sum(table.stacks) == 200  # the pot went to a stack, nothing made or lost
     assert await chips_everywhere(store, service, people) == total
 
     desk = CashDesk(service)
     assert "sat down" in await desk.act(table_id, CAROL, "Carol", "join")
-    assert [seat.name for seat in table.seats] == ["Alice", "Bob", "Carol"]
+    assert [seat.name for seat in service.tables[table_id].seats] == ["Alice", "Bob", "Carol"]
     assert "Deal 2" in await desk.act(table_id, BOB, "Bob", "deal")
+    table = service.tables[table_id]
     assert table.require_game().seats == ("Alice", "Bob", "Carol")
-    await play_deal(service, table)
+    table = await play_deal(service, table)
     assert await chips_everywhere(store, service, people) == total
     stack = table.stacks[table.seat_of(BOB) or 0]
     before = await store.balance(GUILD, BOB)
@@ -347,11 +352,12 @@ async def test_a_next_deal_the_stacks_cannot_pay_for_says_rebuy_and_changes_noth
     await service.lobby_action(table_id, BOB, "Bob", "join")
     await service.lobby_action(table_id, ALICE, "Alice", "start")
     table = service.tables[table_id]
-    await play_deal(service, table)  # everyone passes: the pot is shared, the deal is over
+    table = await play_deal(service, table)  # everyone passes: the pot is shared
     table.stacks = [1, 1]  # as if both had lost all but one chip: under the ante of 2
     desk = CashDesk(service)
     with pytest.raises(TableError, match=r"next deal can't start: .*ante.*\*\*Rebuy\*\*"):
         await desk.act(table_id, BOB, "Bob", "deal")
+    table = service.tables[table_id]
     assert table.deals == 1 and table.stacks == [1, 1]
     assert "You bought 49 chips" in await desk.act(table_id, ALICE, "Alice", "rebuy")
     assert "You bought 49 chips" in await desk.act(table_id, BOB, "Bob", "rebuy")
@@ -367,5 +373,6 @@ async def test_the_current_stamp_is_the_told_one_and_reading_it_changes_nothing(
     user = table.seats[seat].user_id
     assert user is not None
     await service.act(table.table_id, user, seat, told[seat], 0)
+    table = service.tables[table.table_id]
     assert service.prompt_stamp(table.table_id, seat) == table.stamp(seat)[0]
     assert service.prompt_stamp("no-such-table", 0) is None
