@@ -11,10 +11,10 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.inert import inert
 from bot.store import ChipChange, InsufficientChipsError, Store
+from bot.validation import MAX_GRANT, guild_setting
 from engine.i18n import N_, msg
 
 DEFAULT_DAILY = 100
-MAX_GRANT = 1_000_000
 REASON_GRANT = "admin grant"
 # The ledger's reasons as people read them (the stored reason stays the English word).
 REASONS = {"admin grant": N_("admin grant"), "buy-in": N_("buy-in"),
@@ -32,12 +32,14 @@ class Bank:
         self.store = store
 
     async def starting(self, guild_id: int) -> int:
-        value = await self.store.get_guild_setting(guild_id, "starting_chips",
-                                                   self.store.starting_chips)
+        # Read through the settings' checks: a value stored before they existed (negative,
+        # say) reads as the default instead of failing every new account.
+        value = await guild_setting(self.store, guild_id, "starting_chips",
+                                    self.store.starting_chips)
         return int(value)
 
     async def daily_amount(self, guild_id: int) -> int:
-        return int(await self.store.get_guild_setting(guild_id, "daily_chips", DEFAULT_DAILY))
+        return int(await guild_setting(self.store, guild_id, "daily_chips", DEFAULT_DAILY))
 
     async def balance(self, guild_id: int, user_id: int) -> int:
         """A player's chips; a first-timer's account opens with the server's starting grant."""

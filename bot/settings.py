@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "DICTIONARY_TAG",
     "LOG_LEVELS",
     "PROJECT_ROOT",
     "Settings",
@@ -50,8 +51,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Enchant/hunspell tags: "en_US", "de_DE_frami", "en_GB-ise". Loose on purpose: the dictionary
-# loader gives the precise error; this only catches values that cannot possibly be a tag.
-_DICTIONARY_TAG = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*")
+# loader gives the precise error; this only catches values that cannot possibly be a tag (a
+# path above all: bot/wordlists.py names files after the tag).
+DICTIONARY_TAG = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
 # Discord snowflakes are unsigned 64-bit, stored by sqlite as signed 64-bit.
 _MAX_SNOWFLAKE = 2**63 - 1
@@ -309,7 +311,7 @@ def _redacted(url: str) -> str:
 def _dictionary(raw: str | None) -> str:
     if raw is None:
         return DEFAULT_DICTIONARY
-    if not _DICTIONARY_TAG.fullmatch(raw):
+    if not DICTIONARY_TAG.fullmatch(raw):
         raise SettingsError(
             f"DICTIONARY must be a dictionary language tag such as en_US, not {raw!r}."
         )
@@ -357,7 +359,7 @@ def _dev_guild(raw: str | None) -> int | None:
 def _global_rate_limit(raw: str | None) -> int:
     if raw is None:
         return DEFAULT_GLOBAL_RATE_LIMIT
-    if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
         raise SettingsError("GLOBAL_RATE_LIMIT must be the bot's requests a second that Discord "
                             f"allows, a whole number such as 50, not {raw!r}.")
     return int(raw)

@@ -22,10 +22,11 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.settings import DICTIONARY_TAG
 from engine import words as engine_words
 from engine.words import Dictionary, get_dictionary, usable_words
 
-__all__ = ["FORMAT", "build", "find_hunspell", "install", "load", "unmunch"]
+__all__ = ["FORMAT", "build", "checked_tag", "find_hunspell", "install", "load", "unmunch"]
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,19 @@ HUNSPELL_DIRS = (
 )
 
 
+def checked_tag(lang: str) -> str:
+    """`lang` if it can be a dictionary's tag (en_US, de_DE_frami); else ValueError. The
+    files read and written here are named after the tag, so a tag is never allowed to be a
+    path: a table's language that came from a crafted command or a setting stored before
+    settings were checked ("../../etc/passwd") must not reach the file system."""
+    if not isinstance(lang, str) or not DICTIONARY_TAG.fullmatch(lang):
+        raise ValueError(f"{lang!r} is not a dictionary's language tag, such as en_US")
+    return lang
+
+
 def find_hunspell(lang: str) -> tuple[Path, Path] | None:
     """The .dic and .aff files enchant's hunspell provider reads for `lang`, if any."""
+    checked_tag(lang)
     for folder in HUNSPELL_DIRS:
         dic, aff = folder / f"{lang}.dic", folder / f"{lang}.aff"
         if dic.is_file() and aff.is_file():
@@ -123,7 +135,7 @@ def load(lang: str, data_dir: Path) -> list[str]:
     """The candidates for `lang`, from `data_dir/words/words_<lang>.txt` when that file was
     made from the dictionary installed now, else built and written there. An unwritable data
     directory only costs the cache: the list is still built and used."""
-    path = data_dir / "words" / f"words_{lang}.txt"
+    path = data_dir / "words" / f"words_{checked_tag(lang)}.txt"
     stamp = _stamp(lang)
     header = f"# words for {lang}, stamp {stamp}"
     try:

@@ -18,8 +18,8 @@ from bot.i18n import render, t
 from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text, renderer_for
-from cogs.common import send_rules, start_table
-from cogs.sppoker import language_choices
+from bot.validation import ANTE, RED_DOG_BUY_IN, guild_setting
+from cogs.common import BuyIn, Dictionary, MinBuyIn, Option, Refusals, send_rules, start_table
 from engine.betting import Pot
 from engine.cards import parse_cards
 from engine.game import Event
@@ -203,7 +203,7 @@ MIN_BUY_IN = "The least a player short of the buy-in may sit down with (default:
 
 
 @app_commands.guild_only()
-class BadugiCommands(commands.GroupCog, group_name="badugi",
+class BadugiCommands(Refusals, commands.GroupCog, group_name="badugi",
                      group_description="Badugi: four cards, ace low, three draws (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -211,8 +211,8 @@ class BadugiCommands(commands.GroupCog, group_name="badugi",
     @app_commands.command(name="start", description="Open a Badugi cash table in this channel")
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
-                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+                    buy_in: BuyIn | None = None,
+                    min_buy_in: MinBuyIn | None = None) -> None:
         await start_table(interaction, Badugi.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How Badugi is played here")
@@ -221,7 +221,7 @@ class BadugiCommands(commands.GroupCog, group_name="badugi",
 
 
 @app_commands.guild_only()
-class RedDogCommands(commands.GroupCog, group_name="reddog",
+class RedDogCommands(Refusals, commands.GroupCog, group_name="reddog",
                      group_description="Red Dog: bet that your hand beats the next card (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -230,9 +230,9 @@ class RedDogCommands(commands.GroupCog, group_name="reddog",
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
                            ante="Chips each player antes to the pot (default 1)")
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 5, 100_000] | None = None,
-                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None,
-                    ante: app_commands.Range[int, 1, 1000] | None = None) -> None:
+                    buy_in: app_commands.Transform[int, Option(RED_DOG_BUY_IN)] | None = None,
+                    min_buy_in: MinBuyIn | None = None,
+                    ante: app_commands.Transform[int, Option(ANTE)] | None = None) -> None:
         await start_table(interaction, RedDog.kind, buy_in=buy_in,
                           min_buy_in=min_buy_in, ante=ante)
 
@@ -242,7 +242,7 @@ class RedDogCommands(commands.GroupCog, group_name="reddog",
 
 
 @app_commands.guild_only()
-class HoldemSppokerCommands(commands.GroupCog, group_name="holdem-sppoker",
+class HoldemSppokerCommands(Refusals, commands.GroupCog, group_name="holdem-sppoker",
                             group_description="Hold'em Sppoker: Texas Hold'em with the letter "
                             "deck; pots split between poker and spelling (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
@@ -251,19 +251,23 @@ class HoldemSppokerCommands(commands.GroupCog, group_name="holdem-sppoker",
     @app_commands.command(name="start", description="Open a Hold'em Sppoker cash table here")
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
                            dictionary="Dictionary for words (default: the server's)")
-    @app_commands.choices(dictionary=language_choices())
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
-                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None,
-                    dictionary: str | None = None) -> None:
-        language = dictionary
-        if language is None and interaction.guild_id is not None:
-            default = self.bot.settings.dictionary  # type: ignore[attr-defined]
+                    buy_in: BuyIn | None = None,
+                    min_buy_in: MinBuyIn | None = None,
+                    dictionary: Dictionary | None = None) -> None:
+        async def server_dictionary() -> dict[str, str]:
+            """The server's `dictionary` setting, else the bot's (read within the command's
+            time; a stored value no longer installed reads as the bot's)."""
+            default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
+            if interaction.guild_id is None:
+                return {"language": default}
             store = self.bot.store  # type: ignore[attr-defined]
-            language = await store.get_guild_setting(interaction.guild_id, "dictionary",
-                                                     default)
+            return {"language": await guild_setting(store, interaction.guild_id, "dictionary",
+                                                    default)}
+
         await start_table(interaction, HoldemSppoker.kind, buy_in=buy_in,
-                          min_buy_in=min_buy_in, language=language)
+                          min_buy_in=min_buy_in, language=dictionary,
+                          defaults=server_dictionary)
 
     @app_commands.command(name="rules", description="How Hold'em Sppoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -271,7 +275,7 @@ class HoldemSppokerCommands(commands.GroupCog, group_name="holdem-sppoker",
 
 
 @app_commands.guild_only()
-class DealersChoiceCommands(commands.GroupCog, group_name="dealers-choice",
+class DealersChoiceCommands(Refusals, commands.GroupCog, group_name="dealers-choice",
                             group_description="A chip session: each dealer picks the game"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -279,8 +283,8 @@ class DealersChoiceCommands(commands.GroupCog, group_name="dealers-choice",
     @app_commands.command(name="start", description="Open a Dealer's Choice table here")
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
-                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+                    buy_in: BuyIn | None = None,
+                    min_buy_in: MinBuyIn | None = None) -> None:
         await start_table(interaction, DealersChoice.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How a Dealer's Choice session goes")

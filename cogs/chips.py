@@ -10,7 +10,10 @@ from bot import i18n
 from bot.bank import Bank, BankError
 from bot.i18n import t
 from bot.inert import inert
+from bot.presenter import Answer, answer_in_time
 from bot.table import error_text
+from bot.validation import GRANT
+from cogs.common import Option, Refusals
 
 
 def bank_of(interaction: discord.Interaction) -> Bank:
@@ -19,7 +22,7 @@ def bank_of(interaction: discord.Interaction) -> Bank:
 
 
 @app_commands.guild_only()
-class Chips(commands.GroupCog, group_name="chips",
+class Chips(Refusals, commands.GroupCog, group_name="chips",
             group_description="Play-money chips for the chip games (no real money, ever)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -30,44 +33,53 @@ class Chips(commands.GroupCog, group_name="chips",
     async def balance(self, interaction: discord.Interaction,
                       user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
-        await i18n.for_interaction(interaction)
+        guild_id = interaction.guild_id
         target = user or interaction.user
-        text = await bank_of(interaction).statement(interaction.guild_id, target.id,
-                                                    target.display_name)
-        await interaction.response.send_message(text, ephemeral=True)
+
+        async def work() -> Answer:
+            await i18n.for_interaction(interaction)
+            return Answer(await bank_of(interaction).statement(guild_id, target.id,
+                                                               target.display_name))
+
+        await answer_in_time(interaction, work())
 
     @app_commands.command(name="daily", description="Claim today's free chips")
     async def daily(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        await i18n.for_interaction(interaction)
-        text = await bank_of(interaction).daily(interaction.guild_id, interaction.user.id,
-                                                interaction.user.display_name)
-        await interaction.response.send_message(text, ephemeral=True)
+        guild_id = interaction.guild_id
+
+        async def work() -> Answer:
+            await i18n.for_interaction(interaction)
+            return Answer(await bank_of(interaction).daily(guild_id, interaction.user.id,
+                                                           interaction.user.display_name))
+
+        await answer_in_time(interaction, work())
 
     @app_commands.command(name="grant", description="Give chips to a player (Manage Server)")
     @app_commands.describe(user="Who gets them", amount="How many (negative to take back)")
     @app_commands.default_permissions(manage_guild=True)
     async def grant(self, interaction: discord.Interaction, user: discord.User,
-                    amount: app_commands.Range[int, -1_000_000, 1_000_000]) -> None:
+                    amount: app_commands.Transform[int, Option(GRANT)]) -> None:
         assert interaction.guild_id is not None
-        await i18n.for_interaction(interaction)
-        if not interaction.permissions.manage_guild:
-            await interaction.response.send_message(
-                t("Granting chips needs the Manage Server permission."), ephemeral=True)
-            return
-        try:
-            balance = await bank_of(interaction).grant(interaction.guild_id, user.id,
-                                                       user.display_name, amount)
-        except BankError as error:
-            await interaction.response.send_message(i18n.render(error_text(error)),
-                                                    ephemeral=True)
-            return
-        with i18n.using(i18n.guild_locale(interaction.guild_id)):  # said in the channel
-            said = t("{name} gave {user} {amount} chips; they now have {n}.",
-                     name=inert(interaction.user.display_name), user=user.mention,
-                     amount=f"{amount:+d}", n=balance)
-        await interaction.response.send_message(
-            said, allowed_mentions=discord.AllowedMentions.none())
+        guild_id = interaction.guild_id
+
+        async def work() -> Answer:
+            await i18n.for_interaction(interaction)
+            if not interaction.permissions.manage_guild:
+                return Answer(t("Granting chips needs the Manage Server permission."))
+            try:
+                balance = await bank_of(interaction).grant(guild_id, user.id,
+                                                           user.display_name, amount)
+            except BankError as error:
+                return Answer(i18n.render(error_text(error)))
+            with i18n.using(i18n.guild_locale(guild_id)):  # said in the channel
+                said = t("{name} gave {user} {amount} chips; they now have {n}.",
+                         name=inert(interaction.user.display_name), user=user.mention,
+                         amount=f"{amount:+d}", n=balance)
+            return Answer(said, ephemeral=False,
+                          allowed_mentions=discord.AllowedMentions.none())
+
+        await answer_in_time(interaction, work(), ephemeral=False)
 
 
 async def setup(bot: commands.Bot) -> None:

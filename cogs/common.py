@@ -1,14 +1,117 @@
-"""What every game's cog does the same way: open a table, show the rules."""
+"""What every cog does the same way: its options checked, a table opened, the rules shown.
+
+Every slash option with a range or a fixed set of values is declared in `bot/validation.py`
+and annotated here as an `Option` (`app_commands.Transform[int, Option(BUY_IN)]`): Discord's
+schema (min and max, choices) comes from that declaration, and every value that arrives is
+checked against it again, since a crafted interaction can carry any value. A refused value
+never reaches the command: the cog's `Refusals` answers it privately with what the option
+accepts.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import discord
+from discord import app_commands
 
-from bot import i18n
+from bot import i18n, validation
 from bot.i18n import t
+from bot.presenter import Answer, answer_in_time, deliver, in_time
+from bot.validation import Bound, Flag, InvalidValue, OneOf
+
+log = logging.getLogger(__name__)
+
+MAX_CHOICES = 25  # Discord's limit for an option's choices
+
+
+class Refused(app_commands.AppCommandError):
+    """An option's value that its declaration refuses (raised by `Option.transform`)."""
+
+    def __init__(self, invalid: InvalidValue) -> None:
+        super().__init__(str(invalid))
+        self.invalid = invalid
+
+
+class Option(app_commands.Transformer):
+    """A declared option (`bot/validation.py`) as Discord sees it and as the bot checks it:
+    the type, range and choices of the command's schema are read from the declaration, and
+    `transform` (which discord.py runs on every value that arrives, before the command)
+    checks the value against the same declaration."""
+
+    def __init__(self, check: Bound | OneOf | Flag) -> None:
+        self.check = check
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        if isinstance(self.check, Bound):
+            return discord.AppCommandOptionType.integer
+        if isinstance(self.check, Flag):
+            return discord.AppCommandOptionType.boolean
+        return discord.AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int | None:
+        return self.check.low if isinstance(self.check, Bound) else None
+
+    @property
+    def max_value(self) -> int | None:
+        return self.check.high if isinstance(self.check, Bound) else None
+
+    @property
+    def choices(self) -> list[app_commands.Choice[int | float | str]] | None:
+        """A fixed set's values as a menu (Discord shows at most 25: a value past them can
+        still be typed by a client that knows it, and is checked like any other)."""
+        if not isinstance(self.check, OneOf):
+            return None
+        return [app_commands.Choice[int | float | str](name=name, value=value)
+                for value, name in self.check.values().items()][:MAX_CHOICES]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        try:
+            return self.check.check(value)
+        except InvalidValue as error:
+            raise Refused(error) from error
+
+
+# The options the games' start commands share, each its declaration as an annotation.
+BuyIn = app_commands.Transform[int, Option(validation.BUY_IN)]
+MinBuyIn = app_commands.Transform[int, Option(validation.MIN_BUY_IN)]
+TurnSeconds = app_commands.Transform[int, Option(validation.TURN_SECONDS)]
+Dictionary = app_commands.Transform[str, Option(validation.DICTIONARY)]
+
+
+def refused_answer(invalid: InvalidValue) -> Answer:
+    """The refusal in the reader's language, the option named as their client names it."""
+    name = i18n.translate_command(invalid.option, i18n.current(), "name") or invalid.option
+    return Answer(i18n.render(invalid.shown(name)))
+
+
+class Refusals:
+    """Mixed into every cog with options: a refused value (`Refused`) is answered privately
+    with what the option accepts, and nothing else happens; any other error is logged as
+    discord.py logs an error no handler took."""
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        if isinstance(error, Refused):
+            invalid = error.invalid
+
+            async def work() -> Answer:
+                await i18n.for_interaction(interaction)
+                return refused_answer(invalid)
+
+            log.info("refused /%s from %s: %s", getattr(interaction.command, "qualified_name",
+                                                         "?"), interaction.user.id, invalid)
+            await answer_in_time(interaction, work())
+            return
+        command = interaction.command
+        log.error("Ignoring exception in command %r", command.name if command else None,
+                  exc_info=error)
+
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
@@ -22,8 +125,14 @@ def rules_path(kind: str, locale: str) -> Path:
 EMBED_DESCRIPTION_LIMIT = 4096
 
 
-async def start_table(interaction: discord.Interaction, kind: str, **options: Any) -> None:
-    await interaction.client.presenter.open_table(interaction, kind, options)  # type: ignore[attr-defined]
+async def start_table(
+    interaction: discord.Interaction, kind: str, *,
+    defaults: Callable[[], Awaitable[Mapping[str, Any]]] | None = None, **options: Any,
+) -> None:
+    """`/<game> start`: the presenter opens the table (`defaults` fills the options left out,
+    read within the command's time)."""
+    presenter = interaction.client.presenter  # type: ignore[attr-defined]
+    await presenter.open_table(interaction, kind, options, defaults=defaults)
 
 
 EMBED_TOTAL_LIMIT = 6000  # characters in all the embeds of one message
@@ -94,10 +203,11 @@ def _chunks(body: list[str], limit: int) -> list[str]:
 async def send_rules(interaction: discord.Interaction, kind: str, title: str) -> None:
     """The whole rules page, privately, laid out for Discord (see `rules_embeds`), in the
     reader's language when the page is translated (`docs/rules/<lang>/<kind>.md`)."""
-    locale = await i18n.for_interaction(interaction)
-    path = rules_path(kind, locale)
-    text = path.read_text(encoding="utf-8") if path.exists() else t("No rules page yet.")
-    batches = rules_embeds(text, t(title))
-    await interaction.response.send_message(embeds=batches[0], ephemeral=True)
-    for batch in batches[1:]:
-        await interaction.followup.send(embeds=batch, ephemeral=True)
+    async def work() -> list[list[discord.Embed]]:
+        locale = await i18n.for_interaction(interaction)
+        path = rules_path(kind, locale)
+        text = path.read_text(encoding="utf-8") if path.exists() else t("No rules page yet.")
+        return rules_embeds(text, t(title))
+
+    for batch in await in_time(interaction, work()):
+        await deliver(interaction, Answer(embeds=tuple(batch)))

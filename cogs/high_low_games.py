@@ -12,8 +12,9 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
+from bot.validation import DRAW_FEE
 from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, pots_line, seat_state, showdown_images
-from cogs.common import send_rules, start_table
+from cogs.common import BuyIn, MinBuyIn, Option, Refusals, send_rules, start_table
 from engine.games.old_man_49er import OldMan49er
 from engine.games.reveal_order import RevealSeatView, RevealView
 from engine.games.spew import Spew, SpewSeatView, SpewView
@@ -120,7 +121,7 @@ PLUGINS = (
 
 
 @app_commands.guild_only()
-class OldMan49erCommands(commands.GroupCog, group_name="old-man-49er",
+class OldMan49erCommands(Refusals, commands.GroupCog, group_name="old-man-49er",
                          group_description="Old Man 49er: reveal one by one; 49 takes all (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -128,8 +129,8 @@ class OldMan49erCommands(commands.GroupCog, group_name="old-man-49er",
     @app_commands.command(name="start", description="Open an Old Man 49er cash table here")
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
-                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+                    buy_in: BuyIn | None = None,
+                    min_buy_in: MinBuyIn | None = None) -> None:
         await start_table(interaction, OldMan49er.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How Old Man 49er is played here")
@@ -138,7 +139,7 @@ class OldMan49erCommands(commands.GroupCog, group_name="old-man-49er",
 
 
 @app_commands.guild_only()
-class SpewCommands(commands.GroupCog, group_name="spew",
+class SpewCommands(Refusals, commands.GroupCog, group_name="spew",
                    group_description="Spew: spew cards strip ranks from every hand (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -146,8 +147,8 @@ class SpewCommands(commands.GroupCog, group_name="spew",
     @app_commands.command(name="start", description="Open a Spew cash table here")
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
-                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+                    buy_in: BuyIn | None = None,
+                    min_buy_in: MinBuyIn | None = None) -> None:
         await start_table(interaction, Spew.kind, buy_in=buy_in, min_buy_in=min_buy_in)
 
     @app_commands.command(name="rules", description="How Spew is played here")
@@ -156,7 +157,7 @@ class SpewCommands(commands.GroupCog, group_name="spew",
 
 
 @app_commands.guild_only()
-class ZeroTo55Commands(commands.GroupCog, group_name="zero-to-55",
+class ZeroTo55Commands(Refusals, commands.GroupCog, group_name="zero-to-55",
                        group_description="Zero to 55: closest to 0 or to 55 wins (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -165,9 +166,9 @@ class ZeroTo55Commands(commands.GroupCog, group_name="zero-to-55",
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
                            draw_fee="Chips per card drawn (default 0: free)")
     async def start(self, interaction: discord.Interaction,
-                    buy_in: app_commands.Range[int, 20, 100_000] | None = None,
-                    min_buy_in: app_commands.Range[int, 1, 100_000] | None = None,
-                    draw_fee: app_commands.Range[int, 0, 100] | None = None) -> None:
+                    buy_in: BuyIn | None = None,
+                    min_buy_in: MinBuyIn | None = None,
+                    draw_fee: app_commands.Transform[int, Option(DRAW_FEE)] | None = None) -> None:
         await start_table(interaction, ZeroTo55.kind, buy_in=buy_in,
                           min_buy_in=min_buy_in, draw_fee=draw_fee)
 

@@ -18,9 +18,12 @@ from bot import i18n
 from bot.bank import Bank
 from bot.i18n import t
 from bot.inert import inert
+from bot.presenter import Answer, answer_in_time, in_time, update_clicked
 from bot.ratings import BASE, SCALE, RatingRow
 from bot.replays import recent_games
 from bot.store import LeaderboardOrder, LeaderboardRow, Store
+from bot.validation import OneOf
+from cogs.common import Option, Refusals
 from engine.games import GAMES
 from engine.i18n import N_
 
@@ -170,22 +173,26 @@ class PageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             return
-        embed, view = await leaderboard_page(
+        embed, view = await in_time(interaction, leaderboard_page(
             store_of(interaction), interaction.guild_id, self.kind, self.order, self.page
-        )
-        await interaction.response.edit_message(embed=embed, view=view)
+        ))
+        await update_clicked(interaction, Answer(embeds=(embed,), view=view))
 
 
-def game_choices() -> list[app_commands.Choice[str]]:
+def boards() -> dict[str, str]:
     """Every game (a chip game's board ranks its sessions: wins, net chips as points, and
-    ratings by net chips), besides all games together and the richest players."""
-    choices = [app_commands.Choice(name=cls.title, value=kind) for kind, cls in GAMES.items()]
-    return [app_commands.Choice(name="All games", value="all"),
-            app_commands.Choice(name="Chips", value="chips"), *choices][:25]
+    ratings by net chips), besides all games together and the richest players: the boards
+    `/leaderboard game:` offers, by the name its menu shows."""
+    return {"all": "All games", "chips": "Chips",
+            **{kind: cls.title for kind, cls in GAMES.items()}}
+
+
+BOARD = OneOf("game", boards)
+ORDER = OneOf("order", lambda: ORDERS)
 
 
 @app_commands.guild_only()
-class Leaderboards(commands.Cog):
+class Leaderboards(Refusals, commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
@@ -194,39 +201,47 @@ class Leaderboards(commands.Cog):
                            order="Wins, games, points, win rate, skill rating or best score "
                                  "(by default: rating once someone played a few games; a "
                                  "solitaire's best score)")
-    @app_commands.choices(
-        game=game_choices(),
-        order=[app_commands.Choice(name=label, value=key) for key, label in ORDERS.items()],
-    )
-    async def leaderboard(self, interaction: discord.Interaction, game: str,
-                          order: str | None = None) -> None:
+    async def leaderboard(self, interaction: discord.Interaction,
+                          game: app_commands.Transform[str, Option(BOARD)],
+                          order: app_commands.Transform[str, Option(ORDER)] | None = None,
+                          ) -> None:
         assert interaction.guild_id is not None
-        await i18n.for_interaction(interaction, private=False)  # the board is public
-        if game == "chips":
-            bank: Bank = self.bot.bank  # type: ignore[attr-defined]
-            lines = await bank.richest(interaction.guild_id)
-            embed = discord.Embed(title=t("🪙 Chips — the richest players"),
-                                  colour=discord.Colour.gold(),
-                                  description="\n".join(lines) or t(
-                                      "Nobody has chips yet: `/chips daily` starts an "
-                                      "account."))
-            await interaction.response.send_message(embed=embed)
-            return
-        store = store_of(interaction)
-        order = order or await default_order(store, interaction.guild_id, game)
-        embed, view = await leaderboard_page(store, interaction.guild_id, game, order, 0)
-        await interaction.response.send_message(embed=embed, view=view)
+        guild_id = interaction.guild_id
+
+        async def work() -> Answer:
+            await i18n.for_interaction(interaction, private=False)  # the board is public
+            if game == "chips":
+                bank: Bank = self.bot.bank  # type: ignore[attr-defined]
+                lines = await bank.richest(guild_id)
+                embed = discord.Embed(title=t("🪙 Chips — the richest players"),
+                                      colour=discord.Colour.gold(),
+                                      description="\n".join(lines) or t(
+                                          "Nobody has chips yet: `/chips daily` starts an "
+                                          "account."))
+                return Answer(embeds=(embed,), ephemeral=False)
+            store = store_of(interaction)
+            chosen = order or await default_order(store, guild_id, game)
+            embed, view = await leaderboard_page(store, guild_id, game, chosen, 0)
+            return Answer(embeds=(embed,), view=view, ephemeral=False)
+
+        await answer_in_time(interaction, work(), ephemeral=False)
 
     @app_commands.command(name="stats", description="A player's record in this server")
     @app_commands.describe(user="Whose record (yours if left out)")
     async def stats(self, interaction: discord.Interaction,
                     user: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
+        await answer_in_time(interaction, self._stats(interaction, interaction.guild_id, user),
+                             ephemeral=False)
+
+    async def _stats(self, interaction: discord.Interaction, guild_id: int,
+                     user: discord.User | None) -> Answer:
+        """The record, built in full before it is sent (see `answer_in_time`)."""
         await i18n.for_interaction(interaction, private=False)  # the record is public
         target = user or interaction.user
         store = store_of(interaction)
-        stats = await store.player_stats(interaction.guild_id, target.id)
-        ratings = await store.player_ratings(interaction.guild_id, target.id)
+        stats = await store.player_stats(guild_id, target.id)
+        ratings = await store.player_ratings(guild_id, target.id)
         embed = discord.Embed(title=f"📊 {inert(target.display_name)}",
                               colour=discord.Colour.blue())
         if not stats:
@@ -245,7 +260,7 @@ class Leaderboards(commands.Cog):
                 + rated + t("last played {when}", when=when),
                 inline=False,
             )
-        replays = await recent_games(store, interaction.guild_id, user_id=target.id, limit=3)
+        replays = await recent_games(store, guild_id, user_id=target.id, limit=3)
         if replays:
             aborted = t(" (aborted)")
             embed.add_field(name=t("Last games — `/replay <id>` steps through one"),
@@ -254,7 +269,7 @@ class Leaderboards(commands.Cog):
                                             + (aborted if game.status != "finished" else "")
                                             + f" <t:{int(game.finished_at.timestamp())}:R>"
                                             for game in replays))
-        await interaction.response.send_message(embed=embed)
+        return Answer(embeds=(embed,), ephemeral=False)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,7 +17,8 @@ from bot.i18n import render, t
 from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
-from cogs.common import send_rules, start_table
+from bot.validation import POKENO_TARGET, POKENO_TURN_SECONDS
+from cogs.common import Option, Refusals, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
@@ -178,7 +179,7 @@ PLUGINS = (
 
 
 @app_commands.guild_only()
-class Pokeno(commands.GroupCog, group_name="pokeno",
+class Pokeno(Refusals, commands.GroupCog, group_name="pokeno",
              group_description="Pyramid Po-Ke-No: build ten poker hands face down; to 500"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -188,8 +189,9 @@ class Pokeno(commands.GroupCog, group_name="pokeno",
     @app_commands.describe(target="Points to win (default 500)",
                            turn_seconds="Seconds each player has for a turn (default 180)")
     async def start(self, interaction: discord.Interaction,
-                    target: app_commands.Range[int, 50, 2000] | None = None,
-                    turn_seconds: app_commands.Range[int, 30, 900] | None = None) -> None:
+                    target: app_commands.Transform[int, Option(POKENO_TARGET)] | None = None,
+                    turn_seconds: app_commands.Transform[int, Option(POKENO_TURN_SECONDS)]
+                    | None = None) -> None:
         await start_table(interaction, "pokeno", target=target, turn_seconds=turn_seconds)
 
     @app_commands.command(name="solitaire",

@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.i18n import render, t
 from bot.inert import TEXT_LIMIT, clean, inert
+from bot.presenter import Answer, deliver, in_time, update_clicked
 from bot.replays import (
     EVERYONE,
     PlayedGame,
@@ -34,6 +35,8 @@ from bot.replays import (
 )
 from bot.store import Store
 from bot.table import error_text
+from bot.validation import EXPORT
+from cogs.common import Option, Refusals
 from engine.notation import Notation, NotationError, Replayer, write
 from engine.replay import ReplayError
 
@@ -45,7 +48,7 @@ Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 
 
-class Replays(commands.Cog):
+class Replays(Refusals, commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self._cache: OrderedDict[tuple[int, str], tuple[PlayedGame, Notation, Replayer]] = \
@@ -72,52 +75,55 @@ class Replays(commands.Cog):
     # --- pages --------------------------------------------------------------------------
     async def page(self, interaction: discord.Interaction, table_id: str, index: int,
                    who: int, *, new: bool) -> None:
-        """Show frame `index` as `who` saw it: a new ephemeral reply, or this one edited."""
+        """Show frame `index` as `who` saw it: a new ephemeral reply, or this one edited.
+        Replaying may read the game from the database: it runs under `in_time`."""
+        page, found = await in_time(interaction, self._page(interaction, table_id, index, who))
+        if new or not found:  # a refusal is the person's alone, never over the page
+            await deliver(interaction, page)
+        else:
+            await update_clicked(interaction, page)
+
+    async def _page(self, interaction: discord.Interaction, table_id: str, index: int,
+                    who: int) -> tuple[Answer, bool]:
+        """The page, and whether it is one (False: why there is none)."""
         await i18n.for_interaction(interaction)
         if interaction.guild_id is None:
-            await interaction.response.send_message(t("Replays are of a server's games."),
-                                                    ephemeral=True)
-            return
+            return Answer(t("Replays are of a server's games.")), False
         try:
             game, notation, replayer = await self.replayer(interaction.guild_id, table_id)
             frame = replayer.frame(index)
             chapters = replayer.chapters()
         except ReplayUnavailable as error:
-            await interaction.response.send_message(render(error_text(error)), ephemeral=True)
-            return
+            return Answer(render(error_text(error))), False
         except (NotationError, ReplayError) as error:
             log.warning("replay of %s failed: %s", table_id, error)
             # The error may quote a move, words typed by a player included: inert.
             why = inert(str(error), limit=TEXT_LIMIT, squeeze=False)
-            await interaction.response.send_message(
-                t("This game no longer replays with today's rules ({error}).", error=why),
-                ephemeral=True)
-            return
+            return Answer(t("This game no longer replays with today's rules ({error}).",
+                            error=why)), False
         content = frame_text(game, notation, frame, who)
         view = replay_view(game.table_id, frame.names, frame.index, len(replayer), who,
                            chapters)
-        if new:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
-        else:
-            await interaction.response.edit_message(content=content, view=view)
+        return Answer(content, view=view), True
 
     async def export(self, interaction: discord.Interaction, table_id: str) -> None:
+        await deliver(interaction, await in_time(interaction, self._export(interaction,
+                                                                           table_id)))
+
+    async def _export(self, interaction: discord.Interaction, table_id: str) -> Answer:
         await i18n.for_interaction(interaction)
         if interaction.guild_id is None:
-            await interaction.response.send_message(t("Replays are of a server's games."),
-                                                    ephemeral=True)
-            return
+            return Answer(t("Replays are of a server's games."))
         try:
             game, notation, _ = await self.replayer(interaction.guild_id, table_id)
         except ReplayUnavailable as error:
-            await interaction.response.send_message(render(error_text(error)), ephemeral=True)
-            return
+            return Answer(render(error_text(error)))
         data = io.BytesIO(write(notation).encode("utf-8"))
-        await interaction.response.send_message(
+        return Answer(
             t("The notation of {title} `{table}` ({n} moves): `python -m engine replay` "
               "replays it in a terminal.", title=game.title, table=game.table_id,
               n=notation.moves),
-            file=discord.File(data, filename=file_name(game)), ephemeral=True)
+            file=discord.File(data, filename=file_name(game)))
 
     # --- the command --------------------------------------------------------------------
     @app_commands.command(name="replay",
@@ -126,7 +132,7 @@ class Replays(commands.Cog):
                            export="Attach the game's notation file instead")
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, game: str,
-                     export: bool = False) -> None:
+                     export: app_commands.Transform[bool, Option(EXPORT)] = False) -> None:
         if export:
             await self.export(interaction, game)
         else:

@@ -11,7 +11,8 @@ from bot.i18n import render, t
 from bot.images import Row, render_cards, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer
-from cogs.common import send_rules, start_table
+from bot.validation import AI_SKILL, DECLARE_SECONDS, SPPOKER_TARGET, guild_setting
+from cogs.common import Dictionary, Option, Refusals, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games.sppoker import Sppoker as SppokerGame
@@ -117,12 +118,8 @@ PLUGINS = (GamePlugin(
 ),)
 
 
-def language_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=lang, value=lang) for lang in available_languages()][:25]
-
-
 @app_commands.guild_only()
-class Sppoker(commands.GroupCog, group_name="sppoker",
+class Sppoker(Refusals, commands.GroupCog, group_name="sppoker",
               group_description="Sppoker: poker and spelling with sealed declarations"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -134,21 +131,26 @@ class Sppoker(commands.GroupCog, group_name="sppoker",
         dictionary="Dictionary for words (default: the server's, see /table settings)",
         ai_skill="How well AI seats play: 0 casual, 1 good, 2 strong (default 2)",
     )
-    @app_commands.choices(dictionary=language_choices())
     async def start(self, interaction: discord.Interaction,
-                    target: app_commands.Range[int, 1, 99] | None = None,
-                    seconds: app_commands.Range[int, 20, 600] | None = None,
-                    dictionary: str | None = None,
-                    ai_skill: app_commands.Range[int, 0, 2] | None = None) -> None:
-        default = self.bot.settings.dictionary  # type: ignore[attr-defined]
-        if interaction.guild_id is not None:
+                    target: app_commands.Transform[int, Option(SPPOKER_TARGET)] | None = None,
+                    seconds: app_commands.Transform[int, Option(DECLARE_SECONDS)] | None = None,
+                    dictionary: Dictionary | None = None,
+                    ai_skill: app_commands.Transform[int, Option(AI_SKILL)] | None = None,
+                    ) -> None:
+        async def server_dictionary() -> dict[str, str]:
+            """The dictionary `default_dictionary` picks for this server (read within the
+            command's time; a stored choice that is no longer installed, or never was, reads
+            as no choice)."""
+            default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
+            if interaction.guild_id is None:
+                return {"language": default}
             store = self.bot.store  # type: ignore[attr-defined]
-            chosen = await store.get_guild_setting(interaction.guild_id, "dictionary", None)
+            chosen = await guild_setting(store, interaction.guild_id, "dictionary", None)
             locale = await i18n.load_guild_locale(store, interaction.guild_id)
-            default = default_dictionary(chosen, locale, default)
-        language = dictionary or default
+            return {"language": default_dictionary(chosen, locale, default)}
+
         await start_table(interaction, KIND, target=target, declare_seconds=seconds,
-                          language=language, ai_skill=ai_skill)
+                          language=dictionary, ai_skill=ai_skill, defaults=server_dictionary)
 
     @app_commands.command(name="rules", description="How Sppoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:

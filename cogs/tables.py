@@ -8,19 +8,22 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import t
-from engine.words import available_languages
-
-
-def language_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=lang, value=lang) for lang in available_languages()][:25]
-
-
-LOCALE_CHOICES = [app_commands.Choice(name=name, value=code)
-                  for code, name in i18n.LOCALE_NAMES.items()]
+from bot.presenter import Answer, answer_in_time
+from bot.validation import (
+    DAILY_CHIPS,
+    LOBBY_MINUTES,
+    LOCALE,
+    STARTING_CHIPS,
+    InvalidValue,
+    checked_settings,
+    guild_settings,
+)
+from cogs.common import Dictionary, Option, Refusals, refused_answer
 
 
 @app_commands.guild_only()
-class Tables(commands.GroupCog, group_name="table", group_description="The table in this channel"):
+class Tables(Refusals, commands.GroupCog, group_name="table",
+             group_description="The table in this channel"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
@@ -42,51 +45,56 @@ class Tables(commands.GroupCog, group_name="table", group_description="The table
         starting_chips="Chips a player starts with in this server (default 1000)",
         daily_chips="Chips `/chips daily` gives once a day (default 100)",
     )
-    @app_commands.choices(dictionary=language_choices(), locale=LOCALE_CHOICES)
-    async def settings(self, interaction: discord.Interaction,
-                       lobby_minutes: app_commands.Range[int, 1, 240] | None = None,
-                       locale: str | None = None,
-                       dictionary: str | None = None,
-                       starting_chips: app_commands.Range[int, 0, 1_000_000] | None = None,
-                       daily_chips: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+    async def settings(
+        self, interaction: discord.Interaction,
+        lobby_minutes: app_commands.Transform[int, Option(LOBBY_MINUTES)] | None = None,
+        locale: app_commands.Transform[str, Option(LOCALE)] | None = None,
+        dictionary: Dictionary | None = None,
+        starting_chips: app_commands.Transform[int, Option(STARTING_CHIPS)] | None = None,
+        daily_chips: app_commands.Transform[int, Option(DAILY_CHIPS)] | None = None,
+    ) -> None:
+        asked = {"lobby_minutes": lobby_minutes, "locale": locale, "dictionary": dictionary,
+                 "starting_chips": starting_chips, "daily_chips": daily_chips}
+        await answer_in_time(interaction, self._settings(
+            interaction, {key: value for key, value in asked.items() if value is not None}))
+
+    async def _settings(self, interaction: discord.Interaction,
+                        asked: dict[str, object]) -> Answer:
+        """Change what was asked (Manage Server), then show every setting, privately."""
         assert interaction.guild_id is not None
         await i18n.for_interaction(interaction)
-        changes = {"lobby_minutes": lobby_minutes, "locale": locale, "dictionary": dictionary,
-                   "starting_chips": starting_chips, "daily_chips": daily_chips}
-        changes = {key: value for key, value in changes.items() if value is not None}
-        if changes and not interaction.permissions.manage_guild:
-            await interaction.response.send_message(
-                t("Changing the server's settings needs the Manage Server permission."),
-                ephemeral=True,
-            )
-            return
+        if asked and not interaction.permissions.manage_guild:
+            return Answer(t("Changing the server's settings needs the Manage Server "
+                            "permission."))
+        try:  # checked again where they are stored: nothing is stored unless all pass
+            changes = checked_settings(asked)
+        except InvalidValue as invalid:
+            return refused_answer(invalid)
         store = self.bot.store  # type: ignore[attr-defined]
         for key, value in changes.items():
             await store.set_guild_setting(interaction.guild_id, key, value)
-        if locale is not None:
-            i18n.remember_guild_locale(interaction.guild_id, locale)
+        if "locale" in changes:
+            i18n.remember_guild_locale(interaction.guild_id, str(changes["locale"]))
             await i18n.for_interaction(interaction)  # answered in the new language
-        current = await store.guild_settings(interaction.guild_id)
+        current = await guild_settings(store, interaction.guild_id)
         language = i18n.LOCALE_NAMES.get(str(current.get("locale", i18n.DEFAULT_LOCALE)),
                                          "English")
         bank = self.bot.bank  # type: ignore[attr-defined]
         default_language = self.bot.settings.dictionary  # type: ignore[attr-defined]
-        await interaction.response.send_message(
-            "\n".join([
-                t("Settings of this server:"),
-                t("• the bot speaks **{language}** in this server's channels (`locale`); "
-                  "what only you see follows your Discord language when the bot speaks it",
-                  language=language),
-                t("• idle lobbies close after **{minutes} minutes**",
-                  minutes=current.get("lobby_minutes", 10)),
-                t("• word games use the **{dictionary}** dictionary (`dictionary`)",
-                  dictionary=current.get("dictionary", default_language)),
-                t("• new players start with **{chips}** chips; `/chips daily` gives **{daily}**",
-                  chips=await bank.starting(interaction.guild_id),
-                  daily=await bank.daily_amount(interaction.guild_id)),
-            ]),
-            ephemeral=True,
-        )
+        return Answer("\n".join([
+            t("Settings of this server:"),
+            t("• the bot speaks **{language}** in this server's channels (`locale`); "
+              "what only you see follows your Discord language when the bot speaks it",
+              language=language),
+            t("• idle lobbies close after **{minutes} minutes**",
+              minutes=current.get("lobby_minutes", 10)),
+            t("• word games use the **{dictionary}** dictionary (`dictionary`)",
+              dictionary=current.get("dictionary", default_language)),
+            t("• new players start with **{chips}** chips; `/chips daily` gives **{daily}**",
+              chips=await bank.starting(interaction.guild_id),
+              daily=await bank.daily_amount(interaction.guild_id)),
+        ]))
+
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Tables(bot))

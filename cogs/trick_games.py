@@ -15,7 +15,8 @@ from bot.i18n import render, t
 from bot.images import Row, render_cards, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
-from cogs.common import send_rules, start_table
+from bot.validation import CHICAGO_CALL
+from cogs.common import Option, Refusals, TurnSeconds, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
@@ -129,7 +130,7 @@ TURN_SECONDS = "Seconds each player has to act (default 120)"
 
 
 @app_commands.guild_only()
-class Poke(commands.GroupCog, group_name="poke",
+class Poke(Refusals, commands.GroupCog, group_name="poke",
            group_description="Poke: Sid Sackson's two-player trick-taking poker"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -137,7 +138,7 @@ class Poke(commands.GroupCog, group_name="poke",
     @app_commands.command(name="start", description="Open a Poke table (2 players)")
     @app_commands.describe(turn_seconds=TURN_SECONDS)
     async def start(self, interaction: discord.Interaction,
-                    turn_seconds: app_commands.Range[int, 20, 900] | None = None) -> None:
+                    turn_seconds: TurnSeconds | None = None) -> None:
         await start_table(interaction, "poke", turn_seconds=turn_seconds)
 
     @app_commands.command(name="rules", description="How Poke is played here")
@@ -146,7 +147,7 @@ class Poke(commands.GroupCog, group_name="poke",
 
 
 @app_commands.guild_only()
-class Poangpoker(commands.GroupCog, group_name="poangpoker",
+class Poangpoker(Refusals, commands.GroupCog, group_name="poangpoker",
                  group_description="Poängpoker: exchange, five tricks, best hand; first to 13"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -154,7 +155,7 @@ class Poangpoker(commands.GroupCog, group_name="poangpoker",
     @app_commands.command(name="start", description="Open a Poängpoker table (2-6 players)")
     @app_commands.describe(turn_seconds=TURN_SECONDS)
     async def start(self, interaction: discord.Interaction,
-                    turn_seconds: app_commands.Range[int, 20, 900] | None = None) -> None:
+                    turn_seconds: TurnSeconds | None = None) -> None:
         await start_table(interaction, "poangpoker", turn_seconds=turn_seconds)
 
     @app_commands.command(name="rules", description="How Poängpoker is played here")
@@ -163,7 +164,7 @@ class Poangpoker(commands.GroupCog, group_name="poangpoker",
 
 
 @app_commands.guild_only()
-class Chicago(commands.GroupCog, group_name="chicago",
+class Chicago(Refusals, commands.GroupCog, group_name="chicago",
               group_description="Chicago (Poängpoker variant): three exchanges, first to 52"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -172,8 +173,8 @@ class Chicago(commands.GroupCog, group_name="chicago",
     @app_commands.describe(turn_seconds=TURN_SECONDS,
                            call="Allow the Chicago call (+15/-15), on by default")
     async def start(self, interaction: discord.Interaction,
-                    turn_seconds: app_commands.Range[int, 20, 900] | None = None,
-                    call: bool | None = None) -> None:
+                    turn_seconds: TurnSeconds | None = None,
+                    call: app_commands.Transform[bool, Option(CHICAGO_CALL)] | None = None) -> None:
         await start_table(interaction, "chicago", turn_seconds=turn_seconds, call=call)
 
     @app_commands.command(name="rules", description="How Chicago is played here")

@@ -302,9 +302,10 @@ def test_this_host_has_the_readmes_en_GB_and_the_default_en_US():
 
 
 def test_table_settings_offer_exactly_the_installed_dictionaries():
-    from cogs.sppoker import language_choices as sppoker_choices
-    from cogs.tables import language_choices
+    # Every `dictionary` option (/table settings, /sppoker start, /holdem-sppoker start) is
+    # this one declaration (bot/validation.py, cogs/common.py).
+    from bot.validation import DICTIONARY
+    from cogs.common import Option
 
     installed = installed_dictionaries()
-    assert [choice.value for choice in language_choices()] == installed[:25]
-    assert [choice.value for choice in sppoker_choices()] == installed[:25]
+    assert [choice.value for choice in Option(DICTIONARY).choices or []] == installed[:25]

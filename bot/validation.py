@@ -1,0 +1,230 @@
+"""Every value a person can hand the bot, and what the bot accepts of it: one declaration per
+option or setting, read by both Discord's schema and the bot's own check.
+
+Discord's schema (an option's min and max, its choices) is a courtesy to the person typing:
+a crafted interaction can carry any value, so the bot checks each one itself before anything
+changes. Both read the same declaration here (`cogs/common.py` turns a `Bound` or a `OneOf`
+into the option Discord shows, and its check runs on every value that arrives), so the two
+cannot disagree. A refusal (`InvalidValue`) is a sentence that names the option and what it
+accepts, fit to show the person privately.
+
+Settings a server stored before they were checked (`starting_chips:-1000`, a dictionary
+named by a path) are read through `guild_setting`: a stored value this module would refuse
+today reads as the default, with a warning in the log, so no command crashes on it.
+
+Discord-free, like the bank and the table service, which read settings through it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot import i18n
+from engine.i18n import Msg, msg
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "AI_SKILL", "ANTE", "BUY_IN", "CHICAGO_CALL", "DAILY_CHIPS", "DECLARE_SECONDS", "DICTIONARY",
+    "DRAW_FEE", "EXPORT", "GRANT", "LOBBY_MINUTES", "LOCALE", "MAX_GRANT", "MIN_BUY_IN",
+    "POKENO_TARGET", "POKENO_TURN_SECONDS", "RED_DOG_BUY_IN", "SETTINGS", "SPPOKER_TARGET",
+    "STARTING_CHIPS", "TURN_SECONDS", "Bound", "Flag", "InvalidValue", "OneOf",
+    "checked_settings", "guild_setting", "guild_settings", "installed_dictionaries",
+    "setting_is_valid",
+]
+
+
+class InvalidValue(ValueError):
+    """A value the bot refuses; `text` says which option and what it accepts."""
+
+    def __init__(self, option: str, text: Msg) -> None:
+        super().__init__(text)
+        self.option = option
+        self.text = text
+
+    def shown(self, option_name: str) -> Msg:
+        """The refusal with the option as the reader's client names it (Discord shows the
+        option names in the reader's language: `buy_in` is `insats` in Swedish)."""
+        return Msg(self.text.msgid, {**self.text.params, "option": option_name})
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A whole-number option or setting and its range, both ends included."""
+
+    name: str
+    low: int
+    high: int
+
+    def accepts(self, value: object) -> bool:
+        """An int in the range: never a bool, a float or a numeric string (Discord sends an
+        integer option as a JSON integer; anything else was crafted)."""
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and self.low <= value <= self.high)
+
+    def check(self, value: object) -> int:
+        if not self.accepts(value):
+            raise InvalidValue(self.name, msg(
+                "**{option}** takes a whole number from {low} to {high}; {value} is not one.",
+                option=self.name, low=self.low, high=self.high, value=_shown(value)))
+        assert isinstance(value, int)
+        return value
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """A text option or setting whose value must be one of a set known when it is read (the
+    dictionaries installed on this host, the languages the bot speaks). `values` maps each
+    accepted value to the name a menu shows for it; it is called at each check, so a value
+    is judged against what is there now, never against a list from the bot's start."""
+
+    name: str
+    values: Callable[[], Mapping[str, str]]
+
+    def accepts(self, value: object) -> bool:
+        return isinstance(value, str) and value in self.values()
+
+    def check(self, value: object) -> str:
+        if not self.accepts(value):
+            accepted = ", ".join(sorted(self.values())) or "—"
+            raise InvalidValue(self.name, msg(
+                "**{option}** takes one of {accepted}; {value} is not one of them.",
+                option=self.name, accepted=accepted, value=_shown(value)))
+        assert isinstance(value, str)
+        return value
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A yes-or-no option."""
+
+    name: str
+
+    def accepts(self, value: object) -> bool:
+        return isinstance(value, bool)
+
+    def check(self, value: object) -> bool:
+        if not self.accepts(value):
+            raise InvalidValue(self.name, msg(
+                "**{option}** takes true or false; {value} is neither.",
+                option=self.name, value=_shown(value)))
+        assert isinstance(value, bool)
+        return value
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A refused value as the refusal quotes it: a number as it is, anything else as Python
+    writes it (quotes show a text for the text it is), clipped. A parameter of a `Msg`, it is
+    data: the bot makes it inert where the refusal is rendered (`bot.i18n.render`)."""
+    text = str(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- dictionaries and languages -------------------------------------------------------------
+
+
+@functools.cache
+def installed_dictionaries() -> tuple[str, ...]:
+    """The dictionary tags enchant can open on this host (read once: a dictionary package
+    installed later needs a restart, as the word finder's lists do)."""
+    from engine.words import available_languages  # late: enchant is opened only when asked
+
+    return tuple(available_languages())
+
+
+def _dictionaries() -> dict[str, str]:
+    return {tag: tag for tag in installed_dictionaries()}
+
+
+def _locales() -> dict[str, str]:
+    return dict(i18n.LOCALE_NAMES)
+
+
+# --- the declarations: every option's range, in one place -----------------------------------
+
+MAX_GRANT = 1_000_000
+
+BUY_IN = Bound("buy_in", 20, 100_000)
+RED_DOG_BUY_IN = Bound("buy_in", 5, 100_000)  # Red Dog's ante is 1 chip: small stacks play
+MIN_BUY_IN = Bound("min_buy_in", 1, 100_000)
+ANTE = Bound("ante", 1, 1000)
+DRAW_FEE = Bound("draw_fee", 0, 100)
+SPPOKER_TARGET = Bound("target", 1, 99)
+DECLARE_SECONDS = Bound("seconds", 20, 600)
+AI_SKILL = Bound("ai_skill", 0, 2)
+TURN_SECONDS = Bound("turn_seconds", 20, 900)
+POKENO_TARGET = Bound("target", 50, 2000)
+POKENO_TURN_SECONDS = Bound("turn_seconds", 30, 900)
+GRANT = Bound("amount", -MAX_GRANT, MAX_GRANT)
+LOBBY_MINUTES = Bound("lobby_minutes", 1, 240)
+STARTING_CHIPS = Bound("starting_chips", 0, 1_000_000)
+DAILY_CHIPS = Bound("daily_chips", 1, 100_000)
+DICTIONARY = OneOf("dictionary", _dictionaries)
+LOCALE = OneOf("locale", _locales)
+CHICAGO_CALL = Flag("call")
+EXPORT = Flag("export")
+
+Check = Bound | OneOf | Flag
+SETTINGS: dict[str, Check] = {
+    check.name: check
+    for check in (LOBBY_MINUTES, STARTING_CHIPS, DAILY_CHIPS, DICTIONARY, LOCALE)
+}
+"""The server settings `/table settings` changes, each with the check its value must pass."""
+
+
+# --- stored settings --------------------------------------------------------------------------
+
+
+def setting_is_valid(key: str, value: object) -> bool:
+    """Whether a stored setting's value is one `/table settings` accepts today (a key this
+    module does not know is the caller's business, and passes)."""
+    check = SETTINGS.get(key)
+    return check is None or check.accepts(value)
+
+
+class SettingsStore(Protocol):
+    async def get_guild_setting(self, guild_id: int, key: str,
+                                default: Any = None) -> Any: ...
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
+
+
+_MISSING = object()
+
+
+async def guild_setting(store: SettingsStore, guild_id: int, key: str, default: Any) -> Any:
+    """A server's setting as stored, or `default` when it never set one or the stored value
+    is one the bot would refuse today (written before settings were checked: it must not
+    crash every command that reads it; a warning in the log says which)."""
+    value = await store.get_guild_setting(guild_id, key, _MISSING)
+    if value is _MISSING:
+        return default
+    if not setting_is_valid(key, value):
+        log.warning("server %s: the stored setting %s=%r is not valid; using %r instead",
+                    guild_id, key, value, default)
+        return default
+    return value
+
+
+async def guild_settings(store: SettingsStore, guild_id: int) -> dict[str, Any]:
+    """Every setting the server changed whose stored value is valid (see `guild_setting`);
+    the others are left out, so the caller shows their defaults."""
+    kept: dict[str, Any] = {}
+    for key, value in (await store.guild_settings(guild_id)).items():
+        if setting_is_valid(key, value):
+            kept[key] = value
+        else:
+            log.warning("server %s: the stored setting %s=%r is not valid; showing its default",
+                        guild_id, key, value)
+    return kept
+
+
+def checked_settings(changes: Mapping[str, object]) -> dict[str, Any]:
+    """The settings a `/table settings` asks to change, each checked; the first refused one
+    raises, so a command with one bad value changes nothing."""
+    return {key: SETTINGS[key].check(value) for key, value in changes.items()}
