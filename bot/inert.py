@@ -145,9 +145,15 @@ def _escaped(text: str) -> str:
     """Markdown, mentions and links escaped (see the module's doc); nothing removed."""
     from discord.utils import escape_markdown, escape_mentions
 
+    def markdown(piece: str) -> str:
+        # Leading spaces stay outside: escape_markdown would put the backslash before them
+        # ("\\ -x"), where Discord shows it and the "-" stays unescaped.
+        body = piece.lstrip()
+        return piece[: len(piece) - len(body)] + escape_markdown(body, ignore_links=False)
+
     pieces = _BRACKETS.split(text)
-    text = "".join("\\" + piece if piece in ("[", "]")
-                   else escape_markdown(piece, ignore_links=False) for piece in pieces)
+    text = "".join("\\" + piece if piece in ("[", "]") else markdown(piece)
+                   for piece in pieces)
     text = escape_mentions(text)
     return text.replace("<", "\\<").replace("://", "\\://")
 
