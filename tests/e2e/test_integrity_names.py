@@ -47,13 +47,14 @@ def versions(message: Message) -> Iterator[str]:
     yield message.text
 
 
-def trouble(text: str, channels: set[int]) -> list[str]:
-    """What in `text` Discord would render as a mention (but a channel of the bot's own), a
-    link or a bidirectional control."""
+def trouble(text: str, channels: set[int], pinged: int | None = None) -> list[str]:
+    """What in `text` Discord would render as a mention (but a channel of the bot's own, or
+    the person the bot means to ping), a link or a bidirectional control."""
     found = [f"control U+{ord(c):04X}" for c in text if c in BIDI]
     rest = ESCAPED.sub("\x1a", text)  # an escaped character is a mark that is none
     found += [f"live mention {m[0]}" for m in MENTION.finditer(rest)
-              if not (m[1] == "#" and m[2].isdigit() and int(m[2]) in channels)]
+              if not (m[1] == "#" and m[2].isdigit() and int(m[2]) in channels)
+              and m[0] != f"<@{pinged}>"]
     found += [f"live link {marker!r}" for marker in ("](", "://") if marker in rest.lower()]
     return found
 
@@ -119,3 +120,42 @@ async def test_hostile_display_names_are_shown_inert_and_ping_nobody(world: Worl
             if set(allowed.get("parse") or ()) or allowed.get("users") or allowed.get("roles"):
                 pinged.append((record.method, record.path, allowed))
     assert not pinged, pinged[:5]
+
+
+async def test_a_player_whose_dms_are_closed_is_pinged_by_id_and_nobody_else(
+        world: World) -> None:
+    """The one ping the bot means: a player it cannot DM is told in the channel. That
+    message mentions them by their id and allows exactly them, even when their own name
+    is a mention of someone else."""
+    discord = world.discord
+    alice, dave = discord.user("alice"), discord.user("dave")
+    mallory = discord.add_user(f"<@{dave.id}> <@&{ROLE}>")
+    mallory.close_dms()
+    general = discord.channel("general")
+    await open_table(discord, alice, general, "sppoker start target:1", [mallory])
+    await discord.wait_for(lambda: "can't send you direct messages" in channel_text(general),
+                           message=lambda: channel_text(general)[-600:])
+    await alice.slash(general, "table abort")
+
+    told = [m for m in general.messages(include_deleted=True)
+            if "can't send you direct messages" in m.text]
+    assert told and told[0].content.startswith(f"<@{mallory.id}>,")
+    bad = [(version[:200], problems) for m in discord.messages(deleted=True)
+           if m.author_id == discord.bot.id
+           for version in versions(m) if (problems := trouble(version, {general.id},
+                                                               pinged=mallory.id))]
+    assert not bad, bad[:5]
+
+    allowed = [payload.get("allowed_mentions") for record in discord.requests
+               for payload in payloads(record.body)]
+    assert None not in allowed  # Discord's default would ping whoever the text names
+    assert all(not a.get("parse") and not a.get("roles") for a in allowed if a)
+    users = [[int(user) for user in a["users"]] for a in allowed if a and a.get("users")]
+    assert users and all(listed == [mallory.id] for listed in users), users
+    # Every new message that names her pings her (an edit notifies nobody on Discord).
+    posts = [payload for record in discord.requests
+             if record.method == "POST" and re.fullmatch(r"/channels/\d+/messages", record.path)
+             for payload in payloads(record.body)
+             if f"<@{mallory.id}>" in (payload.get("content") or "")]
+    assert posts and all([int(u) for u in p["allowed_mentions"].get("users") or ()]
+                         == [mallory.id] for p in posts), posts
