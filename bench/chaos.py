@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.chaos_checks import Violation, as_json, check_all, rows
+from bench.chaos_checks import Violation, as_json, check_all, rows, undelivered
 from bench.chaos_play import Bot, Channel, Feed, Soak
 from bench.load import database_for, json_safe
 from bench.scale import outbox_drained, progress
@@ -170,6 +170,9 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
             soak.stopped.set()
             await asyncio.gather(*drivers, return_exceptions=True)
             figures["drain_s"] = await outbox_drained(str(database), DRAIN_LIMIT)
+            if figures["drain_s"] >= DRAIN_LIMIT:
+                violations += await undelivered(db, {r.table_id: r.kind for r in soak.records},
+                                                figures["drain_s"])
             await quiet(discord)
         except RuntimeError:
             soak.stopped.set()
@@ -194,6 +197,8 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
             "games_played": sum(1 for r in records if r.state != "cancelled"),
             "lobbies_cancelled": sum(1 for r in records if r.state == "cancelled"),
             "aborted_by_host": sum(1 for r in records if r.aborted),
+            "aborted_leftovers": sum(1 for r in records
+                                     if any("lobby never came" in n for n in r.notes)),
             "games_by_kind": dict(sorted({r.kind: sum(1 for x in records if x.kind == r.kind)
                                           for r in records}.items())),
             "interactions": len(discord.state.interactions),
@@ -249,6 +254,8 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("games_recorded", "games rows"),
     ("games_aborted", "   of them aborted"),
     ("lobbies_cancelled", "lobbies cancelled"),
+    ("aborted_by_host", "tables aborted by their host"),
+    ("aborted_leftovers", "   of them: lobby never shown"),
     ("steps", "steps applied (action log)"),
     ("moves_acked", "moves acknowledged to people"),
     ("interactions", "interactions"),
@@ -264,6 +271,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("tables_unverified", "chip tables not verifiable"),
     ("final_round_s", "final round, s"),
     ("drain_s", "outbox drained after, s"),
+    ("outbox_left_at_stop", "outbox rows at stop (after drain)"),
     ("log_errors", "ERROR lines in the bot's log"),
     ("tracebacks", "tracebacks in the bot's log"),
     ("tables_stuck", "tables stuck"),

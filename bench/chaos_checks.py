@@ -221,6 +221,20 @@ def message_key(message: Any) -> str:
                       default=str)
 
 
+async def undelivered(db: Database, kinds: dict[str, str], waited: float) -> list[Violation]:
+    """The outbox rows still there after the people stopped and the bot had `waited`
+    seconds to send them: saved, never delivered."""
+    found = []
+    for row_id, table_id, body in await rows(db, "SELECT id, table_id, body FROM outbox"
+                                                 " ORDER BY id"):
+        body = as_json(body)
+        found.append(Violation("delivery", f"outbox row {row_id} ({body.get('op')}, "
+                                           f"{str(body.get('content'))[:80]!r}) still unsent "
+                                           f"{waited:.0f} s after the people stopped",
+                               str(table_id), kinds.get(str(table_id))))
+    return found
+
+
 async def steps_near(db: Database, table: str, times: list[float], lives: Lives,
                      window: float = 2.0) -> str:
     """The table's logged actions within `window` seconds before each of `times`: what the
@@ -238,12 +252,6 @@ async def steps_near(db: Database, table: str, times: list[float], lives: Lives,
 async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives: Lives,
                          out: list[Violation], kinds: dict[str, str]) -> dict[str, Any]:
     state = discord.state
-    for row_id, table_id, body in await rows(db, "SELECT id, table_id, body FROM outbox"
-                                                 " ORDER BY id"):
-        body = as_json(body)
-        out.append(Violation("delivery", f"outbox row {row_id} ({body.get('op')}, "
-                                         f"{str(body.get('content'))[:80]!r}) never delivered",
-                             str(table_id), kinds.get(str(table_id))))
     for line in log.splitlines():
         if "giving up on message" in line:
             out.append(Violation("delivery", line.strip()[:300]))
@@ -251,7 +259,8 @@ async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives
     told: dict[tuple[int, str, str], list[Any]] = defaultdict(list)
     without_nonce = 0
     for message in state.messages.values():
-        if message.author_id != state.bot.id or message.interaction_id is not None:
+        if message.author_id != state.bot.id or message.interaction_id is not None \
+                or message.deleted:  # a board replaced by its repost is seen once
             continue
         nonce = nonce_of.get(message.id)
         if nonce is None:
@@ -267,8 +276,9 @@ async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives
             seen = ", ".join(f"{nonce_of[m.id]} (message {m.id} at {lives.at(m.created_at)})"
                              for m in copies)
             steps = await steps_near(db, table, [m.created_at for m in copies], lives)
-            out.append(Violation("delivery", f"told {len(copies)} times in {where}: {seen}: "
-                                             f"{key[:240]}; {steps}", table, kinds.get(table)))
+            out.append(Violation("delivery", f"told {len(copies)} times in {where}: {seen}; "
+                                             f"{steps}; the message: {key[:240]}", table,
+                                 kinds.get(table)))
     creates = [r for r in state.requests if r.kind == "message_create" and
                isinstance(r.body, dict) and r.body.get("nonce")]
     sent = Counter(str(r.body["nonce"]) for r in creates)
@@ -276,7 +286,9 @@ async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives
         out.append(Violation("delivery", f"Discord refused {rejected.method} {rejected.path}: "
                                          f"{rejected.code} {rejected.message} "
                                          f"{json.dumps(rejected.details)[:200]}"))
-    return {"messages_by_nonce": len(state.nonces),
+    (left,) = (await rows(db, "SELECT count(*) FROM outbox"))[0]
+    return {"outbox_left_at_stop": int(left),  # written by clocks and AI seats after the drain
+            "messages_by_nonce": len(state.nonces),
             "nonces_sent_again": sum(n - 1 for n in sent.values() if n > 1),
             "bot_messages_without_nonce": without_nonce}
 

@@ -197,6 +197,9 @@ class TablePlayer(AutoPlayer):
         if stamp is not None:
             seat.answered_stamps.discard(stamp)
 
+    def refusals(self, user: UserHandle) -> list[str]:
+        return self._seat(user).refusals
+
     def newest_prompt(self, user: UserHandle) -> Message | None:
         """The person's newest view of this table if it still offers a prompt, answered or
         not."""
@@ -419,6 +422,7 @@ class Channel:
             if record.channel_id == self.channel.id and record.active and answer.status == "ok":
                 record.state = "ended"
                 record.aborted = True
+                record.notes.append("aborted as a table whose lobby never came")
 
     def lobby(self, record: TableRecord) -> Message | None:
         for message in self.soak.feed.newest(self.channel.id):
@@ -489,6 +493,8 @@ class Channel:
             answer = await self.lobby_click(record, self.people[0], "Start")
             if answer.status == "ok":
                 record.state = "playing"
+                if record.chip:
+                    await self.read_ai_chips(record)
                 return
             if "no lobby" in answer.text or "closed" in answer.text:
                 break
@@ -496,15 +502,23 @@ class Channel:
             if too_few and (await self.lobby_click(record, self.people[0], "Add AI")).status \
                     == "ok":  # an AI seat makes up the numbers
                 record.ai_added += 1
-        # Whatever the answers said, the table tells where it is.
-        if self.lobby(record) is not None:
-            answer = await self.lobby_click(record, self.people[0], "Cancel")
-            record.state = "cancelled" if answer.status == "ok" else "closed"
-        elif self.board(record) is not None or record.table_id in soak.ended_tables(
-                self.channel.id):
+        # The answers left it open (the bot died under the clicks, or answered too late):
+        # where the table is, as the saved table says (its board may still be on its way,
+        # behind Discord's rate limits).
+        await soak.bot.wait()
+        snapshot = await soak.snapshot_of(record.table_id)
+        status = snapshot.get("status") if snapshot is not None else None
+        if status == "playing" or record.table_id in soak.ended_tables(self.channel.id):
             record.state = "playing"
-        else:
-            record.state = "closed"
+            record.notes.append("started, as the saved table says")
+            return
+        if status == "lobby" and self.lobby(record) is not None:
+            answer = await self.lobby_click(record, self.people[0], "Cancel")
+            if answer.status == "ok":
+                record.state = "cancelled"
+                return
+        record.state = "closed"
+        record.notes.append(f"left as {status or 'gone'}")
 
     # --- the game -------------------------------------------------------------------------
     def board(self, record: TableRecord, kind: str = "h") -> Message | None:
@@ -607,16 +621,16 @@ class Channel:
         whose answer never came (the bot died, or was too slow to answer in time)."""
         soak, clock = self.soak, self.discord.clock
         event = soak.feed.event("user", user.id)
-        answered: tuple[tuple[int, int], float] | None = None
+        tried = time.time()  # the last click (or the start)
         while record.active and not soak.stopped.is_set():
             prompt = player.prompt_of(user)
             if prompt is None:
                 newest = player.newest_prompt(user)
-                if newest is not None and answered is not None and \
-                        answered[0] == version_key(newest) and \
-                        time.time() - answered[1] > RETRY_AFTER:
+                if newest is not None and time.time() - tried > RETRY_AFTER:
+                    # Buttons they have not pressed for a while (an answer never came, or the
+                    # same question again): a person presses them.
                     player.forget(user, newest)
-                    answered = None
+                    tried = time.time()
                     continue
                 event.clear()
                 with contextlib.suppress(TimeoutError):
@@ -629,7 +643,7 @@ class Channel:
             await soak.bot.wait()
             prompt = player.prompt_of(user) or prompt
             stamp = prompt_stamp(prompt)
-            answered = (version_key(prompt), time.time())
+            tried = time.time()
             try:
                 move = await player.answer(user, prompt)
             except (BotNotConnected, InteractionFailed):
@@ -639,6 +653,9 @@ class Channel:
             except AssertionError as error:  # every choice refused: look again later
                 record.notes.append(f"{user.name}: {str(error)[:160]}")
                 continue
+            if move is None:
+                said = player.refusals(user)
+                record.notes.append(f"{user.name} refused: {said[-1][:100] if said else ''}")
             if move is not None and stamp is not None:
                 record.moves[int(stamp[0])] += 1
                 record.last_accepted = time.time()
