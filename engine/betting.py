@@ -30,8 +30,11 @@ The rules (RULINGS.md, chip games), as implemented here:
 
 - Antes are posted before the deal; a short stack posts what it has and is all-in. With
   blinds, the two seats left of the button post them (heads-up: the button posts the small
-  blind and acts first before the first draw or flop); a full big blind counts as the round's
-  bet, so the cap before the flop is 4 bets.
+  blind and acts first before the first draw or flop); the big blind counts as the round's
+  bet, so the cap before the flop is 4 bets. A big blind posted short (all in for less) is
+  still the round's bet: the others call the full big blind or raise to the next level (the
+  short blind's side pot forms as usual), and heads-up the small blind still decides to call
+  or fold. The big blind's option, when nobody raised, is check or raise, never "bet".
 - A bet and `max_raises` raises per round. Fold is offered only when facing a bet. A raise is
   always to the last full level plus one bet; a short stack may go all-in for less.
 - A short all-in bet or raise reopens the betting (and counts toward the cap) only when it is
@@ -189,7 +192,9 @@ class BetOptions:
     """What the actor may do now: fold (only when facing a bet), check (`call` 0) or call
     `call` chips (all-in when the stack is short), and bet or raise to `raise_to` (the seat's
     whole bet this round; None when not allowed). `facing` is the amount to call before any
-    stack limit, `pot` every chip put in so far (current bets included)."""
+    stack limit, `pot` every chip put in so far (current bets included), `round_bet` the bet
+    every seat must match this round (0 while nobody has bet; the big blind before the flop,
+    even one posted short)."""
 
     seat: int
     fold: bool
@@ -197,11 +202,13 @@ class BetOptions:
     raise_to: int | None
     facing: int
     pot: int
+    round_bet: int
 
     @property
     def is_bet(self) -> bool:
-        """No bet to call yet: a raise is a bet."""
-        return self.facing == 0
+        """Nobody has bet this round: a raise is a bet. The big blind's option is not one
+        (its blind is the bet, so it checks or raises) although it faces nothing."""
+        return self.round_bet == 0
 
 
 class Betting:
@@ -332,14 +339,27 @@ class Betting:
                 amount = self._put(seat, blind)
                 self.bets[seat] += amount
                 posted.append(Forced(seat, amount, what, self.stacks[seat] == 0))
-            big = self.bets[big_seat]
-            if big < self.structure.blinds[1] and big < self.bet_size:
+            big, nominal = self.bets[big_seat], self.structure.blinds[1]
+            if big < nominal and big < self.bet_size:
                 self.short_all_ins += 1  # an all-in big blind is a short all-in bet
-            if big > 0 and 2 * big >= self.bet_size:  # a full (or half) big blind is the bet
-                self.level, self.count = big, 1
+            # The big blind is the round's bet when it is a full (or half) bet, posted in full
+            # or not (RULINGS.md: a big blind posted short is still the round's bet).
+            if nominal > 0 and 2 * nominal >= self.bet_size:
+                self.level, self.count = nominal, 1
             start = (big_seat + 1) % self.n
         self.actor = self._next_actor(start)
         return posted
+
+    @property
+    def round_bet(self) -> int:
+        """The bet every seat must match this round: the biggest bet made, and before the
+        flop at least the big blind, even when its seat could post only part of it (the
+        others still call the full blind; what the short blind cannot match becomes a side
+        pot when the round ends)."""
+        high = max(self.bets)
+        if self.in_round and self.round_no == 0 and self.structure.blinds:
+            high = max(high, self.structure.blinds[1])
+        return high
 
     def _someone_can_bet_against(self, seat: int) -> bool:
         return any(
@@ -349,7 +369,7 @@ class Betting:
     def _needs_action(self, seat: int) -> bool:
         if self.folded[seat] or self.stacks[seat] == 0:
             return False
-        if self.bets[seat] < max(self.bets):
+        if self.bets[seat] < self.round_bet:
             return True
         return not self.acted[seat] and self._someone_can_bet_against(seat)
 
@@ -396,19 +416,19 @@ class Betting:
 
     def verify_fold(self, seat: int) -> None:
         self._verify_turn(seat)
-        if self.bets[seat] >= max(self.bets):
+        if self.bets[seat] >= self.round_bet:
             raise IllegalAction(msg("There is no bet to fold to: check instead."))
 
     def verify_check_or_call(self, seat: int) -> int:
         """The chips a check (0) or call puts in: all-in when the stack is short."""
         self._verify_turn(seat)
-        return min(self.stacks[seat], max(self.bets) - self.bets[seat])
+        return min(self.stacks[seat], self.round_bet - self.bets[seat])
 
     def verify_bet_or_raise(self, seat: int) -> int:
         """The seat's whole bet this round after betting or raising: the last full level
         plus one bet, or all it has when that is less."""
         self._verify_turn(seat)
-        high = max(self.bets)
+        high = self.round_bet
         if self.stacks[seat] <= high - self.bets[seat]:
             raise IllegalAction(msg("Calling takes all your chips: you cannot raise."))
         if self.count >= self.structure.cap:
@@ -424,7 +444,7 @@ class Betting:
         ):
             raise IllegalAction(msg("Nobody still in could call a raise: check or call."))
         to = self.level + self.bet_size
-        if to <= high:  # a small blind bigger than a short big blind: raise from the blind
+        if to <= high:  # a small blind bigger than the big blind's bet: raise from it
             to = high + self.bet_size
         return min(to, self.bets[seat] + self.stacks[seat])
 
@@ -447,8 +467,9 @@ class Betting:
             raise_to: int | None = self.verify_bet_or_raise(seat)
         except IllegalAction:
             raise_to = None
-        facing = max(self.bets) - self.bets[seat]
-        return BetOptions(seat, self.can_fold(seat), call, raise_to, facing, self.pot_total)
+        high = self.round_bet
+        return BetOptions(seat, self.can_fold(seat), call, raise_to, high - self.bets[seat],
+                          self.pot_total, high)
 
     # --- the actions -------------------------------------------------------------------------
     def fold(self, seat: int) -> None:
@@ -554,6 +575,12 @@ class Betting:
         table.level = int(data["level"])
         table.count = int(data["count"])
         table.short_all_ins = int(data["short_all_ins"])
+        nominal = table.structure.blinds[1] if table.structure.blinds else 0
+        if (table.in_round and table.round_no == 0 and table.level < nominal
+                and 2 * nominal >= table.bet_size):
+            # Saved before a big blind posted short was the round's bet (its level was what
+            # the seat could post): the round goes on from the full blind, as today's would.
+            table.level, table.count = nominal, max(table.count, 1)
         table.actor = None if data["actor"] is None else int(data["actor"])
         table.settled = bool(data["settled"])
         table.awards = [

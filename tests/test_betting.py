@@ -17,6 +17,8 @@ from engine.betting import (
     Declaration,
     Pot,
     Structure,
+    bet_choices,
+    bet_names,
     declared_shares,
     resolve_declarations,
     split_evenly,
@@ -211,6 +213,74 @@ def test_blinds_are_posted_left_of_the_button_and_the_next_seat_acts() -> None:
     assert table.actor == 2
 
 
+def test_a_big_blind_posted_short_is_still_the_rounds_bet() -> None:
+    """Issue 23, rule 1: the big blind is all in for 6 of its 10; the others call the full
+    big blind or raise to 20 (not 6 or 16), and the blind's side pot forms as usual."""
+    table = Betting([100, 100, 6], Structure(blinds=(5, 10)), button=0)
+    posted = table.start_round()
+    assert [(p.seat, p.amount, p.all_in) for p in posted] == [(1, 5, False), (2, 6, True)]
+    assert table.actor == 0
+    options = table.options(0)
+    assert options is not None and options.fold
+    assert (options.call, options.raise_to, options.is_bet) == (10, 20, False)
+    assert table.check_or_call(0) == 10
+    small = table.options(1)
+    assert small is not None and (small.call, small.raise_to) == (5, 20)
+    assert table.check_or_call(1) == 5
+    assert table.actor is None  # the big blind is all in: nobody is left to act
+    assert table.end_round() == []
+    assert table.pots() == [Pot(18, (0, 1, 2)), Pot(8, (0, 1))]
+
+
+def test_heads_up_the_small_blind_decides_against_a_big_blind_posted_short() -> None:
+    """Issue 23, rule 1: with stacks 200 / 1 the small blind is asked, call or fold (a raise
+    nobody could call is not offered); the chips the blind cannot match come back."""
+    table = Betting([200, 1], Structure(blinds=(5, 10)), button=0)
+    table.start_round()
+    assert table.actor == 0
+    options = table.options(0)
+    assert options is not None and options.fold
+    assert (options.call, options.raise_to) == (5, None)
+    assert table.check_or_call(0) == 5 and table.actor is None
+    assert table.end_round() == [(0, 9)]
+    assert table.pots() == [Pot(2, (0, 1))]
+    folding = Betting([200, 1], Structure(blinds=(5, 10)), button=0)
+    folding.start_round()
+    folding.fold(0)
+    assert folding.lone_player == 1
+
+
+def test_the_big_blinds_option_is_check_or_raise_never_bet() -> None:
+    """Issue 23, rule 2: nobody raised, so the big blind faces nothing, but its blind is the
+    round's bet: it may check or raise to 20, and the button says so."""
+    table = Betting([100, 100, 100], Structure(blinds=(5, 10)), button=0)
+    table.start_round()
+    table.check_or_call(0)
+    table.check_or_call(1)
+    assert table.actor == 2
+    options = table.options(2)
+    assert options is not None and not options.fold and options.facing == 0
+    assert options.raise_to == 20 and not options.is_bet
+    assert bet_names(options) == ["check", "raise"]
+    labels = [c.label for c in bet_choices(options, table.stacks[2], table.bets[2])]
+    assert labels == ["Check", "Raise to 20"]
+    assert [c.action.name for c in bet_choices(options, 90, 10)] == ["check", "raise"]
+    assert table.bet_or_raise(2) == 20
+
+
+def test_a_round_saved_before_a_short_big_blind_was_the_bet_goes_on_from_the_full_blind(
+) -> None:
+    """A snapshot the earlier kit wrote mid-round kept the short blind (6) as the level: it
+    is read as today's round, where the blind is 10 and a raise goes to 20."""
+    table = Betting([100, 100, 6], Structure(blinds=(5, 10)), button=0)
+    table.start_round()
+    old = table.to_json() | {"level": 6, "count": 1}
+    again = Betting.from_json(old)
+    options = again.options(0)
+    assert options is not None and (options.call, options.raise_to) == (10, 20)
+    assert again.to_json() == table.to_json()
+
+
 def test_several_odd_chips_go_one_each_from_the_dealers_left() -> None:
     assert split_evenly(14, [0, 2, 3], order=[2, 3, 0, 1]) == {2: 5, 3: 5, 0: 4}
     table = opened([100, 100, 100, 100], button=3)  # 20 in antes
@@ -369,11 +439,15 @@ def test_blinds_and_limits_agree_with_pokerkits_fixed_limit_holdem() -> None:
     - after a short all-in (see tests/test_badugi_pokerkit.py); a hand where even the call
       or fold differ then is counted apart and not compared further;
     - a big blind whom nobody can bet against any more is not asked to act here; pokerkit
-      asks for a check (which changes nothing), and the test gives it one.
+      asks for a check (which changes nothing), and the test gives it one;
+    - a big blind posted short: RULINGS.md keeps the full blind as the round's bet (the
+      others call 10 or raise to 20, and heads-up the small blind still decides), where
+      pokerkit makes what was posted the bet; such hands are counted apart (`short_blind`)
+      and not compared (test_a_big_blind_posted_short_is_still_the_rounds_bet has them).
 
     Cards play no part here; Badugi's cross-check covers the showdown."""
     rng = random.Random(5)
-    compared = diverged = held_back = pointless = 0
+    compared = diverged = held_back = pointless = short_blind = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for _hand in range(600):
@@ -388,6 +462,9 @@ def test_blinds_and_limits_agree_with_pokerkits_fixed_limit_holdem() -> None:
             agreed = True
             while agreed and table.round_no < 4 and table.lone_player is None:
                 table.start_round()
+                if table.round_no == 0 and table.bets[table.blind_seats()[1]] < 10:
+                    short_blind += 1
+                    break
                 street = state.street_index
                 while table.actor is not None:
                     seat = table.actor
@@ -431,6 +508,8 @@ def test_blinds_and_limits_agree_with_pokerkits_fixed_limit_holdem() -> None:
                 if agreed:
                     assert not any(state.bets)  # pokerkit closed the round too
                     table.end_round()
+            if table.round_no == 0 and table.in_round:  # the short big blind's hand
+                continue
             if not agreed:
                 diverged += 1
                 continue
@@ -445,6 +524,7 @@ def test_blinds_and_limits_agree_with_pokerkits_fixed_limit_holdem() -> None:
                              if isinstance(op, ChipsPushing))
                 assert pushed == table.pot_total == sum(p.amount for p in table.pots())
     assert compared > 500 and diverged < 100 and held_back > 0 and pointless > 0
+    assert short_blind > 0
 
 
 @settings(max_examples=300, deadline=None)

@@ -111,6 +111,53 @@ def test_heads_up_the_button_posts_the_small_blind_acts_first_then_last() -> Non
     assert game.public_view().street == "flop" and game.to_act == {0}
 
 
+def test_a_big_blind_posted_short_is_still_the_bet_to_call_or_raise() -> None:
+    """Issue 23, rule 1: Cy's big blind is all in for 6; Ann calls the full 10 or raises to
+    20, and the 4 chips Cy could not cover make a side pot between Ann and Bob."""
+    game = deal(QUADS, CHEST, HEAT, stacks=[100, 100, 6])
+    assert game.public_view().bets == (0, 5, 6) and game.to_act == {0}
+    assert [c.label for c in game.prompt(0).choices] == ["Fold", "Call 10", "Raise to 20"]
+    act(game, "call")
+    assert [c.label for c in game.prompt(1).choices] == ["Fold", "Call 5", "Raise to 20"]
+    act(game, "call")
+    view = game.public_view()
+    assert view.street == "flop" and [(p.amount, p.eligible) for p in view.pots] == [
+        (18, (0, 1, 2)), (8, (0, 1))]
+
+
+def test_heads_up_the_small_blind_must_still_call_or_fold_a_big_blind_posted_short() -> None:
+    """Issue 23, rule 1: stacks 200 / 1; the small blind is asked, and folding gives the
+    big blind the chip it could match."""
+    game = deal(QUADS, CHEST, stacks=[200, 1])
+    assert game.to_act == {0} and game.phase == "bet"
+    assert [c.label for c in game.prompt(0).choices] == ["Fold", "Call 5"]
+    act(game, "fold")
+    assert game.result is not None and list(game.result.chips) == [-1, 1]
+    calling = deal(QUADS, CHEST, stacks=[200, 1])
+    act(calling, "call")
+    assert calling.phase == "declare"  # nobody can bet any more: the board is dealt out
+
+
+def test_the_big_blinds_option_is_check_or_raise_to_twenty() -> None:
+    """Issue 23, rule 2: everyone called the big blind; Cy may check or raise, never bet."""
+    game = deal(QUADS, CHEST, HEAT)
+    act(game, "call"), act(game, "call")
+    assert game.to_act == {2}
+    assert [c.label for c in game.prompt(2).choices] == ["Check", "Raise to 20"]
+    assert [a.name for a in game.legal_actions(2)] == ["check", "raise"]
+    events = act(game, "raise")
+    assert events[0].text.startswith("Cy raises to 20.")
+    assert game.public_view().bets == (10, 10, 20) and game.to_act == {0}
+
+
+def test_a_bet_sent_for_the_big_blinds_option_before_it_was_named_a_raise_raises() -> None:
+    """A replayed log, or a button sent before the option was named a raise, said "bet"."""
+    game = deal(QUADS, CHEST, HEAT)
+    act(game, "call"), act(game, "call")
+    act(game, "bet")
+    assert game.public_view().bets == (10, 10, 20) and game.last_actions[2] == "raise to 20"
+
+
 def test_the_betting_rounds_flop_turn_river_with_the_big_bet_on_turn_and_river() -> None:
     game = deal(QUADS, CHEST)  # heads-up, button 0 (small blind)
     act(game, "call"), act(game, "check")

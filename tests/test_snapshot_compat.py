@@ -6,8 +6,9 @@ tests/data/engine_snapshots_3540eec.json holds snapshots written by the engine o
 tests/data/engine_snapshots_033ba0b.json the chip games' as the engine of commit 033ba0b wrote
 them before issue 23's rules (a short big blind before anyone acted, a Hold'em Sppoker seat
 timed out into poker, a Spew seat timed out, Zero to 55 and Old Man 49er mid-declaration and
-mid-betting, Red Dog in its second round, a Dealer's Choice deal). Each is read by today's engine, must survive its own snapshot round trip, and must play to
-the end under the conformance checks. When a snapshot format changes, add the previous
+mid-betting, Red Dog in its second round, a Dealer's Choice deal). Each is read by today's
+engine, must survive its own snapshot round trip, and must play to the end under the
+conformance checks. When a snapshot format changes, add the previous
 engine's snapshots here the same way rather than replacing these."""
 
 from __future__ import annotations

@@ -215,7 +215,14 @@ class ChipDeal(Game):
     def _betting_action(self, seat: int, action: Action) -> list[Event]:
         if action.name not in BET_ACTIONS:
             raise IllegalAction(msg("It is your turn to bet: fold, check, call, bet or raise."))
-        return self._bet(seat, action.name)
+        name = action.name
+        options = self.betting.options(seat)
+        if name == "bet" and options is not None and options.facing == 0 \
+                and not options.is_bet:
+            # The big blind's option was offered as "bet" before it was named a raise: a
+            # logged action (a replay) or a button sent before then still means the raise.
+            name = "raise"
+        return self._bet(seat, name)
 
     def _end_betting_round(self) -> list[Event]:
         """Close the round; chips nobody called go back to their owner, told to the table."""
