@@ -283,6 +283,27 @@ def test_when_nobody_has_chips_left_the_game_ends_sharing_the_pot() -> None:
     assert "Nobody has chips left" in events[-1].text and events[-1].data["shares"] == [3, 3]
 
 
+def test_odd_chips_of_a_pot_nobody_can_bet_go_from_the_left_of_the_last_rounds_dealer(
+) -> None:
+    """Issue 23, rule 4: stacks 2 / 3 / 3, ante 1, dealer 0. Round 1 (dealt by seat 0):
+    Bob loses a chip. Round 2 (dealt by Bob): everyone loses all they have, so nobody can
+    bet: the 8 chips are shared 3, 3, 2, the odd chips from the left of round 2's dealer
+    (Cy, then Ann), not from the left of a round 3 nobody dealt (Ann, then Bob)."""
+    low = "2c 2d 2h 2s 3c"
+    game = rigged(new([2, 3, 3], ante=1, button=0), {1: low}, stock="Ac")
+    game.apply(1, bet(1))  # loses: pot 4
+    game.apply(2, PASS)
+    game.apply(0, PASS)
+    assert game.round_no == 2 and game.dealer == 1 and game.order == [2, 0, 1]
+    game = rigged(game, {2: low, 0: "4c 4d 4h 4s 5c", 1: "6c 6d 6h 6s 7c"}, stock="Ac Ad Ah")
+    game.apply(2, bet(2))
+    game.apply(0, bet(1))
+    events = game.apply(1, bet(1))  # pot 8, and nobody has a chip left
+    assert game.is_over and game.pot == 0 and game.dealer == 1
+    assert game.stacks == [3, 2, 3]
+    assert "Nobody has chips left" in events[-1].text and events[-1].data["shares"] == [3, 2, 3]
+
+
 def test_players_who_ante_their_whole_stack_get_it_back_at_once() -> None:
     game = RedDog(["Ann", "Bob"], {"stacks": (2, 2), "ante": 2}, random.Random(1))
     assert game.is_over and game.round_no == 0 and not game.to_act

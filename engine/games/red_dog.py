@@ -18,7 +18,8 @@ Where the texts are silent this module rules as docs/rules/red_dog.md says, in s
   dealt no more cards (they cannot bet);
 - a round in which nobody bets ends the game, and so does one after which nobody has chips
   left: either way the pot is shared equally among the players of the game, odd chips one
-  each from the dealer's left (the Dealer's Choice ruling for a Red Dog pot left over), so
+  each from the left of the dealer of the last round played (the Dealer's Choice ruling for
+  a Red Dog pot left over; the end is found before the deal passes), so
   that a table whose players all walk away still ends and every chip has an owner;
 - a clock that runs out passes, the one answer that risks nothing.
 
@@ -481,7 +482,7 @@ class RedDog(Game):
         order = [
             s for s in _from_left_of(self.dealer, seats) if s in self.players and self.stacks[s]
         ]
-        if not order:  # everyone lost their stack into the pot (or anted all of it)
+        if not order:  # everyone anted all they had: no round can be dealt at all
             return self._finish(msg("Nobody has chips left to bet."))
         self.round_no += 1
         self.order = order
@@ -529,6 +530,10 @@ class RedDog(Game):
         if self.max_rounds is not None and self.round_no >= self.max_rounds:
             return self._finish(msg("The {n} rounds of this game have been played.",
                                     n=self.round_no))
+        if not any(self.stacks[s] for s in self.players):
+            # Found before the deal passes: the odd chips go from the left of the dealer of
+            # this round, the last one played, not of a round nobody deals.
+            return self._finish(msg("Nobody has chips left to bet."))
         # The deal passes to the left, among the players of the game.
         later = [s for s in self.players if s > self.dealer]
         self.dealer = later[0] if later else self.players[0]
@@ -536,7 +541,7 @@ class RedDog(Game):
 
     def _finish(self, why: str) -> list[Event]:
         """End the game: a pot left over is shared equally among the players of the game,
-        odd chips one each from the dealer's left."""
+        odd chips one each from the left of the dealer of the last round played."""
         self._phase = "over"
         shares = [0] * len(self.seats)
         if self.pot:
