@@ -249,6 +249,7 @@ class Presenter:
         self.sender = sender
         self.cash = CashDesk(service)
         self._pictures: set[asyncio.Task[None]] = set()
+        self._replying: dict[str, asyncio.Lock] = {}
 
     async def open_table(
         self, interaction: discord.Interaction, kind: str, options: Mapping[str, Any], *,
@@ -314,15 +315,23 @@ class Presenter:
         if elsewhere is not None:
             await reply(interaction, i18n.render(elsewhere))
             return
-        try:
-            outcome = await in_time(interaction, self.service.lobby_action(
-                table_id, user.id, user.display_name, op, is_admin=is_admin(interaction)))
-        except TableError as error:
-            await reply(interaction, i18n.render(error_text(error)))
-            return
-        with i18n.using(i18n.guild_locale(interaction.guild_id)):  # the channel's language
-            view = components.lobby_view(table_id) if outcome.open else None
-        await update_clicked(interaction, Answer(outcome.content, view=view))
+        async with self.replying(table_id):
+            try:
+                outcome = await in_time(interaction, self.service.lobby_action(
+                    table_id, user.id, user.display_name, op, is_admin=is_admin(interaction),
+                    guild_id=interaction.guild_id))
+            except TableError as error:
+                await reply(interaction, i18n.render(error_text(error)))
+                return
+            with i18n.using(i18n.guild_locale(interaction.guild_id)):  # the channel's language
+                view = components.lobby_view(table_id) if outcome.open else None
+            await update_clicked(interaction, Answer(outcome.content, view=view))
+
+    def replying(self, table_id: str) -> asyncio.Lock:
+        """Held from a lobby command's service call until its answer is sent, so answers
+        reach the lobby message in the order their steps were committed: a Join committed
+        just before a Cancel must not have its open lobby edited in after the closed one."""
+        return self._replying.setdefault(table_id, asyncio.Lock())
 
     async def cash_action(self, interaction: discord.Interaction, table_id: str,
                           op: str) -> None:
@@ -334,7 +343,8 @@ class Presenter:
             return
         try:
             text = await in_time(interaction, self.cash.act(
-                table_id, user.id, user.display_name, op, is_admin=is_admin(interaction)))
+                table_id, user.id, user.display_name, op, is_admin=is_admin(interaction),
+                guild_id=interaction.guild_id))
         except TableError as error:
             await reply(interaction, i18n.render(error_text(error)))
             return
@@ -359,7 +369,12 @@ class Presenter:
                 return refusal(error_text(error))
             return Answer(text, ephemeral=False)
 
-        await answer_in_time(interaction, work(), ephemeral=False)
+        table = self.service.table_in(interaction.channel_id or 0, interaction.user.id)
+        if table is None:
+            await answer_in_time(interaction, work(), ephemeral=False)
+            return
+        async with self.replying(table.table_id):  # after a lobby answer in flight
+            await answer_in_time(interaction, work(), ephemeral=False)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: str) -> None:
         await i18n.for_interaction(interaction)
@@ -386,8 +401,10 @@ class Presenter:
             await reply(interaction, i18n.render(elsewhere))
             return
         try:
-            outcome = await in_time(interaction, self.service.act(
-                table_id, interaction.user.id, seat, stamp, index, values=values, text=text))
+            # `answering`: from the save on, no older prompt of the seat goes out over this
+            # answer (and one being edited in at this instant lands before it).
+            outcome = await in_time(interaction, self.sender.answering(self.service.act(
+                table_id, interaction.user.id, seat, stamp, index, values=values, text=text)))
         except TableError as error:
             await reply(interaction, i18n.render(error_text(error)))
             return
@@ -437,7 +454,7 @@ class Presenter:
             except discord.HTTPException as error:
                 log.info("could not answer a deferred click: %s", error)
                 return
-            self.sender.answered_here(private.table_id, private.seat, interaction, private.step)
+            self.sender.answered_here(private.table_id, private.seat, interaction)
         elif interaction.message is not None and clicked:
             try:
                 await interaction.response.edit_message(**shown)
@@ -447,7 +464,7 @@ class Presenter:
                 log.info("could not answer an expired click: %s", error)
                 return
             # In a DM, the seat's next prompt may take this message's place (`bot.in_place`).
-            self.sender.answered_here(private.table_id, private.seat, interaction, private.step)
+            self.sender.answered_here(private.table_id, private.seat, interaction)
         else:
             await interaction.response.send_message(private.content, view=view, ephemeral=True)
         if private.pictures:
