@@ -22,6 +22,7 @@ Ties between equally long words go to the word whose first letter is later in th
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ __all__ = [
     "WordListDictionary",
     "available_languages",
     "candidate_words",
+    "fold_word",
     "get_dictionary",
     "get_finder",
     "hand_letters",
@@ -145,11 +147,23 @@ def hand_letters(cards: Iterable[Any]) -> str:
     return "".join((card.letter or "") for card in cards).upper()
 
 
+def fold_word(text: str) -> str:
+    """A typed word as Sppoker compares it: Unicode compatibility folding (NFKC), then case
+    folding. A letter typed in another form of itself is that letter: the Kelvin sign is a
+    K, a full-width Ａ an A, a decomposed Å the Å of the deck, a ligature its letters.
+
+    >>> fold_word("\u212aITE"), fold_word("ＫＩＴＥ"), fold_word("A\u030aR") == "år"
+    ('kite', 'kite', True)
+    """
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
 def validate_word(
     word: str | None, cards: Iterable[Any] | str, dictionary: Dictionary
 ) -> WordCheck:
     """Judge a declared word against a hand, per RULINGS: letters only, at least 2 of them,
-    each card's letter used at most once, and accepted by the dictionary in lower case.
+    each card's letter used at most once, and accepted by the dictionary in lower case. The
+    word is compared after `fold_word` (compatibility, then case folding).
 
     The reasons are shown to the player as they are, so they say what to fix.
 
@@ -163,7 +177,7 @@ def validate_word(
     >>> validate_word("xq", "BEEXQ", d).reason
     'not in the dictionary: XQ'
     """
-    text = (word or "").strip()
+    text = fold_word(word or "").strip()
     upper = text.upper()
     if not text:
         return WordCheck(False, "", msg("no word given"))

@@ -79,6 +79,18 @@ def test_validate_accepts_cards_and_counts_vowel_cards_as_their_vowel():
     assert not validate_word("zebras", cards, WORDS).ok
 
 
+def test_words_are_compared_after_compatibility_and_case_folding():
+    """Issue 23, rule 5: KITE typed with the Kelvin sign (U+212A) for its K is KITE, with the
+    hand's K; so are full-width letters; a ligature is its letters."""
+    kite = WordListDictionary(["kite", "fit"])
+    check = validate_word("\u212aITE", "KITEXQZ", kite)
+    assert check.ok and check.word == "KITE" and check.reason == ""
+    assert validate_word("ＫＩＴＥ", "KITEXQZ", kite).ok
+    assert validate_word("\ufb01t", "FITXQZ", kite).ok  # the fi ligature
+    assert validate_word("\u212aITE", "AITEXQZ", kite).reason.startswith(
+        "letters not in your hand: K is missing")
+
+
 def test_word_rank_longer_then_later_first_letter():
     assert word_rank("WALL") > word_rank("BEST")
     assert word_rank("ZEBRA") < word_rank("ABACUS")
