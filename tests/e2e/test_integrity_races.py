@@ -67,9 +67,8 @@ async def test_a_join_racing_cancel_or_abort_never_brings_the_lobby_back(world: 
         else:  # an admin (Alice has Manage Server) aborts with /table abort
             closing = alice.slash(general, "table abort", check=False)
         await asyncio.gather(closing, join)  # the close first: Join arrives during its save
-        await discord.wait_for(lambda: not live_buttons(general, lobby), timeout=30,
-                               message=lambda: f"the lobby came back (try {attempt}): "
-                               f"{live_buttons(general, lobby)}")
+        await discord.wait_for(lambda lobby=lobby: not live_buttons(general, lobby),
+                               timeout=30, message=f"the lobby came back (try {attempt})")
         assert await no_table(alice, general)
         assert await balance(carol, general) == START, f"try {attempt}"
         assert await balance(bob, general) == START, f"try {attempt}"
