@@ -12,6 +12,7 @@ created).
 from __future__ import annotations
 
 import asyncio
+import functools
 
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
@@ -32,6 +33,10 @@ def live_buttons(channel: ChannelHandle, message: Message) -> list[str]:
     if found.deleted:
         return []
     return [b.label or "" for b in found.buttons() if not b.disabled]
+
+
+def closed(channel: ChannelHandle, lobby: Message) -> bool:
+    return not live_buttons(channel, lobby)
 
 
 async def balance(user: UserHandle, channel: ChannelHandle) -> int:
@@ -67,8 +72,8 @@ async def test_a_join_racing_cancel_or_abort_never_brings_the_lobby_back(world: 
         else:  # an admin (Alice has Manage Server) aborts with /table abort
             closing = alice.slash(general, "table abort", check=False)
         await asyncio.gather(closing, join)  # the close first: Join arrives during its save
-        await discord.wait_for(lambda lobby=lobby: not live_buttons(general, lobby),
-                               timeout=30, message=f"the lobby came back (try {attempt})")
+        await discord.wait_for(functools.partial(closed, general, lobby), timeout=30,
+                               message=f"the lobby came back (try {attempt})")
         assert await no_table(alice, general)
         assert await balance(carol, general) == START, f"try {attempt}"
         assert await balance(bob, general) == START, f"try {attempt}"
