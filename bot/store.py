@@ -10,6 +10,9 @@ Why it is shaped like this:
   tests run on both.
 * A chip change and the snapshot that caused it are written in one transaction
   (`save_snapshot`): after a crash the table resumes from a snapshot that matches the chips.
+  Chips are double-entry bookkeeping (`bot.store_chips`): every move a transfer between a
+  member, a table's account and the house, the database refusing a negative member or table
+  balance, and `chip_audit` showing that every account equals its ledger.
 * WAL with synchronous=NORMAL: a crashed process loses nothing committed and never leaves
   half a transaction; a power cut may lose the last moments of play but never corrupts.
 * Time comes from a clock injected at `open` (or passed in), never read behind the caller's
@@ -29,6 +32,8 @@ from bot.store_core import (
     DEFAULT_STARTING_CHIPS,
     REASON_DAILY,
     REASON_OPENING,
+    REASON_RECONCILE,
+    REASON_REFUND,
     Clock,
     _check_id,
     _check_text,
@@ -40,7 +45,11 @@ from bot.store_leases import Lease, ShardLeaseRows
 from bot.store_outbox import LoggedAction, MessageRef, PendingMessage
 from bot.store_tables import TableRows
 from bot.store_types import (
+    HOUSE,
+    AccountMismatch,
     BrokenSnapshot,
+    ChipAudit,
+    ChipAuditError,
     ChipChange,
     ChipRow,
     DailyClaim,
@@ -59,13 +68,22 @@ from bot.store_types import (
     SnapshotConflictError,
     SnapshotRow,
     StoreError,
+    TableChips,
+    member_account,
+    table_account,
 )
 
 __all__ = [
     "DEFAULT_STARTING_CHIPS",
+    "HOUSE",
     "REASON_DAILY",
     "REASON_OPENING",
+    "REASON_RECONCILE",
+    "REASON_REFUND",
+    "AccountMismatch",
     "BrokenSnapshot",
+    "ChipAudit",
+    "ChipAuditError",
     "ChipChange",
     "ChipRow",
     "Clock",
@@ -90,6 +108,9 @@ __all__ = [
     "SnapshotRow",
     "Store",
     "StoreError",
+    "TableChips",
+    "member_account",
+    "table_account",
     "utc_now",
 ]
 

@@ -1,36 +1,88 @@
-"""Chip balances and their ledger: the ledger always adds up to the balance.
+"""Chips as double-entry bookkeeping: every move is a transfer between two accounts, written
+as two legs in one transaction, so each account's balance is the sum of its rows.
 
-Chips move only inside the database's transactions: an account is read and written back
-under its row lock (`Connection.for_update`; on SQLite the write transaction holds the whole
-file), accounts locked in user-id order, so processes sharing one PostgreSQL never lose an
-update nor deadlock over the same players."""
+The accounts of a server (data/migrations/0005_chip_accounts.sql): each member's balance
+(`chip_balances`, its legs in `chip_ledger`), the house (`HOUSE`: it issues every chip, so its
+balance is minus the chips issued) and each table's own account (`table_account(id)`: the chips
+its seats hold), both in `chip_accounts` with their legs in `chip_account_ledger`. The database
+refuses a negative member or table balance (CHECK constraints, on SQLite and PostgreSQL alike);
+the store refuses it first with an error that says who was short.
+
+Chips move only inside the database's transactions, and every transaction locks what it
+writes in one order, so processes sharing one PostgreSQL never lose an update nor deadlock:
+the members' accounts (`Connection.for_update`) in user-id order, then the table's account,
+then the house's (one upsert, as late as possible: every grant and daily of a server writes
+that row). On SQLite the write transaction holds the whole file."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 from bot.store_core import (
     REASON_DAILY,
     REASON_OPENING,
+    REASON_RECONCILE,
     StoreCore,
     _check_id,
     _check_page,
+    _check_text,
     _from_ts,
     _ts,
 )
 from bot.store_db import Connection
 from bot.store_types import (
+    HOUSE,
+    AccountMismatch,
+    ChipAudit,
+    ChipAuditError,
     ChipChange,
     ChipRow,
     DailyClaim,
     InsufficientChipsError,
     LedgerEntry,
+    TableChips,
+    member_account,
+    table_account,
+)
+
+_INSERT_MEMBER_ROW = (
+    "INSERT INTO chip_ledger (guild_id, user_id, delta, balance_after, reason, table_id,"
+    " game_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_ACCOUNT_ROW = (
+    "INSERT INTO chip_account_ledger (guild_id, account, counterparty, delta, reason,"
+    " table_id, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
+@dataclass
+class _Legs:
+    """The house's and tables' legs of one transaction's transfers (the members' legs are
+    written as they go, under their locks). Posted by `ChipAccounts._post` at the end: the
+    table accounts checked and written, then the house, then the rows."""
+
+    guild_id: int
+    stamp: str
+    rows: list[tuple[str, str, int, str, str | None, int | None]] = field(default_factory=list)
+
+    def add(self, account: str, counterparty: str, delta: int, reason: str,
+            table_id: str | None, game_id: int | None) -> None:
+        self.rows.append((account, counterparty, delta, reason, table_id, game_id))
+
+    def net(self, account: str) -> int:
+        return sum(row[2] for row in self.rows if row[0] == account)
+
+    def accounts(self) -> list[str]:
+        return sorted({row[0] for row in self.rows})
+
+
 class ChipAccounts(StoreCore):
-    """Play-money chips: one account per player per server; every change a ledger row."""
+    """Play-money chips: one account per player per server, one per table, and the house's;
+    every change a transfer written as two legs."""
 
     async def balance(
         self,
@@ -42,8 +94,8 @@ class ChipAccounts(StoreCore):
     ) -> int:
         """A player's chips in a server, opening the account if this is their first time.
 
-        The opening balance (`starting`, else the store's `starting_chips`) is written to the
-        ledger too, so the ledger always adds up to the balance.
+        The opening balance (`starting`, else the store's `starting_chips`) is a transfer
+        from the house, written to both ledgers, so the ledger always adds up to the balance.
         """
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
@@ -55,7 +107,10 @@ class ChipAccounts(StoreCore):
             if current is not None:
                 return current
             async with self._transaction(conn):
-                return await self._open_account(conn, guild_id, user_id, opening, self._now(now))
+                legs = _Legs(guild_id, self._now(now))
+                balance = await self._open_account(conn, guild_id, user_id, opening, legs)
+                await self._post(conn, legs)
+                return balance
 
     async def _open_account(
         self,
@@ -63,8 +118,9 @@ class ChipAccounts(StoreCore):
         guild_id: int,
         user_id: int,
         opening: int,
-        stamp: str,
+        legs: _Legs,
     ) -> int:
+        stamp = legs.stamp
         inserted = await conn.execute(
             "INSERT INTO chip_balances (guild_id, user_id, balance, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO NOTHING",
@@ -76,17 +132,18 @@ class ChipAccounts(StoreCore):
             return current
         if opening:
             await conn.execute(
-                "INSERT INTO chip_ledger (guild_id, user_id, delta, balance_after, reason,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (guild_id, user_id, opening, opening, REASON_OPENING, stamp),
+                _INSERT_MEMBER_ROW,
+                (guild_id, user_id, opening, opening, REASON_OPENING, None, None, stamp),
             )
+            legs.add(HOUSE, member_account(user_id), -opening, REASON_OPENING, None, None)
         return opening
 
-    async def _account(self, conn: Connection, guild_id: int, user_id: int, stamp: str) -> int:
+    async def _account(self, conn: Connection, guild_id: int, user_id: int, legs: _Legs) -> int:
         """The balance, the account opened if need be and locked until the transaction ends."""
         current = await _current_balance(conn, guild_id, user_id, lock=True)
         if current is None:
-            current = await self._open_account(conn, guild_id, user_id, self._starting_chips, stamp)
+            current = await self._open_account(conn, guild_id, user_id, self._starting_chips,
+                                               legs)
         return current
 
     async def apply_chip_changes(
@@ -98,11 +155,16 @@ class ChipAccounts(StoreCore):
         game_id: int | None = None,
         now: datetime | None = None,
     ) -> dict[int, int]:
-        """Apply changes in order, all or none; returns the new balances of those touched.
+        """Apply transfers in order, all or none; returns the new balances of the members
+        touched.
 
-        Each change is checked against the running balance, so a batch cannot pass through a
-        negative balance even if a later credit would cover it: order credits first.
-        Zero deltas are skipped (a player who broke even needs no ledger line).
+        Without `table_id` each change is between a member and the house (a grant); with
+        it, between the party (a member, or the house for `user_id=None`) and that table's
+        account (see `ChipChange`). Each member's change is checked against their running
+        balance, so a batch cannot pass through a negative balance even if a later credit
+        would cover it: order credits first. The table's account is checked once the batch
+        is applied (`ChipAuditError` if it would go below 0). Zero deltas are skipped (a
+        player who broke even needs no ledger line).
         """
         _check_id(guild_id, "guild_id")
         changes = list(changes)
@@ -125,27 +187,152 @@ class ChipAccounts(StoreCore):
         for change in changes:
             if not isinstance(change, ChipChange):
                 raise TypeError("chip changes must be ChipChange values")
+            if change.user_id is None and table_id is None:
+                raise ValueError("only a table deals with the house's own chips (an AI seat's):"
+                                 " a change without a table must name a member")
         moving = [change for change in changes if change.delta != 0]
+        if not moving:
+            return {}
+        legs = _Legs(guild_id, stamp)
+        counter = HOUSE if table_id is None else table_account(table_id)
         balances: dict[int, int] = {}
-        for user in sorted({change.user_id for change in moving}):  # one lock order
-            balances[user] = await self._account(conn, guild_id, user, stamp)
+        members = sorted({change.user_id for change in moving if change.user_id is not None})
+        for member in members:  # one lock order
+            balances[member] = await self._account(conn, guild_id, member, legs)
         for change in moving:
             user = change.user_id
+            if user is None:  # the house and the table: both legs in chip_account_ledger
+                legs.add(counter, HOUSE, -change.delta, change.reason, table_id, game_id)
+                legs.add(HOUSE, counter, change.delta, change.reason, table_id, game_id)
+                continue
             after = balances[user] + change.delta
             if after < 0:
                 raise InsufficientChipsError(guild_id, user, balances[user], change.delta)
             balances[user] = after
             await conn.execute(
-                "INSERT INTO chip_ledger (guild_id, user_id, delta, balance_after, reason,"
-                " table_id, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                _INSERT_MEMBER_ROW,
                 (guild_id, user, change.delta, after, change.reason, table_id, game_id, stamp),
             )
+            legs.add(counter, member_account(user), -change.delta, change.reason, table_id,
+                     game_id)
         await conn.executemany(
             "UPDATE chip_balances SET balance = ?, updated_at = ?"
             " WHERE guild_id = ? AND user_id = ?",
             [(bal, stamp, guild_id, user) for user, bal in balances.items()],
         )
+        await self._post(conn, legs)
         return balances
+
+    async def _post(self, conn: Connection, legs: _Legs) -> None:
+        """Write the house's and the tables' legs and their new balances.
+
+        A table's account is locked and checked (its CHECK would refuse a negative balance
+        too, with a message no one could act on); the house's is one upsert, the last lock
+        the transaction takes."""
+        if not legs.rows:
+            return
+        guild_id, stamp = legs.guild_id, legs.stamp
+        for account in legs.accounts():
+            if account == HOUSE:
+                continue
+            held = await self._lock_account(conn, guild_id, account, stamp)
+            after = held + legs.net(account)
+            if after < 0:
+                raise ChipAuditError(
+                    f"The account of {account} in guild {guild_id} holds {held} chips and "
+                    f"this step would take {held - after} from it; nothing was written."
+                )
+            await conn.execute(
+                "UPDATE chip_accounts SET balance = ?, updated_at = ?"
+                " WHERE guild_id = ? AND account = ?",
+                (after, stamp, guild_id, account),
+            )
+        if HOUSE in legs.accounts():
+            await conn.execute(
+                "INSERT INTO chip_accounts (guild_id, account, balance, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, account) DO UPDATE"
+                " SET balance = chip_accounts.balance + excluded.balance,"
+                " updated_at = excluded.updated_at",
+                (guild_id, HOUSE, legs.net(HOUSE), stamp, stamp),
+            )
+        await conn.executemany(
+            _INSERT_ACCOUNT_ROW,
+            [(guild_id, account, counterparty, delta, reason, table_id, game_id, stamp)
+             for account, counterparty, delta, reason, table_id, game_id in legs.rows],
+        )
+
+    async def _lock_account(self, conn: Connection, guild_id: int, account: str,
+                            stamp: str) -> int:
+        """A house or table account's balance, opened at 0 if need be and locked until the
+        transaction ends (an upsert locks the row it finds, on PostgreSQL as on SQLite)."""
+        row = await conn.fetch_one(
+            "INSERT INTO chip_accounts (guild_id, account, balance, created_at, updated_at)"
+            " VALUES (?, ?, 0, ?, ?) ON CONFLICT (guild_id, account) DO UPDATE"
+            " SET updated_at = excluded.updated_at RETURNING balance",
+            (guild_id, account, stamp, stamp),
+        )
+        assert row is not None
+        return int(row["balance"])
+
+    async def _require_empty_table(self, conn: Connection, guild_id: int,
+                                   table_id: str) -> None:
+        """A table that ends must have paid out every chip of its account, to a member or to
+        the house; else the step is refused (`ChipAuditError`) and rolled back."""
+        row = await conn.fetch_one(
+            "SELECT balance FROM chip_accounts WHERE guild_id = ? AND account = ?"
+            + conn.for_update,
+            (guild_id, table_account(table_id)),
+        )
+        left = 0 if row is None else int(row["balance"])
+        if left != 0:
+            raise ChipAuditError(
+                f"Table {table_id} would end with {left} chips still in its account: every "
+                "chip must go back to a player (or to the house, for an AI seat) in the same "
+                "step; nothing was written."
+            )
+
+    async def table_balance(self, guild_id: int, table_id: str) -> int:
+        """What a table's account holds: the chips its seats brought and have not taken away
+        (0 for a table that never moved chips)."""
+        _check_id(guild_id, "guild_id")
+        _check_text(table_id, "table_id")
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT balance FROM chip_accounts WHERE guild_id = ? AND account = ?",
+                (guild_id, table_account(table_id)),
+            )
+        return 0 if row is None else int(row["balance"])
+
+    async def reconcile_table_account(self, table_id: str, guild_id: int, held: int) -> int:
+        """Bring a table's account opened by the migration (a "legacy" account, from a
+        ledger that never recorded AI seats' chips) to what its seats hold, `held` (the sum
+        of its snapshot's stacks), by a transfer with the house, and clear the mark; returns
+        the chips the house moved to the table (negative: taken back). Once per table: a
+        no-op (0) for an account that is not legacy, or for a table without one.
+        """
+        _check_text(table_id, "table_id")
+        _check_id(guild_id, "guild_id")
+        if not isinstance(held, int) or isinstance(held, bool) or held < 0:
+            raise ValueError("the chips a table holds are a whole number, at least 0")
+        account = table_account(table_id)
+        async with self._write() as conn:
+            row = await conn.fetch_one(
+                "SELECT balance, legacy FROM chip_accounts WHERE guild_id = ? AND account = ?"
+                + conn.for_update,
+                (guild_id, account),
+            )
+            if row is None or not row["legacy"]:
+                return 0
+            moved = held - int(row["balance"])
+            stamp = self._now()
+            await self._apply_changes(conn, guild_id, [ChipChange(None, -moved, REASON_RECONCILE)],
+                                      table_id=table_id, game_id=None, stamp=stamp)
+            await conn.execute(
+                "UPDATE chip_accounts SET legacy = 0, updated_at = ?"
+                " WHERE guild_id = ? AND account = ?",
+                (stamp, guild_id, account),
+            )
+            return moved
 
     async def claim_daily(
         self,
@@ -154,7 +341,8 @@ class ChipAccounts(StoreCore):
         amount: int,
         now: datetime | None = None,
     ) -> DailyClaim:
-        """Grant `amount` chips once per UTC day; a second claim the same day grants nothing."""
+        """Grant `amount` chips (from the house) once per UTC day; a second claim the same
+        day grants nothing."""
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
@@ -164,7 +352,8 @@ class ChipAccounts(StoreCore):
         today = moment.astimezone(UTC).date()
         next_claim = datetime.combine(today + timedelta(days=1), time(), tzinfo=UTC)
         async with self._write() as conn:
-            current = await self._account(conn, guild_id, user_id, stamp)
+            legs = _Legs(guild_id, stamp)
+            current = await self._account(conn, guild_id, user_id, legs)
             row = await conn.fetch_one(
                 "SELECT last_daily FROM chip_balances WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
@@ -172,18 +361,20 @@ class ChipAccounts(StoreCore):
             assert row is not None
             last = row["last_daily"]
             if last is not None and date.fromisoformat(last) >= today:
+                await self._post(conn, legs)  # the opening balance, if this opened the account
                 return DailyClaim(False, 0, current, next_claim)
             after = current + amount
             await conn.execute(
-                "INSERT INTO chip_ledger (guild_id, user_id, delta, balance_after, reason,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (guild_id, user_id, amount, after, REASON_DAILY, stamp),
+                _INSERT_MEMBER_ROW,
+                (guild_id, user_id, amount, after, REASON_DAILY, None, None, stamp),
             )
             await conn.execute(
                 "UPDATE chip_balances SET balance = ?, last_daily = ?, updated_at = ?"
                 " WHERE guild_id = ? AND user_id = ?",
                 (after, today.isoformat(), stamp, guild_id, user_id),
             )
+            legs.add(HOUSE, member_account(user_id), -amount, REASON_DAILY, None, None)
+            await self._post(conn, legs)
         return DailyClaim(True, amount, after, next_claim)
 
     async def ledger(
@@ -229,6 +420,108 @@ class ChipAccounts(StoreCore):
             ChipRow(offset + i + 1, row["user_id"], row["display_name"], row["balance"])
             for i, row in enumerate(rows)
         ]
+
+
+    async def chip_audit(self, guild_id: int | None = None) -> ChipAudit:
+        """Check the books of a server (or of every server): each account's stored balance
+        against the sum of its ledger rows, the house's issue against what members and
+        tables hold, each open table's account against its snapshot's stacks, and that no
+        closed table kept chips. Reads only; see `ChipAudit.ok`."""
+        if guild_id is not None:
+            _check_id(guild_id, "guild_id")
+        params: tuple[Any, ...] = () if guild_id is None else (guild_id,)
+        mismatches: list[AccountMismatch] = []
+        async with self._read() as conn:
+            for row in await conn.fetch_all(
+                "SELECT b.guild_id, b.user_id, b.balance,"
+                " CAST(coalesce(l.total, 0) AS BIGINT) AS total FROM chip_balances b"
+                " LEFT JOIN (SELECT guild_id, user_id, sum(delta) AS total FROM chip_ledger"
+                " GROUP BY guild_id, user_id) l"
+                " ON l.guild_id = b.guild_id AND l.user_id = b.user_id"
+                " WHERE b.balance <> coalesce(l.total, 0)" + _in_guild("b", guild_id)
+                + " ORDER BY b.guild_id, b.user_id",
+                params,
+            ):
+                mismatches.append(AccountMismatch(int(row["guild_id"]),
+                                                  member_account(int(row["user_id"])),
+                                                  int(row["balance"]), int(row["total"])))
+            for row in await conn.fetch_all(
+                "SELECT a.guild_id, a.account, a.balance,"
+                " CAST(coalesce(l.total, 0) AS BIGINT) AS total FROM chip_accounts a"
+                " LEFT JOIN (SELECT guild_id, account, sum(delta) AS total"
+                " FROM chip_account_ledger GROUP BY guild_id, account) l"
+                " ON l.guild_id = a.guild_id AND l.account = a.account"
+                " WHERE a.balance <> coalesce(l.total, 0)" + _in_guild("a", guild_id)
+                + " ORDER BY a.guild_id, a.account",
+                params,
+            ):
+                mismatches.append(AccountMismatch(int(row["guild_id"]), str(row["account"]),
+                                                  int(row["balance"]), int(row["total"])))
+            members = {int(row[0]): int(row[1]) for row in await conn.fetch_all(
+                "SELECT guild_id, CAST(sum(balance) AS BIGINT) FROM chip_balances b"
+                " WHERE 1 = 1" + _in_guild("b", guild_id) + " GROUP BY guild_id", params)}
+            houses: dict[int, int] = {}
+            tables: dict[int, int] = {}
+            for row in await conn.fetch_all(
+                "SELECT guild_id, account = 'house' AS is_house, CAST(sum(balance) AS BIGINT)"
+                " FROM chip_accounts a WHERE 1 = 1" + _in_guild("a", guild_id)
+                + " GROUP BY guild_id, account = 'house'", params):
+                (houses if row[1] else tables)[int(row[0])] = int(row[2])
+            open_rows = await conn.fetch_all(
+                "SELECT s.guild_id, s.table_id, s.snapshot, coalesce(a.balance, 0) AS balance,"
+                " coalesce(a.legacy, 0) AS legacy FROM table_snapshots s"
+                " LEFT JOIN chip_accounts a"
+                " ON a.guild_id = s.guild_id AND a.account = 'table:' || s.table_id"
+                " WHERE 1 = 1" + _in_guild("s", guild_id)
+                + " ORDER BY s.guild_id, s.table_id", params)
+            closed_rows = await conn.fetch_all(
+                "SELECT a.guild_id, a.account, a.balance FROM chip_accounts a"
+                " WHERE a.account LIKE 'table:%' AND a.balance <> 0 AND NOT EXISTS"
+                " (SELECT 1 FROM table_snapshots s WHERE s.table_id = substr(a.account, 7))"
+                + _in_guild("a", guild_id) + " ORDER BY a.guild_id, a.account", params)
+        open_tables = tuple(
+            TableChips(int(row["guild_id"]), str(row["table_id"]), int(row["balance"]),
+                       _stacks(row["snapshot"]), bool(row["legacy"]))
+            for row in open_rows
+        )
+        closed = tuple(
+            TableChips(int(row["guild_id"]), str(row["account"]).removeprefix("table:"),
+                       int(row["balance"]), None)
+            for row in closed_rows
+        )
+        guilds = sorted(set(members) | set(houses) | set(tables))
+        unbalanced = tuple(g for g in guilds
+                           if -houses.get(g, 0) != members.get(g, 0) + tables.get(g, 0))
+        return ChipAudit(
+            guild_id=guild_id,
+            members_total=sum(members.values()),
+            tables_total=sum(tables.values()),
+            house_issued=-sum(houses.values()),
+            mismatches=tuple(mismatches),
+            tables=open_tables,
+            closed_with_chips=closed,
+            unbalanced_guilds=unbalanced,
+        )
+
+
+def _in_guild(alias: str, guild_id: int | None) -> str:
+    """The audit's condition on the server, if it audits one (its parameter is the guild)."""
+    return "" if guild_id is None else f" AND {alias}.guild_id = ?"
+
+
+def _stacks(raw: object) -> int | None:
+    """The chips a snapshot's seats hold (`snapshot["stacks"]`), None if it has no such list
+    (not a chip game's snapshot, or one that cannot be read)."""
+    try:
+        snapshot = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else str(raw))
+    except ValueError:
+        return None
+    stacks = snapshot.get("stacks") if isinstance(snapshot, dict) else None
+    if not isinstance(stacks, list) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in stacks
+    ):
+        return None
+    return sum(stacks)
 
 
 async def _current_balance(

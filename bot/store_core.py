@@ -28,6 +28,10 @@ Clock = Callable[[], datetime]
 DEFAULT_STARTING_CHIPS = 1000
 REASON_OPENING = "opening balance"
 REASON_DAILY = "daily claim"
+# A table set aside at restore gives back what each member paid into it (`_set_aside`).
+REASON_REFUND = "refund"
+# The house brings a table's account opened by migration 0005 to what its seats hold.
+REASON_RECONCILE = "legacy reconciliation"
 _MAX_ERROR_CHARS = 20_000
 
 def utc_now() -> datetime:

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.store_core import (
     _MAX_ERROR_CHARS,
+    REASON_REFUND,
     _check_id,
     _check_record,
     _check_text,
@@ -26,6 +27,7 @@ from bot.store_types import (
     SaveResult,
     SnapshotConflictError,
     SnapshotRow,
+    table_account,
 )
 
 # A table's snapshot, new or a later version of the same table (never another channel's or
@@ -83,11 +85,13 @@ class TableRows(GameRecords, OutboxRows):
     ) -> SaveResult:
         """Save a table's state and what it did to chips and scores, all or nothing.
 
-        With `results` the game has ended: the game and its results are recorded, the chip
-        changes are linked to it, and the snapshot is deleted (`snapshot` is then not stored).
-        A chip change that would go negative raises `InsufficientChipsError` and nothing,
-        not even the snapshot, is written: the table must not advance past a move that the
-        chips could not pay for.
+        Each chip change is a transfer between its party (a member, or the house for an AI
+        seat) and this table's account (see `ChipChange`). With `results` the game has ended:
+        see `finish_table` (`snapshot` is then not stored). A member's change that would go
+        negative raises `InsufficientChipsError`, a table paying out more than its account
+        holds `ChipAuditError`, and nothing, not even the snapshot, is written: the table
+        must not advance past a move that the chips could not pay for. A step that moves no
+        chips writes no ledger row (on PostgreSQL: one statement).
         """
         _check_text(table_id, "table_id")
         _check_id(guild_id, "guild_id")
@@ -130,18 +134,22 @@ class TableRows(GameRecords, OutboxRows):
         (linked to the game) and delete the snapshot, in one transaction.
 
         An aborted table with refunds goes through here too, so that the refunds and the
-        disappearance of the table cannot be separated by a crash.
+        disappearance of the table cannot be separated by a crash. The changes must empty
+        the table's account: a table that would end holding chips raises `ChipAuditError`
+        and nothing is written.
         """
         _check_text(table_id, "table_id")
         _check_record(record)
         changes = list(chip_changes)
         stamp = self._now(now)
         async with self._write() as conn:
+            # The snapshot's row first: every write of a table's step locks it first.
+            await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
             game_id = await self._insert_game(conn, record, table_id, stamp)
             balances = await self._apply_changes(
                 conn, record.guild_id, changes, table_id=table_id, game_id=game_id, stamp=stamp
             )
-            await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+            await self._require_empty_table(conn, record.guild_id, table_id)
             await self._insert_step_rows(conn, table_id, messages, actions, stamp,
                                          record.guild_id)
         return SaveResult(version=None, game_id=game_id, balances=balances)
@@ -183,7 +191,10 @@ class TableRows(GameRecords, OutboxRows):
     ) -> bool:
         """Forget an unfinished table (e.g. a lobby that closed), queuing what must be told of
         it and giving back the chips it held (buy-ins), all in one transaction, so a crash
-        can neither keep the table nor pay it out twice; returns whether it existed."""
+        can neither keep the table nor pay it out twice; returns whether it existed.
+
+        The changes must empty the table's account (`ChipAuditError` otherwise, and nothing
+        is written)."""
         changes = list(chip_changes)
         if changes and guild_id is None:
             raise ValueError("chips given back need the table's guild")
@@ -196,14 +207,17 @@ class TableRows(GameRecords, OutboxRows):
                 await self._apply_changes(conn, guild_id, changes, table_id=table_id,
                                           game_id=None, stamp=stamp)
             guild = guild_id if guild_id is not None or not deleted else deleted[0][0]
+            if guild is not None:
+                await self._require_empty_table(conn, guild, table_id)
             await self._insert_step_rows(conn, table_id, messages, (), stamp, guild)
             return bool(deleted)
 
     async def load_snapshots(self) -> list[SnapshotRow]:
         """Every unfinished table, for restoring after a restart.
 
-        A row that is not a readable JSON object is set aside (see `set_aside_snapshot`)
-        rather than returned or raised, so one bad table can never stop the bot starting.
+        A row that is not a readable JSON object is set aside (see `set_aside_snapshot`: its
+        chips refunded from the ledger) rather than returned or raised, so one bad table can
+        never stop the bot starting.
         Rows that read fine but that the engine rejects are the caller's to set aside.
         """
         good: list[SnapshotRow] = []
@@ -230,10 +244,15 @@ class TableRows(GameRecords, OutboxRows):
     async def set_aside_snapshot(
         self, table_id: str, error: str, *, now: datetime | None = None
     ) -> bool:
-        """Move a snapshot that cannot be restored to broken_snapshots, with the reason.
+        """Move a snapshot that cannot be restored to broken_snapshots, with the reason, and
+        refund its table's account from the ledger, in one transaction.
 
-        Never raises (it runs while the bot is recovering from something else already);
-        returns whether a snapshot was moved.
+        Each member gets back what they paid into the table net (buy-ins less cash-outs, if
+        positive), the largest first, as far as the account covers; the rest goes to the
+        house (its AI seats' chips); the account ends at 0. Nothing is taken from memory, so
+        a table whose state is lost or wrong still pays back only what was paid, and only
+        once (a second call finds no snapshot). Never raises (it runs while the bot is
+        recovering from something else already); returns whether a snapshot was moved.
         """
         try:
             async with self._write() as conn:
@@ -251,22 +270,52 @@ class TableRows(GameRecords, OutboxRows):
         now: datetime | None = None,
     ) -> bool:
         message = str(error)[:_MAX_ERROR_CHARS] or "unknown error"
-        # Locked first (PostgreSQL), so two processes cannot both copy it.
+        stamp = self._now(now)
+        # Locked first (PostgreSQL), so two processes cannot both copy it nor refund it.
         found = await conn.fetch_one(
-            "SELECT 1 FROM table_snapshots WHERE table_id = ?" + conn.for_update,
+            "SELECT guild_id FROM table_snapshots WHERE table_id = ?" + conn.for_update,
             (str(table_id),),
         )
         if found is None:
             return False
+        guild_id = int(found["guild_id"])
+        refunds = await self._refunds(conn, guild_id, str(table_id))
+        await self._apply_changes(conn, guild_id, refunds, table_id=str(table_id), game_id=None,
+                                  stamp=stamp)
+        await self._require_empty_table(conn, guild_id, str(table_id))
         await conn.execute(
             "INSERT INTO broken_snapshots (table_id, guild_id, channel_id, kind, version,"
             " snapshot, original_updated_at, error, set_aside_at)"
             " SELECT table_id, guild_id, channel_id, kind, version, snapshot, updated_at, ?, ?"
             " FROM table_snapshots WHERE table_id = ?",
-            (message, self._now(now), str(table_id)),
+            (message, stamp, str(table_id)),
         )
         await conn.execute("DELETE FROM table_snapshots WHERE table_id = ?", (str(table_id),))
         return True
+
+    async def _refunds(self, conn: Connection, guild_id: int, table_id: str) -> list[ChipChange]:
+        """What a table set aside gives back, read from the books alone: each member what
+        they paid in net, the largest first, while the account lasts; the rest to the house."""
+        row = await conn.fetch_one(
+            "SELECT balance FROM chip_accounts WHERE guild_id = ? AND account = ?",
+            (guild_id, table_account(table_id)),
+        )  # locked by _apply_changes, after the members (the one lock order)
+        left = 0 if row is None else int(row["balance"])
+        paid = await conn.fetch_all(
+            "SELECT user_id, CAST(-sum(delta) AS BIGINT) AS paid FROM chip_ledger"
+            " WHERE table_id = ? AND guild_id = ? GROUP BY user_id",
+            (table_id, guild_id),
+        )
+        changes: list[ChipChange] = []
+        for user, amount in sorted(((int(r["user_id"]), int(r["paid"])) for r in paid),
+                                   key=lambda pair: (-pair[1], pair[0])):
+            back = min(amount, left)
+            if back > 0:
+                changes.append(ChipChange(user, back, REASON_REFUND))
+                left -= back
+        if left > 0:
+            changes.append(ChipChange(None, left, REASON_REFUND))
+        return changes
 
     async def broken_snapshots(self) -> list[BrokenSnapshot]:
         """Set-aside snapshots, newest first, for an admin to inspect."""

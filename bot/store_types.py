@@ -16,7 +16,11 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 __all__ = [
+    "HOUSE",
+    "AccountMismatch",
     "BrokenSnapshot",
+    "ChipAudit",
+    "ChipAuditError",
     "ChipChange",
     "ChipRow",
     "DailyClaim",
@@ -35,9 +39,34 @@ __all__ = [
     "SnapshotConflictError",
     "SnapshotRow",
     "StoreError",
+    "TableChips",
+    "member_account",
+    "table_account",
 ]
 
 LeaderboardOrder = Literal["wins", "games", "points", "win_rate", "best"]
+
+#: The house's account in a server: it issues every chip (opening balances, dailies, grants,
+#: AI seats' stacks), so its balance is minus what it has issued and may be negative.
+HOUSE = "house"
+
+
+def table_account(table_id: str) -> str:
+    """The name of a table's own account: the chips its seats hold (never negative).
+
+    >>> table_account("a1b2")
+    'table:a1b2'
+    """
+    return f"table:{table_id}"
+
+
+def member_account(user_id: int) -> str:
+    """A member's balance named like the other accounts (in the ledger and the audit).
+
+    >>> member_account(42)
+    'user:42'
+    """
+    return f"user:{user_id}"
 
 
 # --- errors ---------------------------------------------------------------------------------
@@ -82,6 +111,12 @@ class InsufficientChipsError(StoreError):
         super().__init__(f"Not enough chips: user {user_id} has {balance} and this needs {-delta}.")
 
 
+class ChipAuditError(StoreError):
+    """A chip move the books cannot take: a table paying out more than its account holds, or
+    a table ending with chips still in its account. The transaction is rolled back, so
+    nothing was written; it is a bug in whoever computed the moves, never a player's doing."""
+
+
 # --- inputs ---------------------------------------------------------------------------------
 
 
@@ -113,18 +148,26 @@ def _moment(value: object, name: str) -> datetime:
 
 @dataclass(frozen=True)
 class ChipChange:
-    """One movement of chips for one player; the guild and table come from the call.
+    """One transfer of chips between a party and its counterparty; the guild and the table
+    come from the call.
 
-    >>> ChipChange(user_id=7, delta=-5, reason="ante")
-    ChipChange(user_id=7, delta=-5, reason='ante')
+    The party is a member (`user_id`) or, with `user_id=None`, the house (an AI seat's chips
+    at a cash table). In a call that names a table the counterparty is the table's account:
+    `delta < 0` the party pays the table (a buy-in), `delta > 0` the table pays the party (a
+    cash-out). Without a table (grants, dailies, opening balances) the counterparty is the
+    house, and the party must be a member.
+
+    >>> ChipChange(user_id=7, delta=-5, reason="buy-in")
+    ChipChange(user_id=7, delta=-5, reason='buy-in')
     """
 
-    user_id: int
+    user_id: int | None
     delta: int
     reason: str
 
     def __post_init__(self) -> None:
-        _check_int(self.user_id, "user_id")
+        if self.user_id is not None:
+            _check_int(self.user_id, "user_id")
         _check_int(self.delta, "delta")
         if not isinstance(self.reason, str) or not self.reason.strip():
             raise ValueError("a chip change needs a reason (such as 'ante' or 'pot')")
@@ -265,6 +308,65 @@ class LedgerEntry:
     table_id: str | None
     game_id: int | None
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class AccountMismatch:
+    """An account whose stored balance is not the sum of its ledger rows."""
+
+    guild_id: int
+    account: str  # member_account(user), HOUSE or table_account(table)
+    balance: int
+    ledger_total: int
+
+
+@dataclass(frozen=True)
+class TableChips:
+    """A table's account beside the chips its snapshot's seats hold (`stacks`: the sum of
+    `snapshot["stacks"]`, None when the snapshot has none or cannot be read).
+
+    `legacy`: the account was opened by the migration from a ledger that never recorded the
+    AI seats' chips; until `reconcile_table_account` it may hold less than the stacks."""
+
+    guild_id: int
+    table_id: str
+    account: int
+    stacks: int | None
+    legacy: bool = False
+
+    @property
+    def balanced(self) -> bool:
+        """Whether the account holds what the seats hold (a table without stacks: nothing)."""
+        if self.stacks is None:
+            return self.account == 0
+        if self.legacy:
+            return 0 <= self.account <= self.stacks
+        return self.account == self.stacks
+
+
+@dataclass(frozen=True)
+class ChipAudit:
+    """The chip books of one server (or of all, `guild_id` None), as `Store.chip_audit` found
+    them: what members and tables hold, what the house issued, and everything that does not
+    add up (empty tuples when the books balance)."""
+
+    guild_id: int | None
+    members_total: int
+    tables_total: int
+    house_issued: int
+    mismatches: tuple[AccountMismatch, ...]
+    tables: tuple[TableChips, ...]  # every open table
+    closed_with_chips: tuple[TableChips, ...]  # tables gone whose account is not 0
+    unbalanced_guilds: tuple[int, ...]  # the house's issue is not what members and tables hold
+
+    @property
+    def ok(self) -> bool:
+        """Everything balances: each account equals its ledger, each server's issue equals
+        what its members and tables hold, each open table's account its stacks, and every
+        closed table's account is empty."""
+        return (not self.mismatches and not self.unbalanced_guilds
+                and not self.closed_with_chips
+                and all(table.balanced for table in self.tables))
 
 
 @dataclass(frozen=True)

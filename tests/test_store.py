@@ -443,11 +443,11 @@ async def test_a_crash_inside_the_transaction_changes_nothing(db, store, monkeyp
     monkeypatch.setattr(Store, "_apply_changes", crash_after_writing)
     with pytest.raises(RuntimeError, match="power cut"):
         await store.save_snapshot(
-            "t1", G, CH, "spew", {"step": 2}, chip_changes=[ChipChange(1, 7, "pot")]
+            "t1", G, CH, "spew", {"step": 2}, chip_changes=[ChipChange(1, -7, "buy-in")]
         )
     with pytest.raises(RuntimeError, match="power cut"):
         await store.finish_table(
-            "t1", record(human(0, 1, win=True)), chip_changes=[ChipChange(1, 7, "pot")]
+            "t1", record(human(0, 1, win=True)), chip_changes=[ChipChange(1, -7, "buy-in")]
         )
     with pytest.raises(RuntimeError, match="power cut"):
         await store.apply_chip_changes(G, [ChipChange(2, 7, "gift")])
@@ -472,7 +472,7 @@ async def test_a_cancelled_write_is_rolled_back_and_the_store_goes_on(db, store,
     monkeypatch.setattr(Store, "_apply_changes", hang_after_writing)
     task = asyncio.create_task(
         store.save_snapshot(
-            "t1", G, CH, "spew", {"step": 2}, chip_changes=[ChipChange(1, 5, "pot")]
+            "t1", G, CH, "spew", {"step": 2}, chip_changes=[ChipChange(1, -5, "buy-in")]
         )
     )
     await written.wait()
@@ -515,7 +515,7 @@ async def test_a_killed_process_leaves_no_half_change(db, clock):
             game = GameRecord(guild_id={G}, channel_id={CH}, kind="spew",
                 started_at=datetime(2024, 1, 1, tzinfo=UTC),
                 players=[PlayerResult(0, 1, "Ann", win=True)])
-            await store.finish_table("t1", game, chip_changes=[ChipChange(1, 50, "pot")])
+            await store.finish_table("t1", game, chip_changes=[ChipChange(1, -50, "buy-in")])
 
         asyncio.run(main())
         """
@@ -605,6 +605,7 @@ async def test_chips_never_go_negative(db, store):
 
 async def test_the_ledger_records_every_change_with_its_context(store, clock):
     await store.apply_chip_changes(G, [ChipChange(1, -5, "ante")], table_id="t9")
+    await store.apply_chip_changes(G, [ChipChange(None, -20, "buy-in")], table_id="t9")  # an AI
     clock.advance(seconds=1)
     await store.apply_chip_changes(G, [ChipChange(1, 25, "pot")], table_id="t9")
     entries = await store.ledger(G, 1)
