@@ -2,15 +2,24 @@
 out (a starting balance, a daily claim, grants by the server's managers).
 
 Discord-free, like the table service: the chips cog turns commands into these calls and
-their answers into messages. Every change is a ledger row written by the store in the same
-transaction as the balance, so the ledger always adds up to the balance.
+their answers into messages. Every change is a transfer with the house (or a table), written
+by the store as ledger rows in the same transaction as the balances, so the ledger always
+adds up to the balance; `audit` shows a server's managers that it does.
 """
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.i18n import t, t_n
 from bot.inert import inert
-from bot.store import ChipChange, InsufficientChipsError, Store
+from bot.store import (
+    HOUSE,
+    REASON_REFUND,
+    ChipAudit,
+    ChipChange,
+    InsufficientChipsError,
+    Store,
+    TableChips,
+)
 from bot.validation import MAX_GRANT, guild_setting
 from engine.i18n import N_, msg
 
@@ -19,8 +28,9 @@ REASON_GRANT = "admin grant"
 # The ledger's reasons as people read them (the stored reason stays the English word).
 REASONS = {"admin grant": N_("admin grant"), "buy-in": N_("buy-in"),
            "cash-out": N_("cash-out"), "opening balance": N_("opening balance"),
-           "daily claim": N_("daily claim")}
+           "daily claim": N_("daily claim"), REASON_REFUND: N_("refund")}
 LEDGER_LINES = 5
+AUDIT_LINES = 10  # of each kind of problem the audit lists (a message holds 2,000 characters)
 
 
 class BankError(Exception):
@@ -92,4 +102,66 @@ class Bank:
                   name=inert(row.display_name or "") or f"<@{row.user_id}>", n=row.balance)
                 for row in rows]
 
+    async def audit(self, guild_id: int) -> str:
+        """The server's chip books for its managers (`Store.chip_audit`): what members and
+        open tables hold against what the house issued, and every account, table or total
+        that does not add up (none when the books balance)."""
+        report = await self.store.chip_audit(guild_id)
+        lines = [t("**Chip audit**: every account adds up to its ledger, and the house has "
+                   "issued exactly what members and tables hold.") if report.ok else
+                 t("**Chip audit**: something does not add up.")]
+        lines.append(t("Members hold **{members}** chips and open tables **{tables}**; the "
+                       "house has issued **{issued}**.", members=report.members_total,
+                       tables=report.tables_total, issued=report.house_issued))
+        if report.unbalanced_guilds:
+            lines.append(t("The house has issued {issued} chips, but members and tables hold "
+                           "{held}.", issued=report.house_issued,
+                           held=report.members_total + report.tables_total))
+        problems = [t("{account}: {balance} chips stored, but its ledger adds up to {total}.",
+                      account=_account_name(found.account), balance=found.balance,
+                      total=found.ledger_total) for found in report.mismatches]
+        problems += [_table_line(table) for table in report.tables if not table.balanced]
+        problems += [t("Table `{table}` has ended, but its account still holds {n} chips.",
+                       table=table.table_id, n=table.account)
+                     for table in report.closed_with_chips]
+        lines += problems[:AUDIT_LINES]
+        if len(problems) > AUDIT_LINES:
+            lines.append(t("… and {n} more.", n=len(problems) - AUDIT_LINES))
+        lines += _tables_summary(report)
+        return "\n".join(lines)
 
+
+def _account_name(account: str) -> str:
+    """An account as the audit names it: a member's mention, the house, a table's id."""
+    kind, _, key = account.partition(":")
+    if account == HOUSE:
+        return t("The house")
+    if kind == "user":
+        return f"<@{key}>"
+    return t("Table `{table}`", table=key)
+
+
+def _table_line(table: TableChips) -> str:
+    """An open table whose account is not what its seats hold."""
+    if table.stacks is None:
+        return t("Table `{table}` holds {n} chips in its account, but its seats hold none.",
+                 table=table.table_id, n=table.account)
+    return t("Table `{table}` holds {n} chips in its account, but its seats hold {stacks}.",
+             table=table.table_id, n=table.account, stacks=table.stacks)
+
+
+def _tables_summary(report: ChipAudit) -> list[str]:
+    """How many open tables hold what their seats hold, and how many still wait to be
+    settled with the house after the upgrade that gave tables their accounts."""
+    lines: list[str] = []
+    balanced = sum(1 for table in report.tables if table.balanced and not table.legacy)
+    if balanced:
+        lines.append(t_n("{n} open table holds exactly what its seats hold.",
+                         "{n} open tables hold exactly what their seats hold.", balanced))
+    legacy = sum(1 for table in report.tables if table.legacy)
+    if legacy:
+        lines.append(t_n("{n} table open since before table accounts existed is settled with "
+                         "the house when it is restored.",
+                         "{n} tables open since before table accounts existed are settled "
+                         "with the house when they are restored.", legacy))
+    return lines

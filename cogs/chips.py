@@ -1,4 +1,4 @@
-"""`/chips balance|daily|grant`: play money in this server. Thin: the bank decides."""
+"""`/chips balance|daily|grant|audit`: play money in this server. Thin: the bank decides."""
 
 from __future__ import annotations
 
@@ -80,6 +80,21 @@ class Chips(Refusals, commands.GroupCog, group_name="chips",
                           allowed_mentions=discord.AllowedMentions.none())
 
         await answer_in_time(interaction, work(), ephemeral=False)
+
+    @app_commands.command(name="audit", description="Check that every chip in this server "
+                          "adds up (Manage Server)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def audit(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        guild_id = interaction.guild_id
+
+        async def work() -> Answer:
+            await i18n.for_interaction(interaction)
+            if not interaction.permissions.manage_guild:
+                return Answer(t("Auditing the chips needs the Manage Server permission."))
+            return Answer(await bank_of(interaction).audit(guild_id))
+
+        await answer_in_time(interaction, work())
 
 
 async def setup(bot: commands.Bot) -> None:
