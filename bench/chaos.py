@@ -114,6 +114,25 @@ async def final_round(soak: Soak, limit: float) -> float:
     return round(time.monotonic() - began, 1)
 
 
+class Lag:
+    """How late the harness's own event loop runs (the loopback Discord lives on it): a late
+    loop answers the bot late, and the bot's clicks and sends look slow or time out."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+
+    async def run(self) -> None:
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(0.1)
+            self.samples.append((time.monotonic() - before - 0.1) * 1000)
+
+    def figures(self) -> dict[str, Any]:
+        ordered = sorted(self.samples) or [0.0]
+        return {"harness_lag_p99_ms": round(ordered[int(0.99 * (len(ordered) - 1))]),
+                "harness_lag_max_ms": round(ordered[-1])}
+
+
 async def quiet(discord: LoopbackDiscord, seconds: float = 2.0, limit: float = 30.0) -> None:
     """Until the bot has sent nothing for `seconds`."""
     give_up = time.monotonic() + limit
@@ -147,6 +166,8 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
         db = await open_database(database)
         feed = Feed(discord)
         follower = asyncio.create_task(feed.run())
+        lag = Lag()
+        ticker = asyncio.create_task(lag.run())
         alive = Bot()
         alive.started()
 
@@ -179,11 +200,12 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
             await asyncio.gather(*drivers, return_exceptions=True)
         finally:
             follower.cancel()
+            ticker.cancel()
             await bot.stop()
         progress(f"{backend}: checking")
         found, checked = await check_all(db, database, soak, bot.log_text())
         violations += found
-        figures |= checked
+        figures |= checked | lag.figures()
         await close(db)
         stats = discord.stats.snapshot()
         records = soak.records
@@ -197,6 +219,8 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
             "games_played": sum(1 for r in records if r.state != "cancelled"),
             "lobbies_cancelled": sum(1 for r in records if r.state == "cancelled"),
             "aborted_by_host": sum(1 for r in records if r.aborted),
+            "join_cancel_races": sum(1 for r in records
+                                     if any("join/cancel race" in n for n in r.notes)),
             "aborted_leftovers": sum(1 for r in records
                                      if any("lobby never came" in n for n in r.notes)),
             "games_by_kind": dict(sorted({r.kind: sum(1 for x in records if x.kind == r.kind)
@@ -254,6 +278,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("games_recorded", "games rows"),
     ("games_aborted", "   of them aborted"),
     ("lobbies_cancelled", "lobbies cancelled"),
+    ("join_cancel_races", "Join racing Cancel"),
     ("aborted_by_host", "tables aborted by their host"),
     ("aborted_leftovers", "   of them: lobby never shown"),
     ("steps", "steps applied (action log)"),
@@ -272,6 +297,8 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("final_round_s", "final round, s"),
     ("drain_s", "outbox drained after, s"),
     ("outbox_left_at_stop", "outbox rows at stop (after drain)"),
+    ("harness_lag_p99_ms", "harness loop late, p99 ms"),
+    ("harness_lag_max_ms", "harness loop late, max ms"),
     ("log_errors", "ERROR lines in the bot's log"),
     ("tracebacks", "tracebacks in the bot's log"),
     ("tables_stuck", "tables stuck"),

@@ -224,14 +224,18 @@ def message_key(message: Any) -> str:
 async def undelivered(db: Database, kinds: dict[str, str], waited: float) -> list[Violation]:
     """The outbox rows still there after the people stopped and the bot had `waited`
     seconds to send them: saved, never delivered."""
-    found = []
+    by_table: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
     for row_id, table_id, body in await rows(db, "SELECT id, table_id, body FROM outbox"
                                                  " ORDER BY id"):
-        body = as_json(body)
-        found.append(Violation("delivery", f"outbox row {row_id} ({body.get('op')}, "
-                                           f"{str(body.get('content'))[:80]!r}) still unsent "
-                                           f"{waited:.0f} s after the people stopped",
-                               str(table_id), kinds.get(str(table_id))))
+        by_table[str(table_id)].append((int(row_id), as_json(body)))
+    found = []
+    for table_id, left in by_table.items():
+        row_id, body = left[0]
+        found.append(Violation("delivery", f"{len(left)} outbox row(s) still unsent "
+                                           f"{waited:.0f} s after the people stopped, the first "
+                                           f"row {row_id} ({body.get('op')}, "
+                                           f"{str(body.get('content'))[:80]!r})",
+                               table_id, kinds.get(table_id)))
     return found
 
 
@@ -346,27 +350,48 @@ def check_stuck(soak: Soak, out: list[Violation]) -> dict[str, Any]:
 # --- 6. the log ---------------------------------------------------------------------------------
 
 
+def chain_end(lines: list[str], index: int) -> int:
+    """The line of the last exception of the chain of tracebacks starting at `index`."""
+    end = index + 1
+    while True:
+        while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end]):
+            end += 1  # the frames
+        after = end + 1  # `end` is the exception's line; does another traceback follow?
+        while after < len(lines) and not lines[after].strip():
+            after += 1
+        if after < len(lines) and lines[after].startswith(("During handling", "The above")):
+            after += 1
+            while after < len(lines) and not lines[after].strip():
+                after += 1
+            if after < len(lines) and lines[after].startswith(TRACEBACK):
+                end = after + 1
+                continue
+        return end
+
+
 def check_log(log: str, out: list[Violation]) -> dict[str, Any]:
+    """Each traceback (a chain of them counts once), grouped by its last exception's type and
+    the bot's own line it went through last; the first few of each kind are shown."""
     lines = log.splitlines()
     seen: Counter[str] = Counter()
-    errors = 0
-    for index, line in enumerate(lines):
-        if " ERROR " in line or line.startswith("ERROR"):
-            errors += 1
-        if TRACEBACK not in line:
+    errors = sum(1 for line in lines if " ERROR " in line)
+    index = 0
+    while index < len(lines):
+        if TRACEBACK not in lines[index]:
+            index += 1
             continue
-        end = index + 1
-        while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end]
-                                    or lines[end].startswith(("During handling", "The above"))):
-            end += 1
-        last = lines[end] if end < len(lines) else ""
-        where = next((lines[i] for i in range(end - 1, index, -1)
-                      if lines[i].strip().startswith("File ")), "").strip()
         cause = lines[index - 1].strip() if index else ""
-        key = f"{last} at {where}"
+        end = chain_end(lines, index)
+        last = lines[end] if end < len(lines) else ""
+        ours = [lines[i].strip() for i in range(index, end)
+                if lines[i].strip().startswith('File "') and "/site-packages/" not in lines[i]
+                and "/lib/python3" not in lines[i]]
+        where = ours[-1] if ours else ""
+        key = f"{last.split(':', 1)[0]} at {where}"
         seen[key] += 1
-        if seen[key] <= 3:  # each kind of traceback shown a few times, all counted
-            out.append(Violation("traceback", f"{cause[:160]} → {last[:200]} ({where[:160]})"))
+        if seen[key] <= 3:  # each kind shown a few times, all counted
+            out.append(Violation("traceback", f"{cause[:140]} → {where[:150]}: {last[:180]}"))
+        index = end + 1
     repeats = sum(n - 3 for n in seen.values() if n > 3)
     if repeats:
         out.append(Violation("traceback", f"and {repeats} more of the same kinds"))

@@ -436,6 +436,8 @@ class Channel:
         user = soak.user(user_id)
         answer = Outcome("failed")
         for _ in range(4):
+            if soak.stopped.is_set():
+                return Outcome("refused", "the soak is over")
             lobby = self.lobby(record)
             if lobby is None or lobby.button(label) is None:
                 return Outcome("refused", "no lobby")
