@@ -106,7 +106,7 @@ async def final_round(soak: Soak, limit: float) -> float:
     began = time.monotonic()
     while time.monotonic() - began < limit:
         waiting = [r for r in soak.records if r.active
-                   and r.table_id not in soak.ended_tables(r.channel_id)
+                   and not soak.ended(r.table_id)
                    and r.last_accepted < soak.bot.ready_at]
         if not waiting:
             break

@@ -186,8 +186,8 @@ async def check_games(db: Database, soak: Soak, out: list[Violation]) -> dict[st
         counted[str(table_id)][str(status)] += 1
         kinds[str(table_id)] = str(kind)
     open_tables = {str(t) for (t,) in await rows(db, "SELECT table_id FROM table_snapshots")}
-    told = set().union(*(soak.ended_tables(channel) for channel in
-                         {r.channel_id for r in soak.records})) if soak.records else set()
+    soak.feed.catch_up()
+    told = set(soak.feed.ended)
     for table_id, statuses in sorted(counted.items()):
         if sum(statuses.values()) > 1:
             out.append(Violation("games", f"counted {sum(statuses.values())} times: "
@@ -340,7 +340,7 @@ def describe(soak: Soak, record: TableRecord) -> str:
 def check_stuck(soak: Soak, out: list[Violation]) -> dict[str, Any]:
     stuck = 0
     for record in soak.records:
-        if record.active and record.table_id not in soak.ended_tables(record.channel_id) \
+        if record.active and not soak.ended(record.table_id) \
                 and record.last_accepted < soak.bot.ready_at:
             stuck += 1
             out.append(Violation("stuck", describe(soak, record), record.table_id, record.kind))

@@ -107,6 +107,7 @@ class Feed:
         self.cursor = 0
         self.by_channel: dict[int, list[int]] = {}
         self.events: dict[tuple[str, int], asyncio.Event] = {}
+        self.ended: set[str] = set()  # tables whose end a channel was told (the Replay line)
 
     def event(self, kind: str, key: int) -> asyncio.Event:
         return self.events.setdefault((kind, key), asyncio.Event())
@@ -120,6 +121,10 @@ class Feed:
             if change == "created":
                 self.by_channel.setdefault(message.channel_id, []).append(message_id)
             channel = state.channels[message.channel_id]
+            if message.visible_to is None and message.author_id == state.bot.id:
+                match = REPLAY_LINE.search(message.content)
+                if match:
+                    self.ended.add(match["table"])
             if channel.is_dm:
                 self._wake("user", channel.recipient_id or 0)
             else:
@@ -326,15 +331,10 @@ class Soak:
     def user(self, user_id: int) -> FastUser:
         return FastUser(self.discord, user_id)
 
-    def ended_tables(self, channel_id: int) -> set[str]:
-        """The tables whose end (the finished game's Replay line) this channel was told."""
-        found = set()
-        for message in self.feed.newest(channel_id):
-            if message.visible_to is None and message.author_id == self.discord.state.bot.id:
-                match = REPLAY_LINE.search(message.content)
-                if match:
-                    found.add(match["table"])
-        return found
+    def ended(self, table_id: str) -> bool:
+        """Whether a channel was told the table's end (the finished game's Replay line)."""
+        self.feed.catch_up()
+        return table_id in self.feed.ended
 
     async def interact(self, action: Callable[[], Any]) -> Outcome:
         """One click or command once the bot is up; a dead or dying bot's silence is
@@ -510,7 +510,7 @@ class Channel:
         await soak.bot.wait()
         snapshot = await soak.snapshot_of(record.table_id)
         status = snapshot.get("status") if snapshot is not None else None
-        if status == "playing" or record.table_id in soak.ended_tables(self.channel.id):
+        if status == "playing" or soak.ended(record.table_id):
             record.state = "playing"
             record.notes.append("started, as the saved table says")
             return
@@ -532,7 +532,7 @@ class Channel:
         return None
 
     def over(self, record: TableRecord) -> bool:
-        if record.table_id in self.soak.ended_tables(self.channel.id):
+        if self.soak.ended(record.table_id):
             if record.state == "playing":
                 record.state = "ended"
             return True
