@@ -154,11 +154,15 @@ def _tables_summary(report: ChipAudit) -> list[str]:
     """How many open tables hold what their seats hold, and how many still wait to be
     settled with the house after the upgrade that gave tables their accounts."""
     lines: list[str] = []
-    balanced = sum(1 for table in report.tables if table.balanced and not table.legacy)
+    # A table from before the upgrade whose seats hold what its account does (no AI seat's
+    # chips were missing) needs no settling.
+    waiting = [table for table in report.tables if table.legacy and table.balanced
+               and table.account != (table.stacks or 0)]
+    balanced = sum(1 for table in report.tables if table.balanced) - len(waiting)
     if balanced:
         lines.append(t_n("{n} open table holds exactly what its seats hold.",
                          "{n} open tables hold exactly what their seats hold.", balanced))
-    legacy = sum(1 for table in report.tables if table.legacy)
+    legacy = len(waiting)
     if legacy:
         lines.append(t_n("{n} table open since before table accounts existed is settled with "
                          "the house when it is restored.",
