@@ -42,7 +42,6 @@ class Answered:
     message_id: int
     at: float  # time.monotonic()
     in_dm: bool  # a DM prompt, or else the ephemeral "Show my hand" view in the channel
-    step: int = 0  # the table's step the answer showed
 
 
 class InPlace:
@@ -56,8 +55,7 @@ class InPlace:
         self._answered: dict[tuple[str, int], Answered] = {}
         self._pruned_at = clock()
 
-    def note(self, table_id: str, seat: int, interaction: discord.Interaction,
-             step: int = 0) -> None:
+    def note(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
         """A seat answered a click on its private view, a DM or the ephemeral "Show my hand"
         reply (the message now shows the seat's view)."""
         message = interaction.message
@@ -72,12 +70,7 @@ class InPlace:
                               if now - found.at <= self.recent}
             self._pruned_at = now
         self._answered[(table_id, seat)] = Answered(
-            interaction, interaction.user.id, message.channel.id, message.id, now, in_dm, step)
-
-    def answered_step(self, table_id: str, seat: int) -> int | None:
-        """The table's step the seat's last answer showed it, if it answered lately."""
-        found = self._answered.get((table_id, seat))
-        return None if found is None else found.step
+            interaction, interaction.user.id, message.channel.id, message.id, now, in_dm)
 
     def target(self, table_id: str, seat: int, user_id: int | None, current: int | None,
                content: str) -> Answered | None:

@@ -12,6 +12,8 @@ A body is one of:
 - `edit`: replace the content (and components) of the message a ref names.
 - `upsert`: edit the message a ref names, or post it when there is none yet.
 - `strip`: take the components off the message a ref names, and forget the ref.
+- `answered`: no message, a mark in a seat's prompt queue: its person answered a click and
+  was shown the table at `step`, so no prompt of the seat written before is sent any more.
 
 Views are named, not built: `{"type": "board" | "cash" | "lobby" | "prompt", ...}`; the
 sender builds the discord.py view from the name, so a view needs nothing from memory after a
@@ -141,7 +143,7 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
     """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed
     (it may ping the DM's person, and nobody else); `clocks` are the table's clocks this
     prompt starts, restarted when it is delivered; `step`, the table's step a seat's prompt
-    shows (`bot.sender.answered_since`); `pings`, the users a channel message means to ping
+    shows (`bot.sender.overtaken`); `pings`, the users a channel message means to ping
     (mentioned in it by id)."""
     if (channel is None) == (user is None):
         raise ValueError("a post goes to a channel or to a user")
@@ -197,3 +199,11 @@ def destination(body: Body) -> str:
 
 def strip(ref: str) -> Body:
     return {"op": "strip", "ref": ref}
+
+
+def answered(seat: int, step: int) -> Body:
+    """The mark a seat's own click leaves in its prompt queue, saved with the step the click
+    made: the answer showed the seat the table at `step`, so the sender drops any prompt of
+    the seat written before it that is still queued (`bot.sender.overtaken`), a restart
+    after a crash included, instead of sending it over that answer with step-old buttons."""
+    return {"op": "answered", "ref": f"prompt:{seat}", "step": step}

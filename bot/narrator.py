@@ -125,8 +125,9 @@ def _public_events(table: Table, events: list[Event], closing: str = "") -> list
 
 def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
     """The DMs this step calls for: seats whose prompt changed or who have private news.
-    The actor already sees its updated view where it clicked. A prompt withdrawn without a
-    new one (a seat timed out, or sits out a playoff hand) loses its buttons."""
+    The actor already sees its updated view where it clicked; its queue gets the step's
+    `answered` mark instead, so no older prompt of its follows that view. A prompt withdrawn
+    without a new one (a seat timed out, or sits out a playoff hand) loses its buttons."""
     game = table.require_game()
     private_seats = {event.seat for event in events if event.seat is not None}
     bodies: list[Body] = []
@@ -135,7 +136,8 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
             continue
         prompt = None if game.is_over else game.prompt(seat)
         stamp, changed = table.stamp(seat)
-        if seat == actor:
+        if seat == actor:  # answered where it clicked; its older prompts are moot
+            bodies.append(messages.answered(seat, table.steps))
             continue
         news = [event for event in events if event.seat == seat]
         if occupant.user_id in table.dm_closed:

@@ -6,6 +6,13 @@ what led to it) while different tables send side by side. A row is deleted, with
 message ids it created, only once Discord has it; after a crash the rows still saved are
 sent again, and every new message carries a nonce made from its row, which Discord
 (`enforce_nonce`) uses to hand back the message it already made rather than post a copy.
+
+A seat's own answer outranks every prompt of the seat written before it: the click's step
+saves an `answered` row in the seat's queue (`bot.messages.answered`), and this process
+learns of the answer before the click is acknowledged (`Sender.answering`). From then on no
+older prompt of the seat is posted, or edited in with buttons: a queued one is dropped
+(`overtaken`), one being posted at that instant is taken back once Discord has it, and the
+click's answer waits for one being edited into the very message it answers on.
 """
 
 from __future__ import annotations
@@ -18,9 +25,9 @@ import logging
 import multiprocessing
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
@@ -28,6 +35,7 @@ import discord
 from bot.delivery import Delivery
 from bot.in_place import InPlace
 from bot.messages import Body, destination, event_from_json, pinged
+from bot.outcomes import Private
 from bot.presenter import build_view
 from bot.render import renderer_for
 from bot.store import MessageRef, PendingMessage, Store
@@ -43,7 +51,12 @@ RETRY_PAUSE = 2.0
 # with a few small reads and writes a row; uncapped, they queued ahead of every click's save
 # (1-2 s at 1,000 tables a process, bench/scale.py). PostgreSQL's pool has 10 connections.
 DATABASE_SHARE = 3
+# How long a click's answer waits, at most, for a prompt of its seat that is being edited into
+# the message it answers on at that instant (`Sender.answering`): a webhook edit's round trip,
+# normally; past this the answer goes anyway.
+ANSWER_WAIT = 10.0
 
+T = TypeVar("T")
 DmClosed = Callable[[str, int], Awaitable[bool]]
 PromptStamp = Callable[[str, int], str | None]
 Delivered = Callable[[str, list[str], float], Awaitable[None]]
@@ -84,13 +97,38 @@ class Sender:
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
         self._closing = False  # no new sending once `close` began: the rows wait in the store
+        # Per prompt queue (table, "prompt:<seat>"): the latest step its seat answered at, as
+        # this process saw it saved while the queue's worker was running (its rows may have
+        # been read before that save, without the `answered` row); and the in-place edit of a
+        # prompt under way, which that answer waits for.
+        self._answered: dict[tuple[str, str], int] = {}
+        self._editing: dict[tuple[str, str], asyncio.Event] = {}
 
-    def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction,
-                      step: int = 0) -> None:
-        """The seat just answered a click in its DMs, showing it the table at `step`: its
-        next prompt may replace that message instead of costing the DM channel a new message
-        and a strip, and a prompt written before `step` has nothing left to tell it."""
-        self.in_place.note(table_id, seat, interaction, step)
+    def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
+        """The seat's click in its DMs was just answered: its next prompt may replace that
+        message instead of costing the DM channel a new message and a strip."""
+        self.in_place.note(table_id, seat, interaction)
+
+    async def answering(self, work: Awaitable[T]) -> T:
+        """`work`, the service call of a click, in order with the seat's prompts: once it has
+        saved an answer (a `Private`, at its step), no prompt of the seat written before that
+        step is sent any more, and a prompt being edited into the seat's DM message at this
+        instant has landed before this returns and the click is acknowledged (else the edit
+        could cover the answer with step-old buttons). Called in the click's own task, so
+        this process knows of the answer from the moment its step is saved."""
+        outcome = await work
+        if isinstance(outcome, Private):
+            key = (outcome.table_id, f"prompt:{outcome.seat}")
+            if key in self._workers:  # a pass that read its rows before the save may be on
+                self._answered[key] = max(outcome.step, self._answered.get(key, outcome.step))
+            editing = self._editing.get(key)
+            if editing is not None:
+                try:
+                    await asyncio.wait_for(editing.wait(), ANSWER_WAIT)
+                except TimeoutError:
+                    log.warning("answering table %s seat %d while its prompt is still being "
+                                "edited in place", outcome.table_id, outcome.seat)
+        return outcome
 
     def wake(self, table_id: str) -> None:
         """Rows are waiting for this table: each destination's worker sends them."""
@@ -145,18 +183,25 @@ class Sender:
         try:
             while True:
                 self._again.discard(key)
-                refs = await self.store.message_refs(table_id)
+                # The rows read now hold every answer saved so far (its `answered` row, or
+                # nothing older left to send): what memory kept for the pass before is moot.
+                self._answered.pop(key, None)
                 rows = [row for row in await self.store.pending_messages(table_id)
                         if queue_of(row.body) == where]
+                # Every click leaves an `answered` row in its seat's queue; most often it is
+                # all there is, and needs no message refs.
+                refs = await self.store.message_refs(table_id) \
+                    if any(row.body["op"] != "answered" for row in rows) else {}
                 for index, row in enumerate(rows):
                     later = rows[index + 1:]
-                    if superseded(row.body, later):
+                    if row.body["op"] == "answered" or superseded(row.body, later):
+                        # A mark for the rows before it, or an edit a later row makes anyway.
                         await self.store.message_delivered(row.id, row.table_id)
-                    elif outdated(row.body, later):  # its news still counts, not its buttons
-                        await self._deliver_row(row, refs, {**row.body, "view": None})
-                    elif overtaken(row, self.in_place):
+                    elif overtaken(row.body, later, self._answered.get(key)):
                         await self._deliver_overtaken(row, refs)
-                    elif self.prompt_stamp is not None and stale(row, self.prompt_stamp):
+                    elif outdated(row.body, later) or (
+                            self.prompt_stamp is not None and stale(row, self.prompt_stamp)):
+                        # Replaced, withdrawn or moved past: its news counts, not its buttons.
                         await self._deliver_row(row, refs, {**row.body, "view": None})
                     else:
                         await self._deliver_row(row, refs)
@@ -166,18 +211,42 @@ class Sender:
             log.exception("sending failed for table %s (%s)", table_id, where)
         finally:
             self._workers.pop(key, None)
+            self._answered.pop(key, None)
             if key in self._again:
                 self._again.discard(key)
                 self._start_worker(table_id, where)
 
     async def _deliver_overtaken(self, row: PendingMessage, refs: dict[str, MessageRef]) -> None:
-        """An overtaken prompt (`overtaken`): a picture in it is news the answer did not
-        draw, so it goes as a new DM without buttons; otherwise nothing is left to send."""
-        if row.body.get("picture"):
-            await self._deliver_row(row, refs, {**row.body, "view": None, "ref": None,
-                                                "clocks": []})
-        else:
+        """An overtaken prompt (`overtaken`): only what `overtaken_news` keeps of it goes."""
+        news = overtaken_news(row.body)
+        if news is None:
             await self.store.message_delivered(row.id, row.table_id)
+        else:
+            await self._deliver_row(row, refs, news)
+
+    def _answered_since(self, table_id: str, body: Body) -> bool:
+        """Whether the seat of this prompt answered, as this process saw it saved, after the
+        step the prompt shows (an answer it saw before reading the rows is in them)."""
+        step = body.get("step")
+        answered = self._answered.get((table_id, ref_of(body)))
+        return step is not None and answered is not None and answered > step
+
+    @contextlib.contextmanager
+    def _editing_in_place(self, table_id: str, body: Body) -> Iterator[None]:
+        """While a seat's prompt may be edited into the message its person answered on, an
+        answer of theirs saved meanwhile waits before it is acknowledged (`answering`)."""
+        key = (table_id, queue_of(body))
+        if not key[1].startswith("prompt:"):
+            yield
+            return
+        editing = asyncio.Event()
+        self._editing[key] = editing
+        try:
+            yield
+        finally:
+            editing.set()
+            if self._editing.get(key) is editing:
+                del self._editing[key]
 
     async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef],
                            body: Body | None = None) -> None:
@@ -231,23 +300,36 @@ class Sender:
 
     async def _post(self, table_id: str, row_id: int, body: Body,
                     refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
-        files = await self.files(body.get("picture"))
+        nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
+        placed: dict[str, MessageRef | None] | None = None
+        with self._editing_in_place(table_id, body):
+            if self._answered_since(table_id, body):  # answered while this row waited
+                news = overtaken_news(body)
+                if news is None:
+                    return {}
+                body = news
+            files = await self.files(body.get("picture"))
+            view = build_view(body.get("view"))
+            if body.get("turn") and await self._turn_in_place(table_id, body["turn"]):
+                return {}
+            if body.get("user") is not None:
+                placed = await self._in_place(table_id, row_id, body, refs, view, files)
+        if placed is not None:
+            if body.get("clocks") and self.delivered is not None:
+                await self.delivered(table_id, body["clocks"], time.time())
+            return placed
         embeds = [discord.Embed.from_dict(embed) for embed in body.get("embeds") or []]
         if files:
             for embed in embeds:
                 embed.set_image(url=f"attachment://{files[0].filename}")
-        view = build_view(body.get("view"))
-        nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
-        if body.get("turn") and await self._turn_in_place(table_id, body["turn"]):
-            return {}
         if body.get("user") is not None:
-            placed = await self._in_place(table_id, row_id, body, refs, view, files)
-            if placed is not None:
-                if body.get("clocks") and self.delivered is not None:
-                    await self.delivered(table_id, body["clocks"], time.time())
-                return placed
             sent = await self.delivery.dm(body["user"], body["content"], view, files,
                                           nonce=nonce)
+            if sent is not None and self._answered_since(table_id, body):
+                # Answered while this went out: taken back, so the message answered on stays
+                # the seat's prompt (not stripped, its ref kept) and no step-old buttons stay.
+                await self._take_back(sent, body)
+                return {}
             if sent is None and body.get("fallback") and \
                     await self.dm_closed(table_id, body["user"]):
                 await self.delivery.channel(body["table_channel"], body["fallback"],
@@ -268,6 +350,14 @@ class Sender:
             elif body.get("previous") == "strip":
                 await self.delivery.strip_components(old.channel_id, old.message_id)
         return {ref: MessageRef(sent.channel.id, sent.id)}
+
+    async def _take_back(self, sent: discord.Message, body: Body) -> None:
+        """A prompt posted just as its seat answered: what `overtaken_news` would have kept
+        of it stays (its pictures, without buttons); otherwise it is deleted."""
+        if overtaken_news(body) is None:
+            await self.delivery.delete(sent.channel.id, sent.id)
+        elif body.get("view"):
+            await self.delivery.strip_components(sent.channel.id, sent.id)
 
     async def _in_place(self, table_id: str, row_id: int, body: Body,
                         refs: dict[str, MessageRef], view: discord.ui.View | None,
@@ -369,16 +459,27 @@ def outdated(body: Body, later: list[PendingMessage]) -> bool:
                for row in later)
 
 
-def overtaken(row: PendingMessage, in_place: InPlace) -> bool:
-    """A seat's prompt written before the seat's own last answer, which already showed it
-    the table as it is now: its buttons are out of date, and sent in place it would put an
-    older view over that answer (seen under load, when a quick player answers before the
-    sender gets to a row of news for them, such as Sppoker's last call)."""
-    ref, step = ref_of(row.body), row.body.get("step")
-    if row.body["op"] != "post" or not ref.startswith("prompt:") or step is None:
+def overtaken(body: Body, later: list[PendingMessage], answered: int | None = None) -> bool:
+    """A seat's prompt written before the seat's own answer, which already showed it the
+    table as it was then, or later: an `answered` row after it in its queue (saved with the
+    answer's step, so this holds after a restart too), or `answered`, the step of an answer
+    saved since the rows were read. Its buttons are out of date, and sent in place it would
+    put an older view over that answer (seen when a quick player answers before the sender
+    gets to a row of news for them, such as Sppoker's last call)."""
+    ref, step = ref_of(body), body.get("step")
+    if body["op"] != "post" or not ref.startswith("prompt:") or step is None:
         return False
-    answered = in_place.answered_step(row.table_id, seat_of(ref))
-    return answered is not None and answered > step
+    steps = [row.body["step"] for row in later
+             if row.body["op"] == "answered" and row.body.get("ref") == ref]
+    return any(mark > step for mark in [*steps, *([] if answered is None else [answered])])
+
+
+def overtaken_news(body: Body) -> Body | None:
+    """What is left to send of an overtaken prompt: a picture in it is news the answer did
+    not draw, so it goes as a new DM without buttons (and names no message); else nothing."""
+    if not body.get("picture"):
+        return None
+    return {**body, "view": None, "ref": None, "clocks": []}
 
 
 def stale(row: PendingMessage, prompt_stamp: PromptStamp) -> bool:

@@ -2,11 +2,13 @@
 
 Discord answers 429 with a JSON `retry_after` and rate-limit headers (discord.py only retries
 a 429 that carries a `Via` header, as Cloudflare bans come without one), and answers 5xx when
-it has a bad day; the bot must live with both.
+it has a bad day; the bot must live with both. A hold keeps matching requests unanswered
+until the test releases them: a request in flight on a slow link.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from dataclasses import dataclass
@@ -56,11 +58,39 @@ def rate_limited(retry_after: float, *, is_global: bool = False) -> DiscordError
     )
 
 
+class Hold:
+    """Requests kept waiting, unanswered, until `release()`: sent by the bot and not yet done,
+    as on a slow link. Unlike a 429 (answered at once; the bot then waits of its own accord,
+    for as long as the answer said), the test decides the instant a held request goes on."""
+
+    def __init__(self, method: str, path_regex: str) -> None:
+        self.method = method.upper()
+        self.pattern = re.compile(path_regex)
+        self.waiting = 0  # matching requests that reached the hold so far
+        self._released = asyncio.Event()
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.method in ("*", method) and self.pattern.search(path) is not None
+
+    @property
+    def released(self) -> bool:
+        return self._released.is_set()
+
+    def release(self) -> None:
+        """Every request held, and every later one, goes on."""
+        self._released.set()
+
+    async def wait(self) -> None:
+        self.waiting += 1
+        await self._released.wait()
+
+
 class Faults:
-    """Queued failures, consumed in the order they were asked for."""
+    """Queued failures, consumed in the order they were asked for, and holds."""
 
     def __init__(self) -> None:
         self._faults: list[Fault] = []
+        self._holds: list[Hold] = []
 
     def add(
         self,
@@ -89,5 +119,22 @@ class Faults:
     def pending(self) -> int:
         return sum(f.remaining for f in self._faults)
 
+    def hold(self, method: str, path_regex: str) -> Hold:
+        """Keep every matching request waiting until the hold is released (see `Hold`)."""
+        hold = Hold(method, path_regex)
+        self._holds.append(hold)
+        return hold
+
+    async def wait_if_held(self, method: str, path: str) -> None:
+        """Called for every request before anything else: it waits out any hold it matches."""
+        for hold in list(self._holds):
+            if not hold.released and hold.matches(method, path):
+                await hold.wait()
+        self._holds = [hold for hold in self._holds if not hold.released]
+
     def clear(self) -> None:
+        """No more faults, and every hold released."""
         self._faults.clear()
+        for hold in self._holds:
+            hold.release()
+        self._holds.clear()

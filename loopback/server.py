@@ -1,9 +1,10 @@
 """The aiohttp application: REST under /api/v10, the gateway at /gateway, all on 127.0.0.1.
 
-The middleware is where Discord's cross-cutting behaviour lives: the bot token is checked,
-injected faults are answered, rate limits are kept (ratelimits.py), every DiscordError becomes
-Discord's JSON error, and every request and error is recorded for the tests. Request bodies
-are checked against Discord's schemas (schemas/) as they are read.
+The middleware is where Discord's cross-cutting behaviour lives: held requests wait (a
+test's `Faults.hold`), the bot token is checked, injected faults are answered, rate limits are
+kept (ratelimits.py), every DiscordError becomes Discord's JSON error, and every request and
+error is recorded for the tests. Request bodies are checked against Discord's schemas
+(schemas/) as they are read.
 """
 
 from __future__ import annotations
@@ -130,6 +131,7 @@ class LoopbackServer:
         limited = False
         headers: dict[str, str] = {}
         try:
+            await self.faults.wait_if_held(request.method, path)
             fault = self.faults.take(request.method, path)
             if fault is not None:
                 injected = True

@@ -1,5 +1,6 @@
 """When a prompt may replace the private view its person just answered on (`bot/in_place.py`),
-and which queued prompts go out without their buttons (`bot/sender.outdated`, `overtaken`)."""
+and which queued prompts go out without their buttons, or not at all (`bot/sender.outdated`,
+`overtaken`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from bot import messages
 from bot.in_place import RECENT_SECONDS, InPlace
 from bot.messages import strip as withdraw
 from bot.render import MAX_CONTENT
-from bot.sender import outdated, overtaken, stale
+from bot.sender import outdated, overtaken, overtaken_news, stale
 from bot.store import PendingMessage
 
 
@@ -80,18 +81,28 @@ def test_a_queued_prompt_replaced_or_withdrawn_later_is_outdated() -> None:
 def test_a_queued_prompt_written_before_its_seat_answered_is_overtaken() -> None:
     """Sppoker: the host declares (step 1), which writes the guest a last-call DM; the guest
     declares (step 2) before the sender gets to it. Sent then, it would put step 1's buttons
-    over the answer the guest already sees (they were refused as out of date)."""
-    place = InPlace(clock=Clock())
-    assert not overtaken(row(1, prompt(1, step=1)), place)  # nobody answered yet
-    place.note("t1", 1, click(), step=2)
-    assert place.answered_step("t1", 1) == 2
-    assert overtaken(row(1, prompt(1, step=1)), place)
-    assert not overtaken(row(2, prompt(1, step=2)), place)  # written with the answer's step
-    assert not overtaken(row(3, prompt(1, step=3)), place)  # news after the answer
-    assert not overtaken(row(1, prompt(0, step=1)), place)  # another seat's prompt
-    assert not overtaken(row(1, prompt(1)), place)  # a row saved before rows had steps
+    over the answer the guest already sees (they were refused as out of date). The guest's
+    step leaves an `answered` mark in its queue, saved with it (so a restart knows too); an
+    answer saved after the rows were read is passed in (`answered`)."""
+    mark = row(9, messages.answered(1, 2))
+    assert not overtaken(prompt(1, step=1), [])  # nobody answered yet
+    assert overtaken(prompt(1, step=1), [mark])
+    assert overtaken(prompt(1, step=1), [], answered=2)
+    assert not overtaken(prompt(1, step=2), [mark])  # written with the answer's step
+    assert not overtaken(prompt(1, step=3), [mark], answered=2)  # news after the answer
+    assert not overtaken(prompt(0, step=1), [mark])  # another seat's prompt
+    assert not overtaken(prompt(1), [mark], answered=2)  # a row saved before rows had steps
     board = messages.post(channel=5, content="news", ref="board")
-    assert not overtaken(row(1, board), place)
+    assert not overtaken(board, [mark], answered=2)
+    assert not outdated(prompt(1, step=1), [mark])  # a mark replaces nothing by itself
+
+
+def test_an_overtaken_prompt_keeps_only_its_pictures_without_buttons() -> None:
+    assert overtaken_news(prompt(1, step=1)) is None
+    pictured = prompt(1, step=1) | {"picture": {"kind": "sppoker"}, "clocks": ["last-1-1"]}
+    news = overtaken_news(pictured)
+    assert news is not None and news["picture"] == pictured["picture"]
+    assert (news["view"], news["ref"], news["clocks"]) == (None, None, [])
 
 
 def test_a_queued_prompt_the_table_moved_past_is_stale() -> None:
