@@ -34,26 +34,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench.chaos_play import Soak, TableRecord, has_button
+from bench.chaos_play import Lives, Soak, TableRecord, has_button
 from bot.store_db import Database
 from loopback import LoopbackDiscord
 
 REASONS_ISSUED = ("opening balance", "daily claim", "admin grant")
 TRACEBACK = "Traceback (most recent call last):"
 RESTART_NOTICE = "♻️ I restarted"
-
-
-class Lives:
-    """When the bot process was started, killed and ready again: to say in which of its lives
-    something happened."""
-
-    def __init__(self, began: float, starts: list[float]) -> None:
-        self.began = began
-        self.starts = starts  # time.time() of each start's readiness, the first included
-
-    def at(self, when: float) -> str:
-        life = sum(1 for start in self.starts if start <= when)
-        return f"+{when - self.began:.1f} s, life {life}"
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games import GAMES
 from loopback import LoopbackDiscord
@@ -37,9 +37,6 @@ from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from loopback.results import InteractionResult
 from tests.support.autoplay import AutoPlayer, AutoSeat, prompt_stamp, version_key
-
-if TYPE_CHECKING:
-    from bench.chaos_checks import Lives
 
 REPLAY_LINE = re.compile(r"/replay game:(?P<table>[0-9a-f]+)")
 RETRY_AFTER = 20.0  # a person clicks again on a prompt whose answer never came
@@ -280,6 +277,19 @@ async def outcome(result: InteractionResult) -> Outcome:
     return Outcome("refused" if result.ephemeral else "ok", result.text, result)
 
 
+class Lives:
+    """When the bot process was started, killed and ready again: to say in which of its lives
+    something happened."""
+
+    def __init__(self, began: float, starts: list[float]) -> None:
+        self.began = began
+        self.starts = starts  # time.time() of each start's readiness, the first included
+
+    def at(self, when: float) -> str:
+        life = sum(1 for start in self.starts if start <= when)
+        return f"+{when - self.began:.1f} s, life {life}"
+
+
 class Bot:
     """Whether the bot is up, as the people need to know: they do not click a dead bot."""
 
@@ -296,8 +306,6 @@ class Bot:
         self.up.set()
 
     def lives(self) -> Lives:
-        from bench.chaos_checks import Lives
-
         return Lives(self.began, self.starts)
 
     def died(self) -> None:
