@@ -203,7 +203,8 @@ async def check_games(db: Database, soak: Soak, out: list[Violation]) -> dict[st
 def message_key(message: Any) -> str:
     """What a reader sees of a message: a copy of it under another nonce says the same."""
     return json.dumps([message.content, message.embeds,
-                       sorted(str(b.custom_id) for b in message.buttons()),
+                       sorted(f"{b.custom_id}{' (disabled)' if b.disabled else ''}"
+                              for b in message.buttons()),
                        sorted(a.filename for a in message.attachments)], sort_keys=True,
                       default=str)
 
