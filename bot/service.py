@@ -56,6 +56,7 @@ from bot.store import (
     Store,
 )
 from bot.table import Table, TableError, new_table_id
+from bot.validation import guild_setting
 from engine.game import (
     Event,
     TextAsk,
@@ -188,9 +189,11 @@ class TableService:
                                      "channel.", title=title))
             if solo:
                 table.owner_id = user_id
-            minutes = await self.store.get_guild_setting(guild_id, "lobby_minutes",
-                                                         LOBBY_IDLE_SECONDS / 60)
-            table.idle_seconds = lobby_seconds(minutes)
+            # Read through the settings' checks (bot/validation.py): a value stored before
+            # they existed (10**9, -5) reads as the default.
+            minutes = await guild_setting(self.store, guild_id, "lobby_minutes",
+                                          LOBBY_IDLE_SECONDS / 60)
+            table.idle_seconds = float(minutes) * 60
             buy_in = await self.sit(table, user_id, name)
             async with self.lock(table.table_id):  # nobody can know its id yet; for form
                 if solo:
@@ -475,16 +478,3 @@ def short_of_chips(error: InsufficientChipsError) -> Msg:
     return msg("You have only {n} chips now, not the {need} this needs. Claim your daily "
                "chips with `/chips daily`, or ask for a grant.",
                n=error.balance, need=-error.delta)
-
-
-def lobby_seconds(minutes: Any) -> float:
-    """A lobby's idle time from the server's setting; a stored value out of range (written
-    before settings were checked) falls back to the default rather than keep a lobby open
-    for years or close it at once."""
-    try:
-        value = float(minutes)
-    except (TypeError, ValueError):
-        return LOBBY_IDLE_SECONDS
-    if not 1 <= value <= 240:
-        return LOBBY_IDLE_SECONDS
-    return value * 60
