@@ -114,6 +114,8 @@ def clean(text: str, *, limit: int | None = NAME_LIMIT, squeeze: bool = True) ->
     >>> clean("👩\\u200d💻 dev"), clean("a\\u200db")
     ('👩\\u200d💻 dev', 'ab')
     """
+    if text.isascii() and text.isprintable():  # most names: nothing to take out
+        return clip(" ".join(text.split()) if squeeze else text, limit)
     kept: list[str] = []
     marks = 0
     for index, char in enumerate(text):
@@ -139,10 +141,14 @@ def clean(text: str, *, limit: int | None = NAME_LIMIT, squeeze: bool = True) ->
 
 
 _BRACKETS = re.compile(r"([\[\]])")
+# Every character any of the escapes below acts on: text without one is already inert.
+_SYNTAX = re.compile(r"[\\*_~|`>#\-\[\]<@:]")
 
 
 def _escaped(text: str) -> str:
     """Markdown, mentions and links escaped (see the module's doc); nothing removed."""
+    if _SYNTAX.search(text) is None:  # most names and words: a board shows dozens a step
+        return text
     from discord.utils import escape_markdown, escape_mentions
 
     def markdown(piece: str) -> str:
