@@ -24,7 +24,8 @@ Public API (stable; the chip games build on it):
 - Payout helpers, pure functions over pots and hand values: `split_evenly` (odd chips one
   each from the dealer's left), `best_seats`, `high_shares` (best hand takes the pot),
   `Declaration`, `resolve_declarations` and `declared_shares` (sealed high / low / both
-  declarations resolved per pot; "both" must win both ways outright).
+  declarations resolved per pot; "both" must win both ways outright; a seat that declared
+  nothing wins no part of any pot), `shared_by` (who shares a pot nobody wins).
 
 The rules (RULINGS.md, chip games), as implemented here:
 
@@ -87,6 +88,7 @@ __all__ = [
     "declared_shares",
     "high_shares",
     "resolve_declarations",
+    "shared_by",
     "split_evenly",
     "why_not",
 ]
@@ -714,6 +716,19 @@ def resolve_declarations(
     )
 
 
+def shared_by(pot: Pot, declared: Mapping[int, Declaration]) -> tuple[int, ...]:
+    """Who shares a pot that nobody wins on either side: the players in it who declared (a
+    seat that declared nothing, its clock run out, loses the hand), or, when nobody in it
+    declared, all of them, since every chip has an owner.
+
+    >>> shared_by(Pot(9, (0, 1, 2)), {0: Declaration.BOTH, 2: Declaration.BOTH})
+    (0, 2)
+    >>> shared_by(Pot(9, (1,)), {0: Declaration.HIGH})
+    (1,)
+    """
+    return tuple(s for s in pot.eligible if s in declared) or pot.eligible
+
+
 def declared_shares(
     pot: Pot,
     declared: Mapping[int, Declaration],
@@ -724,7 +739,8 @@ def declared_shares(
     """One pot of a high/low game paid out. Half to the high winner(s), half to the low
     winner(s), the odd chip to high; a scooping "both" player takes it all; a side without a
     winner goes to the other side's winner(s); a pot with no winner on either side is shared
-    equally by the seats eligible for it.
+    equally by the seats eligible for it that declared (`shared_by`). A seat missing from
+    `declared` declared nothing: it wins no part of the pot.
 
     >>> pot = Pot(25, (0, 1, 2))
     >>> declared_shares(pot, {0: Declaration.HIGH, 1: Declaration.LOW, 2: Declaration.LOW},
@@ -740,7 +756,7 @@ def declared_shares(
         for seat, amount in split_evenly(low_half, outcome.low, order).items():
             shares[seat] = shares.get(seat, 0) + amount
         return shares
-    winners = outcome.high or outcome.low or pot.eligible
+    winners = outcome.high or outcome.low or shared_by(pot, declared)
     return split_evenly(pot.amount, winners, order)
 
 

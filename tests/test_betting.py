@@ -306,12 +306,23 @@ def test_a_side_claimed_only_by_a_losing_both_goes_to_the_other_side() -> None:
     assert shares == {1: 31}
 
 
-def test_a_pot_with_no_winner_on_either_side_is_shared_by_those_eligible() -> None:
+def test_a_pot_with_no_winner_on_either_side_is_shared_by_those_eligible_who_declared(
+) -> None:
+    """Seat 2 declared nothing (its clock ran out): it loses the hand, so the pot both
+    failed "both" players leave is theirs alone; a pot nobody in it declared is theirs."""
     pot = Pot(31, (0, 1, 2))
     outcome = resolve_declarations([0, 1, 2], {0: BOTH, 1: BOTH}, {0: 9, 1: 3}, {0: 3, 1: 9})
     assert outcome.failed == (0, 1) and not outcome.high and not outcome.low
     shares = declared_shares(pot, {0: BOTH, 1: BOTH}, {0: 9, 1: 3}, {0: 3, 1: 9}, [1, 2, 0])
-    assert shares == {1: 11, 2: 10, 0: 10}
+    assert shares == {1: 16, 0: 15}
+    assert declared_shares(pot, {}, {}, {}, [1, 2, 0]) == {1: 11, 2: 10, 0: 10}
+
+
+def test_a_seat_that_declared_nothing_loses_the_hand() -> None:
+    """Issue 23, rule 3 (Zero to 55's example): pot 60, seat 0's clock ran out, seat 1
+    declared low: seat 1 takes all 60, however good seat 0's hand."""
+    shares = declared_shares(Pot(60, (0, 1)), {1: LOW}, {0: 55, 1: 20}, {0: 0, 1: -20}, [1, 0])
+    assert shares == {1: 60}
 
 
 def test_the_odd_chip_of_a_high_low_split_goes_high_and_nobody_undeclared_wins() -> None:
@@ -360,9 +371,15 @@ def check_pots(table: Betting, total: int) -> None:
     assert all(p.amount > 0 and p.eligible for p in pots)
     collected = [c - b for c, b in zip(table.committed, table.bets, strict=True)]
     assert sum(p.amount for p in pots) == sum(collected)
+    # Chips a folded player put in beyond every live player's (a small blind folding to a big
+    # blind posted short) are uncalled: they sit with the top live players' pot until the
+    # round ends and gives them back (checked after end_round: nothing beyond is left then).
+    top = max(collected[s] for s in table.live)
+    beyond = sum(max(0, c - top) for c in collected)
     for seat in table.live:
         # a player still in can win, from each player, at most what they put in themselves
         could_win = sum(min(c, collected[seat]) for c in collected)
+        could_win += beyond if collected[seat] == top else 0
         assert sum(p.amount for p in pots if seat in p.eligible) == could_win
 
 
@@ -560,5 +577,6 @@ def test_a_declared_pot_is_paid_in_full_to_players_in_it(
                 assert mine_low is not None and mine_low > theirs_low
     if outcome.high or outcome.low:  # a failed "both" wins nothing while anyone wins
         assert not set(outcome.failed) & set(shares)
-    else:  # nobody won either side: shared equally by the players in the pot
-        assert set(shares) == eligible or amount < len(eligible)
+    else:  # nobody won either side: shared equally by the players in the pot who declared
+        sharers = (eligible & set(declared)) or eligible
+        assert set(shares) == sharers or amount < len(sharers)

@@ -349,14 +349,27 @@ def test_a_betting_timeout_checks_if_it_can_and_otherwise_folds() -> None:
     assert "checks" in events[0].text and game.public_view().street == "flop"
 
 
-def test_a_declaration_timeout_plays_poker_and_the_channel_is_not_told_what() -> None:
+def test_a_declaration_left_to_the_clock_loses_the_hand_and_nothing_else_is_told() -> None:
+    """Issue 23, rule 3: Ann's four kings never declared; Bob's CHEST takes the whole pot
+    (Ann played poker for half of it before)."""
     game = deal(QUADS, CHEST)
     call_down(game)
     game.apply(1, Action("declare", ("spelling", "chest")))
     [event] = game.apply(0, TIMEOUT)[:1]
-    assert event.is_public and "poker" not in event.text
-    assert game.result is not None and list(game.result.chips) == [0, 0]  # half each
-    assert pot_records(game)[0]["poker"] == [0]
+    assert event.is_public and "poker" not in event.text and "loses the hand" in event.text
+    assert game.result is not None and list(game.result.chips) == [-10, 10]
+    assert pot_records(game)[0]["poker"] == [] and pot_records(game)[0]["spelling"] == [1]
+    assert game.showdown is not None
+    ann = next(p for p in game.showdown["players"] if p["seat"] == 0)
+    assert ann["timed_out"] and ann["won"] == 0
+
+
+def test_a_pot_of_players_who_all_left_their_declaration_to_the_clock_is_theirs() -> None:
+    """Every chip has an owner: nobody in the pot declared, so it is shared among them."""
+    game = deal(QUADS, CHEST)
+    call_down(game)
+    game.apply(0, TIMEOUT), game.apply(1, TIMEOUT)
+    assert game.result is not None and list(game.result.chips) == [0, 0]
 
 
 def test_the_last_person_to_declare_gets_the_short_clock_ai_seats_counting_as_declared() -> None:
@@ -365,7 +378,7 @@ def test_the_last_person_to_declare_gets_the_short_clock_ai_seats_counting_as_de
     assert [t.seconds for t in game.timers()] == [120]
     events = game.apply(0, Action("declare", ("poker",)))
     [call] = [e for e in events if e.kind == "last_call"]
-    assert call.seat == 1 and "10 seconds" in call.text
+    assert call.seat == 1 and "10 seconds" in call.text and "lose this hand" in call.text
     assert {t.key: t.seats for t in game.timers()}["holdem-sppoker-last-1"] == (1,)
 
 
@@ -483,6 +496,6 @@ def test_the_rules_page_states_the_rulings() -> None:
 
     page = " ".join((RULES_DIR / "holdem_sppoker.md").read_text(encoding="utf-8").split())
     for ruling in ("the **odd chip goes to poker**", "goes **whole to the other side's winner(s)",
-                   "**Both** must win **both sides outright**", "you play poker",
+                   "**Both** must win **both sides outright**", "you lose the hand",
                    "**An invalid word does not declare**", "with an **invalid word standing**"):
         assert ruling in page

@@ -159,10 +159,26 @@ def test_declarations_are_sealed_until_everyone_has_declared() -> None:
     assert game.public_view().declarations is None and game.view(1).declarations is None
     assert game.view(0).declaration == "low" and game.public_view().declared[0]
     game.apply(1, Action("declare", ("high",)))
-    events = game.apply(2, TIMEOUT)  # a timeout declares the side the hand counts best for
-    shown = [e for e in events if e.kind == "declarations"]
-    assert shown and game.public_view().declarations == ("low", "high", "high")
+    events = game.apply(2, TIMEOUT)  # declares nothing: the seat loses the hand
+    [shown] = [e for e in events if e.kind == "declarations"]
+    assert shown.text == "The declarations: P1 high, P2 did not declare, P0 low."
+    assert game.public_view().declarations == ("low", "high", None)
     assert game.phase == "bet" and game.betting.round_no == 4  # the final betting round
+
+
+def test_a_declaration_left_to_the_clock_loses_the_hand_even_with_49() -> None:
+    """Issue 23, rule 3: P0's exactly 49 would take everything whatever it declared, but it
+    declared nothing: P1, who declared, takes the pot."""
+    game = new(2)
+    rig(game, {0: "10c 10d 10h 9s 10s", 1: "2c 3d 4h 5s 6c"})
+    assert game.jackpot(game.cards_of(0))
+    while game.phase != "declare":
+        check_everyone(game)
+    game.apply(1, Action("declare", ("low",)))
+    game.apply(0, TIMEOUT)
+    finish(game, {})
+    assert game.result is not None and game.result.chips == (-5, 5)
+    assert game.showdown is not None and game.showdown["jackpots"] == []
 
 
 def test_betting_timeouts_check_else_fold_and_the_draw_stands_pat() -> None:

@@ -286,8 +286,24 @@ def test_timeouts_check_else_fold_stand_pat_and_an_undeclared_hand_cannot_win() 
     assert game.to_act == {1, 2}
     game.apply(2, Action("declare", ("high",)))
     assert game.public_view().declared == (False, False, True)
-    game.apply(1, TIMEOUT)  # Bob's low was better, but he never declared
+    events = game.apply(1, TIMEOUT)  # Bob's low was better, but he never declared
+    assert "Bob ran out of time and loses the hand." in [e.text for e in events]
     assert game.result is not None and game.result.chips == (-5, -15, 20)
+
+
+def test_the_last_person_to_declare_is_told_privately_they_lose_the_hand_on_the_clock(
+) -> None:
+    """Issue 23, rule 3: one mechanism for every game with declarations (Sppoker's)."""
+    game = rigged(["Ks Kd Qs Jd Tc", "2c 3c 4d 5s 6d", "9d 9h 4h 5h 6s"], SPARE)
+    passive(game, "declare")
+    events = game.apply(0, Action("declare", ("high",)))
+    assert [e for e in events if e.kind == "last_call"] == []  # two people are still awaited
+    events = game.apply(1, Action("declare", ("low",)))
+    [call] = [e for e in events if e.kind == "last_call"]
+    assert call.seat == 2 and call.text == (
+        "Everyone else has declared: declare within 10 seconds, or you lose this hand.")
+    assert {t.key: t.seconds for t in game.timers()} == {"spew-declare": 120,
+                                                         "spew-last-2": 10}
 
 
 def test_declarations_are_sealed_until_everyone_has_declared() -> None:

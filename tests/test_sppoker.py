@@ -222,6 +222,17 @@ def test_each_invalid_reason_is_told_privately_at_once_and_the_word_loses(word, 
     assert points(events) == [0, 1]
 
 
+def test_a_word_is_compared_after_compatibility_folding():
+    """Issue 23, rule 5: INK typed with the Kelvin sign (U+212A) for its K uses FLUSH's K
+    (the 7 of hearts): valid, and it wins the spelling hand."""
+    g = game(QUADS, FLUSH)
+    events = g.apply(1, Action("declare", ("spelling", "in\u212a")))
+    [check] = [e for e in events if e.kind == "word_check"]
+    assert check.data["ok"] and check.data["word"] == "INK" and check.seat == 1
+    reveal = reveal_of(g.apply(0, Action("declare", ("poker",))))
+    assert reveal["points"] == {"0": 1, "1": 1} and reveal["spelling_winners"] == [1]
+
+
 def test_a_spelling_declaration_without_a_word_is_invalid():
     g = game(QUADS, FLUSH)
     events = g.apply(0, Action("declare", ("spelling",)))

@@ -156,15 +156,43 @@ def test_the_order_is_fixed_once_and_timeouts() -> None:
     assert game.public_view().exposed[1] == (str(held[2]),)
 
 
-def test_declaration_timeout_declares_the_side_the_hand_counts_best_for() -> None:
-    game = new(2)
+def test_a_declaration_left_to_the_clock_loses_the_hand() -> None:
+    """Issue 23, rule 3, its example: pot 60, P0's clock runs out, P1 declares low: P1
+    takes all 60, though P0's 50 was the best high (the clock declared it high before, and
+    it took 30)."""
+    game = new(2, ante=30)
     rig(game, {0: "Kh Qd Jc Ks 10h", 1: "Qh Jd Ac Ad 3c"})
     while game.phase != "declare":
         check_everyone(game)
-    game.apply(0, TIMEOUT)
-    game.apply(1, TIMEOUT)
+    assert game.pot == 60
+    game.apply(1, Action("declare", ("low",)))
+    events = game.apply(0, TIMEOUT)
+    [timeout] = [e for e in events if e.kind == "timeout"]
+    assert timeout.is_public and timeout.text == "P0 ran out of time and loses the hand."
+    assert game.is_over and game.result is not None and game.result.chips == (-30, 30)
     assert game.showdown is not None
-    assert game.showdown["declarations"] == {"0": "high", "1": "low"}
+    assert game.showdown["declarations"] == {"0": "timeout", "1": "low"}
+    assert "P0: K♥ Q♦ J♣ K♠ 10♥, high 50, low 10, did not declare." in game.showdown["lines"]
+
+
+def test_the_last_person_to_declare_has_ten_seconds_told_privately() -> None:
+    """Issue 23, rule 3: Sppoker's clock in every game with declarations; the AI seat
+    counts as declared, so when P0 has declared, P1 is the last person."""
+    game = new(3, ai_seats=[2])
+    assert "ai_seats" in ZeroTo55.table_options
+    rig(game, {0: "Kh Qd Jc Ks 10h", 1: "Qh Jd Ac Ad 3c", 2: "2c 3d 4h 5s 6c"})
+    while game.phase != "declare":
+        check_everyone(game)
+    assert [(t.seconds, t.seats) for t in game.timers()] == [(120, (0, 1, 2))]
+    events = game.apply(0, Action("declare", ("high",)))
+    [call] = [e for e in events if e.kind == "last_call"]
+    assert call.seat == 1 and not call.is_public
+    assert call.text == ("Everyone else has declared: declare within 10 seconds, or you lose "
+                         "this hand.")
+    assert [(t.seconds, t.seats) for t in game.timers()] == [(120, (1, 2)), (10, (1,))]
+    game.apply(1, TIMEOUT)
+    game.apply(2, Action("declare", ("low",)))
+    assert game.is_over and game.result is not None and game.result.chips[1] == -5
 
 
 @settings(max_examples=25, deadline=None)

@@ -16,13 +16,14 @@ Then the players still in declare, sealed and at once, with Sppoker's machinery
 last two, made from the letters of their own seven cards (hole and board), each card once. An
 invalid word does not declare: the player is told why and asked again; if their time runs out
 with it standing, the hand is revealed with it and it loses spelling. A player whose time
-runs out without a declaration plays poker. Poker is the best five of the seven, SPPOKER
-cards wild.
+runs out without a declaration has declared nothing and loses the hand, as in every game
+with declarations (the clocks are Sppoker's `SealedDeclarations`). Poker is the best five
+of the seven, SPPOKER cards wild.
 
 Each pot is resolved among the players eligible for it by the kit's `declared_shares` with
 poker as its "high" side and spelling as its "low" side: half to each side's winner(s), the
 odd chip to poker; a side without a winner goes whole to the other's; "both" must be strictly
-best on both sides or loses both; a pot nobody wins is shared by those in it.
+best on both sides or loses both; a pot nobody wins is shared by those in it who declared.
 
 >>> from engine.words import WordFinder, WordListDictionary
 >>> words = WordListDictionary(["tea", "at"])
@@ -37,7 +38,7 @@ best on both sides or loses both; a pot nobody wins is shared by those in it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -48,6 +49,7 @@ from engine.betting import (
     Structure,
     bet_names,
     declared_shares,
+    shared_by,
 )
 from engine.betting import resolve_declarations as resolve_pot
 from engine.cards import Card, label_cards, shuffled, sppoker_deck
@@ -66,7 +68,15 @@ from engine.game import (
 )
 from engine.games.chip_deal import ChipDeal, ChipDealView, check_stakes
 from engine.games.registry import register
-from engine.games.sppoker import _ALIASES, _reference, sppoker_cards, word_tools
+from engine.games.sppoker import (
+    _ALIASES,
+    TIMED_OUT,
+    WordDeclarations,
+    _reference,
+    declaring_options,
+    sppoker_cards,
+    word_tools,
+)
 from engine.games.trickgame import cards_from_json, cards_to_json
 from engine.i18n import Msg, msg, names_and
 from engine.views import SeatView
@@ -93,7 +103,7 @@ TURN_SECONDS = 60.0
 DEFAULTS: dict[str, Any] = {
     "button": 0, "small_blind": 5, "big_blind": 10, "small_bet": 10, "big_bet": 20,
 }
-WORD_DEFAULTS: dict[str, Any] = {"language": "en_US", "declare_seconds": 120, "last_seconds": 10}
+WORD_OPTIONS = ("language", "declare_seconds", "last_seconds", "ai_seats")
 KINDS = ("poker", "spelling", "double")  # Sppoker's names; "double" is shown as "both"
 KIND_NAMES = {"poker": msg("poker"), "spelling": msg("spelling"), "double": msg("both")}
 SIDES = {"poker": Declaration.HIGH, "spelling": Declaration.LOW, "double": Declaration.BOTH}
@@ -130,30 +140,18 @@ class HoldemSppokerSeatView(HoldemSppokerView, SeatView):
 
 
 def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-    settings = check_stakes("Hold'em Sppoker", options, seats, DEFAULTS,
-                            {*WORD_DEFAULTS, "ai_seats"})
+    settings = check_stakes("Hold'em Sppoker", options, seats, DEFAULTS, WORD_OPTIONS)
     if not 0 < settings["small_blind"] <= settings["big_blind"] <= settings["small_bet"]:
         raise ValueError("the blinds must be positive, the small one no bigger than the big "
                          "one, and the big blind no bigger than the small bet")
-    language = options.get("language", WORD_DEFAULTS["language"])
+    language = options.get("language", "en_US")
     if not isinstance(language, str) or not language:
         raise ValueError("language names a dictionary, such as en_US")
-    clocks = {}
-    for key in ("declare_seconds", "last_seconds"):
-        value = options.get(key, WORD_DEFAULTS[key])
-        if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-            raise ValueError(f"{key} must be a positive number of seconds")
-        clocks[key] = float(value)
-    ai_seats = options.get("ai_seats", [])
-    if not isinstance(ai_seats, list | tuple):
-        raise ValueError("ai_seats lists seat numbers")
-    # A cash table may keep AI seat numbers from an earlier seating: ignore those out of range.
-    ai = sorted({int(s) for s in ai_seats if isinstance(s, int) and 0 <= s < seats})
-    return {**settings, "language": language, **clocks, "ai_seats": ai}
+    return {**settings, "language": language, **declaring_options(options, seats)}
 
 
 @register
-class HoldemSppoker(ChipDeal):
+class HoldemSppoker(WordDeclarations, ChipDeal):
     """One deal of fixed-limit Hold'em Sppoker. Options: `stacks` (required), `button` (0),
     `small_blind` (5), `big_blind` (10), `small_bet` (10), `big_bet` (20), `language`
     (en_US: the dictionary that judges words), `declare_seconds` (120: the whole table's
@@ -211,7 +209,6 @@ class HoldemSppoker(ChipDeal):
         self.declarations: list[str | None] = [None] * n
         self.words: list[str | None] = [None] * n
         self.expired = [False] * n  # time ran out with an invalid word standing
-        self.timed_out = [False] * n  # time ran out without a declaration: poker
         self._phase = "bet"
         self.step = 0
         self.showdown: dict[str, Any] | None = None
@@ -259,7 +256,7 @@ class HoldemSppoker(ChipDeal):
         if self._phase == "bet" and self.betting.actor is not None:
             return frozenset({self.betting.actor})
         if self._phase == "declare":
-            return frozenset(s for s in self.betting.live if not self._is_done(s))
+            return frozenset(self._awaited_declarers())
         return frozenset()
 
     def timers(self) -> list[TimerSpec]:
@@ -268,13 +265,20 @@ class HoldemSppoker(ChipDeal):
         if self._phase == "bet":
             return [TimerSpec(f"holdem-sppoker-{self.step}", TURN_SECONDS,
                               tuple(sorted(self.to_act)))]
-        specs = [TimerSpec("holdem-sppoker-declare", self.settings["declare_seconds"],
-                           tuple(sorted(self.to_act)))]
-        last = self._last_person()
-        if last is not None:
-            specs.append(TimerSpec(f"holdem-sppoker-last-{last}",
-                                   self.settings["last_seconds"], (last,)))
-        return specs
+        return self._declaring_timers()
+
+    # The sealed declarations' hooks (SealedDeclarations): the players still in declare.
+    def _declarers(self) -> Sequence[int]:
+        return self.betting.live
+
+    def _ai_declarers(self) -> Collection[int]:
+        return list(self.settings["ai_seats"])
+
+    def _declare_clocks(self) -> tuple[float, float]:
+        return self.settings["declare_seconds"], self.settings["last_seconds"]
+
+    def _declare_timer_keys(self) -> tuple[str, str]:
+        return "holdem-sppoker-declare", "holdem-sppoker-last-"
 
     # --- dealing -----------------------------------------------------------------------------
     def _deal(self) -> list[Event]:
@@ -399,7 +403,7 @@ class HoldemSppoker(ChipDeal):
     # --- declaring (Sppoker's sealed declarations) ---------------------------------------------
     def _can_declare(self, seat: int) -> bool:
         return (self._phase == "declare" and seat in self.betting.live
-                and not self.expired[seat] and not self.timed_out[seat])
+                and not self.expired[seat] and not self._declared_nothing(seat))
 
     def _is_done(self, seat: int) -> bool:
         """Complete: poker, or spelling/both with a valid word, or time ran out. An invalid
@@ -407,54 +411,33 @@ class HoldemSppoker(ChipDeal):
         kind = self.declarations[seat]
         if kind is None:
             return False
-        if kind == "poker" or self.expired[seat]:
+        if kind in ("poker", TIMED_OUT) or self.expired[seat]:
             return True
         return self._check(seat).ok
 
     def _check(self, seat: int) -> WordCheck:
         return validate_word(self.words[seat], self._cards_of(seat), self.dictionary)
 
-    def _last_person(self) -> int | None:
-        """The one person still awaited when every other seat still in has declared (AI
-        seats count as declared: they declare after the people); needs two people in the
-        hand, as in Sppoker."""
-        if self._phase != "declare":
-            return None
-        ai = set(self.settings["ai_seats"])
-        people = [s for s in self.betting.live if s not in ai]
-        waiting = [s for s in people if not self._is_done(s)]
-        return waiting[0] if len(people) >= 2 and len(waiting) == 1 else None
-
-    def _last_call(self, seat: int) -> Event:
-        seconds = f"{self.settings['last_seconds']:g}"
-        if self.declarations[seat] in ("spelling", "double"):
-            text = msg("Everyone else has declared: declare within {seconds} seconds, or your "
-                       "hand is revealed with the word you gave, which loses spelling.",
-                       seconds=seconds)
-        else:
-            text = msg("Everyone else has declared: declare within {seconds} seconds, or you "
-                       "play poker.", seconds=seconds)
-        return Event(text, seat, "last_call", {"seconds": self.settings["last_seconds"]})
-
     def _apply_declaring(self, seat: int, action: Action) -> list[Event]:
         if seat not in self.betting.live:
             raise IllegalAction(msg("You are not in this hand: only the players still in declare."))
         last_before = self._last_person()
         if action == TIMEOUT or action.name == "timeout":
-            events = self._timeout(seat)
+            events = self._declaration_timeout(seat)
+            self.last_actions[seat] = "no declaration" if self._declared_nothing(seat) else ""
         elif action.name == "declare":
             events = self._declare(seat, action.args)
         else:
             raise IllegalAction(msg("Declare poker, spelling (with a word) or both (with a word)."))
-        last = self._last_person()
-        if last is not None and last != last_before:
-            events.append(self._last_call(last))
+        events += self._last_call_events(last_before)
         if not self.to_act:
             events += self._showdown()
         return events
 
     def _declare(self, seat: int, args: Sequence[Any]) -> list[Event]:
-        if self.timed_out[seat] or self.expired[seat]:
+        if self._declared_nothing(seat):
+            raise IllegalAction(msg("Your time ran out: you lose this hand."))
+        if self.expired[seat]:
             raise IllegalAction(msg("Your time ran out: your declaration stands as it was."))
         if not args or not isinstance(args[0], str) or len(args) > 2:
             raise IllegalAction(msg(
@@ -528,18 +511,6 @@ class HoldemSppoker(ChipDeal):
         return Event(text, seat, "word_check",
                      {"ok": check.ok, "word": check.word, "reason": check.reason})
 
-    def _timeout(self, seat: int) -> list[Event]:
-        if seat not in self.to_act:
-            raise IllegalAction(msg("That seat is not awaited."))
-        if self.declarations[seat] in ("spelling", "double"):
-            self.expired[seat] = True  # revealed with the invalid word standing (RULINGS)
-        else:
-            self.declarations[seat] = "poker"  # the chip game's default: nothing is forfeited
-            self.timed_out[seat] = True
-        # The channel learns only that the time ran out, never what stands.
-        text = msg("{name} ran out of time to declare.", name=self.seats[seat])
-        return [Event(text, None, "timeout", {"seat": seat})]
-
     # --- the end of the deal -------------------------------------------------------------------
     def _lone_winner(self, seat: int) -> list[Event]:
         awards = self.betting.settle_lone_player()
@@ -562,10 +533,12 @@ class HoldemSppoker(ChipDeal):
     def _showdown(self) -> list[Event]:
         b = self.betting
         live = [s for s in b.order_from_button() if not b.folded[s]]
-        declared = {s: SIDES[self.declarations[s] or "poker"] for s in live}
+        # A seat whose time ran out before it declared has declared nothing: it loses the hand.
+        declared = {s: SIDES[kind] for s in live if (kind := self.declarations[s]) in SIDES}
         poker, words = self._values()
         # Only a spelling or both declaration plays its word.
-        low = {s: words[s] if declared[s] != Declaration.HIGH else None for s in live}
+        low = {s: words[s] if declared.get(s) in (Declaration.LOW, Declaration.BOTH) else None
+               for s in live}
         pots = b.pots()
         order = b.order_from_button()
         shares = [declared_shares(pot, declared, poker, low, order) for pot in pots]
@@ -577,8 +550,8 @@ class HoldemSppoker(ChipDeal):
         for s in live:
             cards = self._cards_of(s)
             value = evaluate(cards)
-            kind = self.declarations[s] or "poker"
-            check = self._check(s) if kind != "poker" else None
+            kind = self.declarations[s] or TIMED_OUT
+            check = self._check(s) if kind in ("spelling", "double") else None
             players.append({
                 "seat": s,
                 "name": self.seats[s],
@@ -586,7 +559,7 @@ class HoldemSppoker(ChipDeal):
                 "labels": [c.label for c in self.hands[s]],
                 "letters": hand_letters(cards),
                 "declaration": kind,
-                "timed_out": self.timed_out[s] or self.expired[s],
+                "timed_out": self._declared_nothing(s) or self.expired[s],
                 "word": check.word if check else None,
                 "word_ok": check.ok if check else None,
                 "word_reason": check.reason if check else "",
@@ -595,12 +568,12 @@ class HoldemSppoker(ChipDeal):
                 "longest": self.finder.best_words(hand_letters(cards), limit=3),
                 "won": sum(a.shares.get(s, 0) for a in awards),
             })
-            said: list[str] = [KIND_NAMES[kind]]
+            said: list[str] = [KIND_NAMES.get(kind) or msg("no declaration")]
             if check:
                 said.append(check.word or msg("(no word)"))
             if check and not check.ok:
                 said.append(msg("(invalid: {reason})", reason=check.reason))
-            if self.timed_out[s] or self.expired[s]:
+            if self._declared_nothing(s) or self.expired[s]:
                 said.append(msg("(out of time)"))
             lines.append(msg("• {name}: {cards} — {said} — {hand}.", name=self.seats[s],
                              cards=label_cards(self.hands[s]), said=Msg.joined(" ", said),
@@ -660,7 +633,8 @@ class HoldemSppoker(ChipDeal):
                              names=names(outcome.low)))
         else:
             parts.append(msg("{pot} of {n}: nobody wins either side, so it is shared by "
-                             "{names}.", pot=label, n=pot.amount, names=names(pot.eligible)))
+                             "{names}.", pot=label, n=pot.amount,
+                             names=names(shared_by(pot, declared))))
         return {"index": index, "amount": pot.amount, "eligible": list(pot.eligible),
                 "poker": list(outcome.high), "spelling": list(outcome.low),
                 "scoop": outcome.scoop, "failed": list(outcome.failed),
@@ -673,7 +647,7 @@ class HoldemSppoker(ChipDeal):
         if mine is None:
             return msg("no valid word")
         for other in pot.eligible:
-            if other == seat:
+            if other == seat or other not in declared:  # declared nothing: no rival
                 continue
             if declared[other] != Declaration.LOW and poker[other] >= poker[seat]:
                 if poker[other] == poker[seat]:
@@ -733,7 +707,7 @@ class HoldemSppoker(ChipDeal):
             "board": tuple(cards_to_json(self.board)),
             "board_labels": tuple(c.label for c in self.board),
             "declared": tuple(declaring and not b.folded[s] and self._is_done(s)
-                              for s in range(self.n)),
+                              and not self._declared_nothing(s) for s in range(self.n)),
         }
 
     def public_view(self) -> HoldemSppokerView:
@@ -743,6 +717,8 @@ class HoldemSppoker(ChipDeal):
         cards = self._cards_of(seat)
         value = evaluate(cards) if len(cards) >= 5 else None
         declaration = self.declarations[seat]
+        if declaration == TIMED_OUT:  # declared nothing: there is no declaration to show
+            declaration = None
         word = self.words[seat]
         return HoldemSppokerSeatView(
             **self._public_fields(),
@@ -768,7 +744,6 @@ class HoldemSppoker(ChipDeal):
             "declarations": list(self.declarations),
             "words": list(self.words),
             "expired": list(self.expired),
-            "timed_out": list(self.timed_out),
         }
 
     @classmethod
@@ -791,7 +766,11 @@ class HoldemSppoker(ChipDeal):
         game.declarations = list(data["declarations"])
         game.words = list(data["words"])
         game.expired = [bool(x) for x in data["expired"]]
-        game.timed_out = [bool(x) for x in data["timed_out"]]
+        # Saved before a timed-out seat declared nothing (it played poker, marked timed_out):
+        # it has declared nothing now, as the rules read today.
+        for seat, timed_out in enumerate(data.get("timed_out") or []):
+            if timed_out:
+                game.declarations[seat] = TIMED_OUT
         return game
 
     def ai_action(self, seat: int, rng: random.Random) -> Action:

@@ -31,7 +31,8 @@ __all__ = ["OldMan49er"]
 @register
 class OldMan49er(RevealGame):
     """One deal of Old Man 49er. Options: `stacks` (required), `button` (0), `small_bet`
-    (10), `big_bet` (20), `ante` (5)."""
+    (10), `big_bet` (20), `ante` (5), `declare_seconds` (120) and `last_seconds` (10);
+    `ai_seats` is filled in by the table."""
 
     kind = "old_man_49er"
     title = "Old Man 49er"

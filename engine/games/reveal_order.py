@@ -3,7 +3,8 @@ reveal order fixed once, simultaneous reveals with fixed-limit betting, a sealed
 both declaration, and a showdown of point totals.
 
 Both games are one deal per game on the table's stacks, the chip-game contract of Badugi:
-options `stacks` (required), `button` (0), `small_bet` (10), `big_bet` (20), `ante` (5);
+options `stacks` (required), `button` (0), `small_bet` (10), `big_bet` (20), `ante` (5),
+the declaring clocks `declare_seconds` (120) and `last_seconds` (10), and `ai_seats`;
 `result.chips` is each seat's net (summing to zero) and `result.scores` the final stacks.
 A game differs from the other only in data and a few hooks: its `schedule` (the order of its
 steps), its point scheme, how many cards may be drawn, the fee per card drawn, and whether a
@@ -24,7 +25,10 @@ The rulings common to both (RULINGS.md, and docs/rules/ for the ones we chose):
   (aces 11, Zero to 55's faces 10 and A♠ 12); equal totals and the round before any reveal
   start from the dealer's left.
 - Declarations are sealed (only "has declared" is public) and shown together once every
-  live player has declared; a timeout declares the single side the hand counts best for.
+  live player has declared, with Sppoker's clocks (`SealedDeclarations`): the whole table's
+  `declare_seconds` (120), and the last person's `last_seconds` (10, AI seats counting as
+  declared), told privately. A player whose clock runs out has declared nothing and loses
+  the hand: no part of any pot, not even with Old Man 49er's 49.
 - Each side of a pot is resolved by the kit's `declared_shares` (both must win both ways
   outright; odd chips to high). The fee per card drawn (Zero to 55's option) is dead money
   paid with the main pot: the kit has no dead money, so the fees are kept here and added to
@@ -35,7 +39,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
@@ -48,6 +52,7 @@ from engine.betting import (
     bet_names,
     declared_shares,
     resolve_declarations,
+    shared_by,
     split_evenly,
 )
 from engine.cards import Card, label_cards, shuffled, standard_deck
@@ -63,6 +68,7 @@ from engine.game import (
     TimerSpec,
 )
 from engine.games.chip_deal import STAKES, ChipDeal, ChipDealView, check_stakes
+from engine.games.sppoker import TIMED_OUT, SealedDeclarations, declaring_options
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.i18n import Msg, msg, names_and
 from engine.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
@@ -101,7 +107,7 @@ class RevealView(ChipDealView):
     lead: int | None
     ordered: tuple[bool, ...]
     declared: tuple[bool, ...]
-    declarations: tuple[str | None, ...] | None
+    declarations: tuple[str | None, ...] | None  # None for a player who declared nothing
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,11 +125,14 @@ class RevealSeatView(RevealView, SeatView):
     low_total: int = 0
 
 
-class RevealGame(ChipDeal):
-    """One deal of a reveal-order game; subclasses give the data and the hooks below."""
+class RevealGame(SealedDeclarations, ChipDeal):
+    """One deal of a reveal-order game; subclasses give the data and the hooks below.
+    Options beside the stakes: `declare_seconds` (120), `last_seconds` (10); `ai_seats` is
+    filled in by the table (AI seats count as declared for the last person's clock)."""
 
     min_seats = 2
     max_seats = 7
+    table_options: ClassVar[frozenset[str]] = frozenset({"ai_seats"})
     scheme: ClassVar[PointScheme]
     schedule: ClassVar[tuple[str, ...]]
     extra_options: ClassVar[Mapping[str, int]] = {}
@@ -190,7 +199,10 @@ class RevealGame(ChipDeal):
 
     def _check_options(self) -> dict[str, Any]:
         stakes = {**STAKES, **self.extra_options}
-        return check_stakes(self.title, self.options, len(self.seats), stakes)
+        seats = len(self.seats)
+        settings = check_stakes(self.title, self.options, seats, stakes,
+                                ("declare_seconds", "last_seconds", "ai_seats"))
+        return {**settings, **declaring_options(self.options, seats)}
 
     def live(self) -> list[int]:
         """The seats still in, from the dealer's left."""
@@ -205,16 +217,31 @@ class RevealGame(ChipDeal):
         if self._phase == "order":
             return frozenset(s for s in self.live() if not self.order_fixed[s])
         if self._phase == "declare":
-            return frozenset(s for s in self.live() if self.declarations[s] is None)
+            return frozenset(self._awaited_declarers())
         return frozenset()
 
     def timers(self) -> list[TimerSpec]:
         if self.is_over or not self.to_act:
             return []
-        if self._phase in ("order", "declare"):
-            key = f"{self.kind}-{self._phase}-{self.stage}"
+        if self._phase == "declare":
+            return self._declaring_timers()
+        if self._phase == "order":
+            key = f"{self.kind}-order-{self.stage}"
             return [TimerSpec(key, ORDER_SECONDS, tuple(sorted(self.to_act)))]
         return [TimerSpec(f"{self.kind}-{self.step}", TURN_SECONDS, tuple(sorted(self.to_act)))]
+
+    # The sealed declarations' hooks (SealedDeclarations): the players still in declare.
+    def _declarers(self) -> Sequence[int]:
+        return self.live()
+
+    def _ai_declarers(self) -> Collection[int]:
+        return list(self.settings["ai_seats"])
+
+    def _declare_clocks(self) -> tuple[float, float]:
+        return self.settings["declare_seconds"], self.settings["last_seconds"]
+
+    def _declare_timer_keys(self) -> tuple[str, str]:
+        return f"{self.kind}-declare-{self.stage}", f"{self.kind}-last-{self.stage}-"
 
     def cards_of(self, seat: int) -> list[Card]:
         return self.exposed[seat] + self.hands[seat]
@@ -296,9 +323,10 @@ class RevealGame(ChipDeal):
                 events += self._lone_winner(b.lone_player)
         elif self._phase == "declare":
             self.declarations_shown = True
-            said = Msg.joined(", ", [msg("{name} {side}", name=self.seats[s],
-                                         side=SIDE_WORDS.get(self.declarations[s] or "", ""))
-                                     for s in self.live()])
+            said = Msg.joined(", ", [
+                msg("{name} {side}", name=self.seats[s], side=SIDE_WORDS[side])
+                if (side := self.declarations[s] or "") in SIDE_WORDS else
+                msg("{name} did not declare", name=self.seats[s]) for s in self.live()])
             data = {"declarations": list(self.declarations)}
             events.append(Event(msg("The declarations: {said}.", said=said), None,
                                 "declarations", data))
@@ -438,6 +466,12 @@ class RevealGame(ChipDeal):
                 raise IllegalAction(msg("Your order is fixed: it cannot change now."))
             raise IllegalAction(msg("It is not your turn."))
         if action == TIMEOUT or action.name == "timeout":
+            if self._phase == "declare":
+                last_before = self._last_person()
+                events = self._declaration_timeout(seat)
+                self.last_actions[seat] = "no declaration"
+                self.step += 1
+                return events + self._last_call_events(last_before) + self._advance()
             action = self._timeout_action(seat)
         if self._phase == "draw":
             if action.name == "stand":
@@ -458,14 +492,13 @@ class RevealGame(ChipDeal):
 
     def _timeout_action(self, seat: int) -> Action:
         """The clock ran out: check, else fold; stand pat; keep the order picked so far with
-        the other cards after it as held; declare the side the hand counts best for."""
+        the other cards after it as held. (A declaration left to the clock is none: see
+        `SealedDeclarations`.)"""
         if self._phase == "draw":
             return Action("stand")
         if self._phase == "order":
             rest = [c for c in self.hands[seat] if c not in self.picked[seat]]
             return Action("order", tuple(cards_to_json(self.picked[seat] + rest)))
-        if self._phase == "declare":
-            return Action("declare", (self.single_side(self.cards_of(seat)),))
         return self._bet_timeout(seat)
 
     def single_side(self, cards: Sequence[Card]) -> str:
@@ -568,6 +601,7 @@ class RevealGame(ChipDeal):
         if action.name != "declare" or len(action.args) != 1 or action.args[0] not in SIDES:
             raise IllegalAction(msg("Declare high, low or both."))
         side = str(action.args[0])
+        last_before = self._last_person()
         self.declarations[seat] = side
         self.last_actions[seat] = "declared"
         events = [
@@ -576,7 +610,7 @@ class RevealGame(ChipDeal):
             Event(msg("{name} has declared.", name=self.seats[seat]), None, "declared",
                   {"seat": seat}),
         ]
-        return events + self._advance()
+        return events + self._last_call_events(last_before) + self._advance()
 
     # --- the end ---------------------------------------------------------------------------------
     def _fee_pot(self, pots: Sequence[Pot]) -> Pot | None:
@@ -616,14 +650,19 @@ class RevealGame(ChipDeal):
         full = {s: self.cards_of(s) for s in live}
         high = {s: self.high_total(full[s]) for s in live}
         low = {s: self.low_total(full[s]) for s in live}
-        jackpots = [s for s in live if self.jackpot(full[s])]
-        declared = {s: Declaration(self.declarations[s] or self.single_side(full[s]))
-                    for s in live}
+        # A player whose clock ran out declared nothing: no part of any pot, 49 or not.
+        declared = {s: Declaration(d) for s in live if (d := self.declarations[s]) in SIDES}
+        jackpots = [s for s in live if s in declared and self.jackpot(full[s])]
         ranks_low = {s: -v for s, v in low.items()}
         lines: list[str] = []
         for s in live:
-            shown = {"name": self.seats[s], "cards": label_cards(full[s]),
-                     "side": SIDE_WORDS[declared[s].value], "high": high[s], "low": low[s]}
+            shown = {"name": self.seats[s], "cards": label_cards(full[s]), "high": high[s],
+                     "low": low[s]}
+            if s not in declared:
+                lines.append(msg("{name}: {cards}, high {high}, low {low}, did not declare.",
+                                 **shown))
+                continue
+            shown["side"] = SIDE_WORDS[declared[s].value]
             lines.append(
                 msg("{name}: {cards}, declared {side}, high {high}, low {low} — exactly 49!",
                     **shown) if s in jackpots else
@@ -649,8 +688,10 @@ class RevealGame(ChipDeal):
                     parts.append(msg("low to {names} ({total})",
                                      names=names_and([self.seats[s] for s in outcome.low]),
                                      total=low[outcome.low[0]]))
-                if not parts:
+                if not parts and shared_by(pot, declared) == pot.eligible:
                     parts.append(msg("nobody won a side: shared by everyone in it"))
+                elif not parts:
+                    parts.append(msg("nobody won a side: shared by those in it who declared"))
             for s in outcome.failed:
                 parts.append(msg("{name} went both ways and lost both", name=self.seats[s]))
             return shares, Msg.joined("; ", parts)
@@ -676,7 +717,8 @@ class RevealGame(ChipDeal):
             "hands": {str(s): cards_to_json(full[s]) for s in live},
             "high": {str(s): high[s] for s in live},
             "low": {str(s): low[s] for s in live},
-            "declarations": {str(s): declared[s].value for s in live},
+            "declarations": {str(s): declared[s].value if s in declared else TIMED_OUT
+                             for s in live},
             "jackpots": jackpots,
             "awards": [a.to_json() for a in awards],
             "fees": fee_record,
@@ -747,8 +789,9 @@ class RevealGame(ChipDeal):
             "reveals": self.reveals,
             "lead": self.lead,
             "ordered": tuple(self.order_fixed),
-            "declared": tuple(d is not None for d in self.declarations),
-            "declarations": tuple(self.declarations) if self.declarations_shown else None,
+            "declared": tuple(d is not None and d != TIMED_OUT for d in self.declarations),
+            "declarations": tuple(None if d == TIMED_OUT else d for d in self.declarations)
+            if self.declarations_shown else None,
         }
 
     def public_view(self) -> RevealView:
@@ -763,7 +806,7 @@ class RevealGame(ChipDeal):
             cards=tuple(cards_to_json(cards)),
             picked=tuple(cards_to_json(self.picked[seat])),
             order_fixed=self.order_fixed[seat],
-            declaration=self.declarations[seat],
+            declaration=None if self._declared_nothing(seat) else self.declarations[seat],
             high_total=self.high_total(cards) if cards else 0,
             low_total=self.low_total(cards) if cards else 0,
         )

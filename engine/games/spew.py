@@ -32,7 +32,7 @@ draw and four spew cards need exactly the 52 cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
@@ -68,6 +68,7 @@ from engine.games.chip_deal import (
     check_stakes,
 )
 from engine.games.registry import register
+from engine.games.sppoker import TIMED_OUT, SealedDeclarations, declaring_options
 from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.i18n import Msg, msg, names_and
 from engine.points import SPEW, best_high, best_low
@@ -76,9 +77,7 @@ from engine.views import SeatView
 __all__ = ["Spew", "SpewSeatView", "SpewView", "spew_ai", "spew_layout"]
 
 TURN_SECONDS = 60.0
-NUMBERS = {**STAKES, "declare_seconds": 120, "last_seconds": 10}
 SIDES = {"high": Declaration.HIGH, "low": Declaration.LOW, "both": Declaration.BOTH}
-TIMED_OUT = "none"  # a seat whose declaring clock ran out: it cannot win either side
 SIDE_WORDS = {"high": msg("high"), "low": msg("low"), "both": msg("both")}
 
 
@@ -142,20 +141,16 @@ class SpewSeatView(SpewView, SeatView):
 
 
 def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-    settings = check_stakes("Spew", options, seats, NUMBERS, {"out_takes_low", "ai_seats"})
+    settings = check_stakes("Spew", options, seats, STAKES,
+                            {"out_takes_low", "declare_seconds", "last_seconds", "ai_seats"})
     out_takes_low = options.get("out_takes_low", False)
     if not isinstance(out_takes_low, bool):
         raise ValueError("out_takes_low is on (true) or off (false)")
-    if settings["declare_seconds"] <= 0 or settings["last_seconds"] <= 0:
-        raise ValueError("the declaring clocks must be positive")
-    ai = options.get("ai_seats", [])
-    if not isinstance(ai, list | tuple) or not all(isinstance(s, int) for s in ai):
-        raise ValueError("ai_seats lists seat numbers")
-    return {**settings, "out_takes_low": out_takes_low, "ai_seats": sorted(set(ai))}
+    return {**settings, "out_takes_low": out_takes_low, **declaring_options(options, seats)}
 
 
 @register
-class Spew(ChipDeal):
+class Spew(SealedDeclarations, ChipDeal):
     """One deal of fixed-limit Spew. Options: `stacks` (required), `button` (0), `small_bet`
     (10), `big_bet` (20), `ante` (5), `out_takes_low` (off), `declare_seconds` (120) and
     `last_seconds` (10); `ai_seats` is filled in by the table."""
@@ -216,32 +211,28 @@ class Spew(ChipDeal):
         if self._phase == "draw" and self.drawer is not None:
             return frozenset({self.drawer})
         if self._phase == "declare":
-            return frozenset(s for s in self._contenders() if self.declarations[s] is None)
+            return frozenset(self._awaited_declarers())
         return frozenset()
-
-    def _last_person(self) -> int | None:
-        """The one person still to declare when everyone else has (AI seats count as
-        declared): their short clock runs. A lone person among AI seats keeps the whole
-        limit, as nobody is kept waiting."""
-        ai = set(self.settings["ai_seats"])
-        people = [s for s in self._contenders() if s not in ai]
-        waiting = [s for s in people if self.declarations[s] is None]
-        if self._phase != "declare" or len(people) < 2 or len(waiting) != 1:
-            return None
-        return waiting[0]
 
     def timers(self) -> list[TimerSpec]:
         if self.is_over:
             return []
-        waiting = tuple(sorted(self.to_act))
         if self._phase != "declare":
-            return [TimerSpec(f"spew-{self.step}", TURN_SECONDS, waiting)]
-        specs = [TimerSpec("spew-declare", float(self.settings["declare_seconds"]), waiting)]
-        last = self._last_person()
-        if last is not None:
-            seconds = float(self.settings["last_seconds"])
-            specs.append(TimerSpec(f"spew-last-{last}", seconds, (last,)))
-        return specs
+            return [TimerSpec(f"spew-{self.step}", TURN_SECONDS, tuple(sorted(self.to_act)))]
+        return self._declaring_timers()
+
+    # The sealed declarations' hooks (SealedDeclarations): the hands still in declare.
+    def _declarers(self) -> Sequence[int]:
+        return self._contenders()
+
+    def _ai_declarers(self) -> Collection[int]:
+        return list(self.settings["ai_seats"])
+
+    def _declare_clocks(self) -> tuple[float, float]:
+        return self.settings["declare_seconds"], self.settings["last_seconds"]
+
+    def _declare_timer_keys(self) -> tuple[str, str]:
+        return "spew-declare", "spew-last-"
 
     # --- dealing -----------------------------------------------------------------------------
     def _take(self, count: int) -> list[Card]:
@@ -462,7 +453,8 @@ class Spew(ChipDeal):
         last_before = self._last_person()
         if action == TIMEOUT or action.name == "timeout":
             if self._phase == "declare":
-                events = self._declare_timeout(seat)
+                events = self._declaration_timeout(seat)
+                self.last_actions[seat] = "no declaration"
                 self.step += 1
                 return events + self._after_declaring(last_before)
             action = self._timeout_action(seat)
@@ -547,22 +539,9 @@ class Spew(ChipDeal):
                             side=SIDE_WORDS[side]), seat, "declaration", {"declaration": side})
         return [public, private]
 
-    def _declare_timeout(self, seat: int) -> list[Event]:
-        self.declarations[seat] = TIMED_OUT
-        self.last_actions[seat] = "no declaration"
-        text = msg("{name} ran out of time to declare and cannot win this deal.",
-                   name=self.seats[seat])
-        return [Event(text, None, "timeout", {"seat": seat})]
-
     def _after_declaring(self, last_before: int | None) -> list[Event]:
         if self.to_act:
-            last = self._last_person()
-            if last is None or last == last_before:
-                return []
-            seconds = f"{self.settings['last_seconds']:g}"
-            return [Event(msg("Everyone else has declared: declare within {seconds} seconds, "
-                              "or you cannot win this deal.", seconds=seconds), last, "last_call",
-                          {"seconds": self.settings["last_seconds"]})]
+            return self._last_call_events(last_before)
         return self._showdown()
 
     # --- the end of the deal -------------------------------------------------------------------
@@ -732,7 +711,7 @@ class Spew(ChipDeal):
             "spewed": tuple(tuple(cards_to_json(c)) for c in self.spewed),
             "out": tuple(self.out),
             "nut_low": tuple(self.nut_low),
-            "declared": tuple(d is not None for d in self.declarations),
+            "declared": tuple(d is not None and d != TIMED_OUT for d in self.declarations),
         }
 
     def public_view(self) -> SpewView:
@@ -746,7 +725,7 @@ class Spew(ChipDeal):
             hand=tuple(cards_to_json(spew_order(hand))),
             high=high_total(hand),
             low=low_total(hand),
-            declaration=self.declarations[seat],
+            declaration=None if self._declared_nothing(seat) else self.declarations[seat],
         )
 
     # --- snapshots -----------------------------------------------------------------------------
@@ -783,7 +762,8 @@ class Spew(ChipDeal):
         game.out = [bool(x) for x in data["out"]]
         game.nut_low = [int(x) for x in data["nut_low"]]
         game.held_back = [int(x) for x in data["held_back"]]
-        game.declarations = list(data["declarations"])
+        # Saved before one mark for a declaration left to the clock ("none" then).
+        game.declarations = [TIMED_OUT if d == "none" else d for d in data["declarations"]]
         game.drawer = data["drawer"]
         game._opening = []
         return game

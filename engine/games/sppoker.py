@@ -26,7 +26,7 @@ import functools
 import random
 import weakref
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -407,8 +407,168 @@ def word_tools(
     return judge, finder
 
 
+# --- sealed declarations: one mechanism for every game that has them -------------------
+
+DECLARE_SECONDS = 120.0
+LAST_SECONDS = 10.0
+
+
+def declaring_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """The declaring clocks and AI seats of a chip game's options, checked: `declare_seconds`
+    (the whole table's, 120), `last_seconds` (the last person's, 10) and `ai_seats` (filled
+    in by the table; numbers out of range, kept from an earlier seating, are left out)."""
+    clocks: dict[str, Any] = {}
+    for key, default in (("declare_seconds", DECLARE_SECONDS), ("last_seconds", LAST_SECONDS)):
+        value = options.get(key, default)
+        if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+            raise ValueError(f"{key} must be a positive number of seconds")
+        clocks[key] = float(value)
+    ai_seats = options.get("ai_seats", [])
+    if not isinstance(ai_seats, list | tuple):
+        raise ValueError("ai_seats lists seat numbers")
+    ai = sorted({s for s in ai_seats if isinstance(s, int) and 0 <= s < seats})
+    return {**clocks, "ai_seats": ai}
+
+
+class SealedDeclarations:
+    """The sealed declarations of every game that has them (Sppoker, Hold'em Sppoker, Spew,
+    Old Man 49er, Zero to 55), with Sppoker's clocks, once (RULINGS.md):
+
+    - the whole table has `declare_seconds`; when every seat still in but one has declared
+      (AI seats count as declared: they declare after the people), that person has
+      `last_seconds`, and is told so privately at once. It needs two people in the
+      declaration: a lone person among AI seats keeps the whole clock, nobody waits on them;
+    - a seat whose clock runs out before it declared has declared nothing (`TIMED_OUT`): it
+      loses the hand (no points, no part of any pot; its chips stay in the pots). A word
+      game's seat whose spelling declaration stands with an invalid word is revealed with it
+      instead (`WordDeclarations`).
+
+    A game keeps its declarations in `declarations` (None: not yet), says who declares
+    (`_declarers`, in order), when a seat has completed its declaration (`_is_done`), which
+    seats are AI (`_ai_declarers`), its clocks (`_declare_clocks`) and their keys
+    (`_declare_timer_keys`); it calls `_declaring_timers`, `_last_call_events` after every
+    declaring action, and `_declaration_timeout` when a seat's clock runs out."""
+
+    seats: tuple[str, ...]
+    declarations: list[str | None]
+    _phase: str
+
+    # --- what a game tells the mechanism ------------------------------------------------
+    def _declarers(self) -> Sequence[int]:
+        """The seats in the declaration, in order."""
+        raise NotImplementedError
+
+    def _is_done(self, seat: int) -> bool:
+        """Whether the seat has completed its declaration (or its clock ran out)."""
+        return self.declarations[seat] is not None
+
+    def _ai_declarers(self) -> Collection[int]:
+        raise NotImplementedError
+
+    def _declare_clocks(self) -> tuple[float, float]:
+        """(the whole table's seconds, the last person's)."""
+        raise NotImplementedError
+
+    def _declare_timer_keys(self) -> tuple[str, str]:
+        """The whole table's clock's key, and the prefix of the last person's (their seat
+        follows it)."""
+        raise NotImplementedError
+
+    def _standing_word(self, seat: int) -> str | None:
+        """A word game's word standing in an incomplete spelling declaration (see
+        `WordDeclarations`); None: nothing stands, a timeout loses the hand."""
+        return None
+
+    def _reveal_as_it_stands(self, seat: int) -> None:
+        raise NotImplementedError  # pragma: no cover - only word games have a word standing
+
+    # --- the mechanism -------------------------------------------------------------------
+    def _awaited_declarers(self) -> list[int]:
+        return [s for s in self._declarers() if not self._is_done(s)]
+
+    def _declared_nothing(self, seat: int) -> bool:
+        """The seat's clock ran out before it declared: it loses the hand."""
+        return self.declarations[seat] == TIMED_OUT
+
+    def _last_person(self) -> int | None:
+        """The seat the last person's clock runs for, if any: the one person still awaited
+        when every other seat in the declaration has declared."""
+        if self._phase != "declare":
+            return None
+        ai = set(self._ai_declarers())
+        people = [s for s in self._declarers() if s not in ai]
+        waiting = [s for s in people if not self._is_done(s)]
+        return waiting[0] if len(people) >= 2 and len(waiting) == 1 else None
+
+    def _declaring_timers(self) -> list[TimerSpec]:
+        """The whole table's clock for every seat awaited, and the last person's."""
+        whole, last_seconds = self._declare_clocks()
+        table_key, last_key = self._declare_timer_keys()
+        specs = [TimerSpec(table_key, whole, tuple(sorted(self._awaited_declarers())))]
+        last = self._last_person()
+        if last is not None:
+            specs.append(TimerSpec(f"{last_key}{last}", last_seconds, (last,)))
+        return specs
+
+    def _last_call(self, seat: int) -> Event:
+        """The private notice that a person's last seconds have started (RULINGS: told at
+        once, not only in the channel), addressed to the seat so it goes by DM."""
+        seconds = f"{self._declare_clocks()[1]:g}"
+        word = self._standing_word(seat)
+        if word is not None:
+            text = msg("Everyone else has declared: send a valid word or declare poker within "
+                       "{seconds} seconds, or your hand is revealed with {word}, which loses "
+                       "the spelling hand.", seconds=seconds, word=word)
+        else:
+            text = msg("Everyone else has declared: declare within {seconds} seconds, or you "
+                       "lose this hand.", seconds=seconds)
+        return Event(text, seat=seat, kind="last_call",
+                     data={"seconds": self._declare_clocks()[1]})
+
+    def _last_call_events(self, before: int | None) -> list[Event]:
+        """After a declaring action: the last person's notice, when their clock has just
+        started (`before` is who it ran for before the action)."""
+        last = self._last_person()
+        return [self._last_call(last)] if last is not None and last != before else []
+
+    def _declaration_timeout(self, seat: int) -> list[Event]:
+        """The seat's clock ran out: it has declared nothing and loses the hand (or, with a
+        word standing, its hand is revealed with it). The channel learns only that."""
+        if seat not in self._awaited_declarers():
+            raise IllegalAction(msg("that seat is not awaited"))
+        name = self.seats[seat]
+        if self._standing_word(seat) is not None:
+            self._reveal_as_it_stands(seat)
+            text = msg("{name} ran out of time; their hand is revealed as it stands.",
+                       name=name)
+            return [Event(text, kind="timeout", data={"seat": seat, "revealed": True})]
+        self.declarations[seat] = TIMED_OUT
+        text = msg("{name} ran out of time and loses the hand.", name=name)
+        return [Event(text, kind="timeout", data={"seat": seat})]
+
+
+class WordDeclarations(SealedDeclarations):
+    """The declarations of the word games (Sppoker, Hold'em Sppoker): poker, spelling or
+    both, where a spelling declaration whose word is invalid is not complete, and a seat
+    whose clock runs out with it standing is revealed with it (`expired`): the word loses
+    the spelling hand, not the whole hand."""
+
+    expired: list[bool]
+
+    def _check(self, seat: int) -> WordCheck:
+        raise NotImplementedError
+
+    def _standing_word(self, seat: int) -> str | None:
+        if self.declarations[seat] not in ("spelling", "double"):
+            return None
+        return self._check(seat).word or msg("no word")
+
+    def _reveal_as_it_stands(self, seat: int) -> None:
+        self.expired[seat] = True
+
+
 @register
-class Sppoker(Game):
+class Sppoker(WordDeclarations, Game):
     """A game of Sppoker for 2 to 8 seats. See the module docstring for its life cycle.
 
     `dictionary` and `finder` may be injected (tests, simulations); by default they are the
@@ -517,7 +677,20 @@ class Sppoker(Game):
     def to_act(self) -> frozenset[int]:
         if self._phase != "declare":
             return frozenset()
-        return frozenset(s for s in self.active if not self._is_done(s))
+        return frozenset(self._awaited_declarers())
+
+    # The sealed declarations' hooks (SealedDeclarations): the seats dealt in declare.
+    def _declarers(self) -> Sequence[int]:
+        return self.active
+
+    def _ai_declarers(self) -> Collection[int]:
+        return self.options.ai_seats
+
+    def _declare_clocks(self) -> tuple[float, float]:
+        return self.options.declare_seconds, self.options.last_seconds
+
+    def _declare_timer_keys(self) -> tuple[str, str]:
+        return f"declare-{self.hand_no}", f"last-{self.hand_no}-"
 
     def _is_done(self, seat: int) -> bool:
         """Whether a seat's declaration is complete. A spelling or double-down declaration
@@ -529,18 +702,6 @@ class Sppoker(Game):
         if declaration in (TIMED_OUT, "poker") or self.expired[seat]:
             return True
         return self._check(seat).ok
-
-    def _last_person(self) -> int | None:
-        """The seat the 10-second rule is running for, if any: the one person still awaited
-        when every other seat has declared. AI seats count as declared (they declare after
-        the people), and the rule needs another person in the hand: a lone person playing
-        AI seats keeps the whole-table limit only, as nobody is kept waiting."""
-        ai = set(self.options.ai_seats)
-        people = [s for s in self.active if s not in ai]
-        waiting = [s for s in people if not self._is_done(s)]
-        if self._phase != "declare" or len(people) < 2 or len(waiting) != 1:
-            return None
-        return waiting[0]
 
     @property
     def is_over(self) -> bool:
@@ -605,14 +766,7 @@ class Sppoker(Game):
             ]
         if self._phase != "declare":
             return []
-        waiting = tuple(sorted(self.to_act))
-        specs = [TimerSpec(f"declare-{self.hand_no}", self.options.declare_seconds, waiting)]
-        last = self._last_person()
-        if last is not None:
-            specs.append(
-                TimerSpec(f"last-{self.hand_no}-{last}", self.options.last_seconds, (last,))
-            )
-        return specs
+        return self._declaring_timers()
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if not 0 <= seat < len(self.seats):
@@ -628,7 +782,7 @@ class Sppoker(Game):
             raise IllegalAction(msg("there is nothing to {action} now", action=name))
         last_before = self._last_person()
         if name == "timeout":
-            events = self._timeout(seat)
+            events = self._declaration_timeout(seat)
         elif name == "declare":
             events = self._declare(seat, action.args)
         elif name == "word":
@@ -637,30 +791,7 @@ class Sppoker(Game):
             events = self._word(seat, action.args[0])
         else:
             raise IllegalAction(msg("Sppoker has no action {action}", action=repr(name)))
-        last = self._last_person()
-        if last is not None and last != last_before:
-            events.append(self._last_call(last))
-        return events + self._maybe_reveal()
-
-    def _last_call(self, seat: int) -> Event:
-        """The private notice that a person's 10 seconds have started (RULINGS: told at once,
-        not only in the channel), addressed to the seat so it goes by DM."""
-        seconds = f"{self.options.last_seconds:g}"
-        if self.declarations[seat] in ("spelling", "double"):
-            check = self._check(seat)
-            standing = check.word or msg("no word")
-            text = msg("Everyone else has declared: send a valid word or declare poker within "
-                       "{seconds} seconds, or your hand is revealed with {word}, which loses "
-                       "the spelling hand.", seconds=seconds, word=standing)
-        else:
-            text = msg("Everyone else has declared: declare within {seconds} seconds, or you "
-                       "lose this hand.", seconds=seconds)
-        return Event(
-            text,
-            seat=seat,
-            kind="last_call",
-            data={"seconds": self.options.last_seconds},
-        )
+        return events + self._last_call_events(last_before) + self._maybe_reveal()
 
     # --- declaring --------------------------------------------------------------------
 
@@ -811,23 +942,6 @@ class Sppoker(Game):
             kind="word_check",
             data={"ok": check.ok, "word": check.word, "reason": check.reason},
         )
-
-    def _timeout(self, seat: int) -> list[Event]:
-        if seat not in self.to_act:
-            raise IllegalAction(msg("that seat is not awaited"))
-        if self.declarations[seat] in ("spelling", "double"):
-            # An invalid word standing: the hand is revealed with it (RULINGS), not lost.
-            self.expired[seat] = True
-            text = msg("{name} ran out of time; their hand is revealed as it stands.",
-                       name=self.seats[seat])
-            return [Event(text, kind="timeout", data={"seat": seat, "revealed": True})]
-        self.declarations[seat] = TIMED_OUT
-        event = Event(
-            msg("{name} ran out of time and loses the hand.", name=self.seats[seat]),
-            kind="timeout",
-            data={"seat": seat},
-        )
-        return [event]
 
     def _maybe_reveal(self) -> list[Event]:
         if self.to_act:

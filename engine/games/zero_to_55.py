@@ -34,7 +34,8 @@ SHORT_DRAW_FROM = 6  # players from which the draw is limited to three cards
 @register
 class ZeroTo55(RevealGame):
     """One deal of Zero to 55. Options: `stacks` (required), `button` (0), `small_bet` (10),
-    `big_bet` (20), `ante` (5), `draw_fee` (0: the draw is free)."""
+    `big_bet` (20), `ante` (5), `draw_fee` (0: the draw is free), `declare_seconds` (120) and
+    `last_seconds` (10); `ai_seats` is filled in by the table."""
 
     kind = "zero_to_55"
     title = "Zero to 55"
