@@ -16,7 +16,8 @@ Public API (stable; the chip games build on it):
   `end_round()` (uncalled chips go back); finally `settle(shares)` pays every pot.
   Reading: `actor`, `options(seat)`, `stacks`, `bets`, `committed`, `folded`, `live`,
   `pots()`, `pot_total`, `lone_player`, `order_from_button()`, `blind_seats()`, `net()`,
-  `round_no`, `short_all_ins` (this round's all-ins of less than a full bet), `awards`
+  `round_no`, `round_bet` (the bet to match: before the flop at least the big blind),
+  `short_all_ins` (this round's all-ins of less than a full bet), `awards`
   (how the pots were paid), `to_json()` / `Betting.from_json()`. Shortcuts for the
   payout: `settle_lone_player()` and `settle_high(values)`. The verifiers: `verify_fold`,
   `verify_check_or_call`, `verify_bet_or_raise` (and `can_fold`, `can_check_or_call`,
@@ -57,7 +58,7 @@ The rules (RULINGS.md, chip games), as implemented here:
 []
 1
 >>> table.options(1)
-BetOptions(seat=1, fold=False, call=0, raise_to=10, facing=0, pot=15)
+BetOptions(seat=1, fold=False, call=0, raise_to=10, facing=0, pot=15, round_bet=0)
 >>> table.bet_or_raise(1), table.check_or_call(2), table.actor
 (10, 10, 0)
 """
