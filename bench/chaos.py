@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.chaos_checks import Violation, as_json, check_all, rows, undelivered
 from bench.chaos_play import Bot, Channel, Feed, Soak
-from bench.load import database_for, json_safe
+from bench.load import database_for, json_safe, machine_busy
 from bench.scale import outbox_drained, progress
 from bot.store_db import Database, open_database
 from loopback import LoopbackDiscord
@@ -159,6 +159,7 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
     rng = random.Random(f"{args.seed}:{backend}")
     violations: list[Violation] = []
     started = time.monotonic()
+    busy_before = machine_busy()
     async with LoopbackDiscord(users=users, channels=names, ack_timeout=10.0,
                                rate_limits=True, validate=True) as discord:
         database = await database_for(
@@ -182,7 +183,7 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
                                (table_id,))
             return as_json(found[0][0]) if found else None
 
-        soak = Soak(discord, feed, alive, snapshot_of)
+        soak = Soak(discord, feed, alive, snapshot_of, args.pace)
         channels = [Channel(soak, discord.channel(name),
                             [discord.user(p).id for p in people_of(name)], rng.randrange(1 << 30))
                     for name in names]
@@ -213,6 +214,9 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
         violations += found
         figures |= checked | lag.figures()
         await close(db)
+        busy, total = (now - then for now, then in zip(machine_busy(), busy_before,
+                                                       strict=True))
+        figures["machine_busy_pct"] = round(100 * busy / max(1, total))
         stats = discord.stats.snapshot()
         records = soak.records
         figures |= {
@@ -303,6 +307,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("final_round_s", "final round, s"),
     ("drain_s", "outbox drained after, s"),
     ("outbox_left_at_stop", "outbox rows at stop (after drain)"),
+    ("machine_busy_pct", "machine busy (all of it), %"),
     ("harness_lag_p99_ms", "harness loop late, p99 ms"),
     ("harness_lag_max_ms", "harness loop late, max ms"),
     ("log_errors", "ERROR lines in the bot's log"),
@@ -361,6 +366,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         metavar="MIN-MAX", help="seconds from one kill to the next (10-60)")
     parser.add_argument("--ai-delay", type=float, default=0.5,
                         help="AI_DELAY of the bot: seconds an AI seat thinks (default 0.5)")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="the people's think times, times this (default 1: about 9 s a "
+                             "decision; 0.3 for a quick smoke run)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--logs", help="keep the bot's logs (and SQLite files) in this folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

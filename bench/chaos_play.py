@@ -82,14 +82,15 @@ SETUPS: tuple[Setup, ...] = (
 )
 
 
-def think_time(rng: random.Random) -> float:
-    """Seconds a person takes to answer: mostly a few, sometimes a while, now and then long
-    enough for the table's clock to answer for them (turn clocks here are 60 s)."""
+def think_time(rng: random.Random, pace: float = 1.0) -> float:
+    """Seconds a person takes to answer (times `pace`): mostly 1.5-10 (a quick table of
+    people: about 9 s a decision on average), sometimes a while, now and then long enough
+    for the table's clock to answer for them (turn clocks here are 60 s)."""
     roll = rng.random()
-    if roll < 0.85:
-        return rng.uniform(0.5, 5.0)
+    if roll < 0.80:
+        return rng.uniform(1.5, 10.0) * pace
     if roll < 0.97:
-        return rng.uniform(5.0, 15.0)
+        return rng.uniform(10.0, 25.0) * pace
     return rng.uniform(30.0, 75.0)
 
 
@@ -321,8 +322,9 @@ class Soak:
     the phase of the run (`closing`: open no new table; `stopped`: stop clicking)."""
 
     def __init__(self, discord: LoopbackDiscord, feed: Feed, bot: Bot,
-                 snapshot_of: Callable[[str], Any]) -> None:
+                 snapshot_of: Callable[[str], Any], pace: float = 1.0) -> None:
         self.discord = discord
+        self.pace = pace  # the people's think times, times this
         self.feed = feed
         self.bot = bot
         self.snapshot_of = snapshot_of  # async: table id -> its snapshot dict or None
@@ -467,7 +469,7 @@ class Channel:
             ai = max(0, low - people)
         roll = rng.random()
         for guest in self.people[1:people]:
-            await soak.sleep(think_time(rng) / 2)
+            await soak.sleep(think_time(rng, soak.pace) / 2)
             if roll < 0.06:  # Join while the host cancels: the issue's first race
                 join, cancel = await asyncio.gather(
                     self.lobby_click(record, guest, "Join"),
@@ -498,7 +500,7 @@ class Channel:
             if answer.status == "ok":
                 record.state = "cancelled"
                 return
-        await soak.sleep(think_time(rng) / 2)
+        await soak.sleep(think_time(rng, soak.pace) / 2)
         for _ in range(3):
             answer = await self.lobby_click(record, self.people[0], "Start")
             if answer.status == "ok":
@@ -590,7 +592,7 @@ class Channel:
     async def between_deals(self, record: TableRecord, users: list[FastUser],
                             deals: int) -> None:
         soak, host = self.soak, users[0]
-        await soak.sleep(think_time(self.rng))
+        await soak.sleep(think_time(self.rng, soak.pace))
         board = self.board(record, "k")
         if board is None or self.over(record):
             return
@@ -647,7 +649,7 @@ class Channel:
                     await asyncio.wait_for(event.wait(), PROMPT_WAIT)
                 continue
             appeared = prompt.edited_at or prompt.created_at
-            await soak.sleep(appeared + think_time(rng) - clock.time())
+            await soak.sleep(appeared + think_time(rng, soak.pace) - clock.time())
             if soak.stopped.is_set():
                 return
             await soak.bot.wait()

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_a_short_chaos_soak_kills_the_bot_and_finds_no_violation(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "chaos.py"), "--minutes", "0.25", "--tables", "3",
-         "--database", "sqlite", "--kill-every", "5-8", "--json", "--logs", str(tmp_path)],
+         "--database", "sqlite", "--kill-every", "5-8", "--pace", "0.3", "--json",
+         "--logs", str(tmp_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
         check=False,
     )
