@@ -197,11 +197,13 @@ class _Deferral:
 
     def __init__(self, interaction: discord.Interaction, delay: float, ephemeral: bool) -> None:
         self.started = False
-        self.task = asyncio.create_task(self._run(interaction, delay, ephemeral))
+        # The moment is fixed now: the task first runs only once the work yields, which on a
+        # busy process may be a while.
+        due = asyncio.get_running_loop().time() + delay
+        self.task = asyncio.create_task(self._run(interaction, due, ephemeral))
 
-    async def _run(self, interaction: discord.Interaction, delay: float,
-                   ephemeral: bool) -> None:
-        await asyncio.sleep(delay)
+    async def _run(self, interaction: discord.Interaction, due: float, ephemeral: bool) -> None:
+        await asyncio.sleep(max(0.0, due - asyncio.get_running_loop().time()))
         self.started = True
         await _defer(interaction, ephemeral)
 
