@@ -86,6 +86,11 @@ class WordListDictionary:
     def __len__(self) -> int:
         return len(self._words)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> WordListDictionary:
+        """Shared, never copied: a word list is read-only, and a game copied for a
+        command (`Table.draft`) must not copy it with every click."""
+        return self
+
 
 class EnchantDictionary:
     """The table's real dictionary (pyenchant over hunspell). Answers are cached because
@@ -107,6 +112,11 @@ class EnchantDictionary:
                 self._cache.clear()
             self._cache[lower] = known
         return known
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EnchantDictionary:
+        """Shared, never copied: one open dictionary per language (`get_dictionary`), whose
+        cache only learns; a game copied for a command must not reopen it."""
+        return self
 
 
 def available_languages() -> list[str]:
@@ -270,6 +280,11 @@ class WordFinder:
 
     def __len__(self) -> int:
         return sum(len(words) for words in self._index.values())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WordFinder:
+        """Shared, never copied: the index is read-only and its caches only learn; copying
+        it took a second, which a game copied for every click (`Table.draft`) cannot spend."""
+        return self
 
     def _ok(self, word: str) -> bool:
         known = self._confirmed.get(word)
