@@ -4,6 +4,7 @@ directory), and tests on the real enchant dictionary."""
 
 from __future__ import annotations
 
+import copy
 import random
 import shutil
 from collections import Counter
@@ -220,3 +221,14 @@ def test_real_enchant_dictionary_rejects_names_and_abbreviations():
     assert validate_word("paris", "PARISQ", d).reason == "not in the dictionary: PARIS"
     finder = WordFinder(wordlists.build("en_US"), d)
     assert finder.best_words("SPPOKER", limit=1) == ["POKERS"]
+
+
+def test_dictionaries_and_finders_are_shared_by_copies_of_a_game() -> None:
+    """A command changes a deep copy of its table (`Table.draft`): the read-only word tools
+    must come along as they are, or every Sppoker click copies a whole word index."""
+    words = WordListDictionary(["kite", "tike"])
+    finder = WordFinder(["kite", "tike"], words)
+    held = {"finder": finder, "words": words, "hand": ["K", "I"]}
+    copied = copy.deepcopy(held)
+    assert copied["finder"] is finder and copied["words"] is words
+    assert copied["hand"] is not held["hand"]
