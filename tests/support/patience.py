@@ -7,27 +7,39 @@ click's answer), so a wait ends the moment what it waits for happens. Its timeou
 when to give up, and giving up early is the one way waiting can fail a test that checks
 nothing about speed. On two cores shared by four pytest workers, their bots, a PostgreSQL
 server and `stress-ng --cpu 2`, a step that takes 2 s on a quiet machine took over 10 s, and
-the bot's start-up over 30 s: `./dev test` failed tests that were right. So every timeout is
-multiplied by PATIENCE: 10 s become a minute, which costs nothing when the bot is quick and
-only makes a real failure (something that never comes) take longer to report.
+the bot's start-up over 30 s: `./dev test` failed tests that were right. So, in the tests:
+
+- every timeout is multiplied by PATIENCE: 10 s become a minute, which costs nothing when
+  the bot is quick and only makes a real failure (something that never comes) take longer
+  to report;
+- a wait of the loopback gives up only once the bot has also gone quiet (no request to
+  Discord for that long): a bot still sending is slow, not stuck, and what it sends at
+  Discord's pace (a channel's narration behind its edits) comes later on a loaded machine.
+  A bot that keeps sending without ever bringing what is awaited is given up on after
+  PROGRESS_LIMIT times the timeout.
 
     DC_TEST_PATIENCE=12   wait twice as long again (a slower machine); 1 waits as written
 
 The loopback's own rule is untouched: Discord's 3 s to acknowledge an interaction is a
-deadline the bot must meet (it defers a slow answer), not a wait of the tests.
+deadline the bot must meet (it defers a slow answer), not a wait of the tests. So that the
+loopback does not eat into those 3 s itself, PatientDiscord compiles Discord's request
+schemas as it starts, before any bot connects (see `PatientDiscord.start`).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
-from loopback import LoopbackDiscord
+from loopback import LoopbackDiscord, schemas
 from loopback.driver import Predicate
 
 #: The factor on every timeout of the tests' waits (see the module's docstring).
 PATIENCE = float(os.environ.get("DC_TEST_PATIENCE", "6"))
+#: A wait whose bot keeps sending gives up after this many patient timeouts in all.
+PROGRESS_LIMIT = 3
 
 
 def patient(seconds: float) -> float:
@@ -36,11 +48,31 @@ def patient(seconds: float) -> float:
 
 
 class PatientDiscord(LoopbackDiscord):
-    """The loopback Discord whose waits give up PATIENCE times later. Every wait goes through
-    `wait_for`: the tests' own, the handles' (`wait_for_dm`, `wait_for_message` ...), the
-    bot's readiness (`wait_for_bot_ready`, which BotProcess.start and restart use) and the
-    AutoPlayer's idle check."""
+    """The loopback Discord whose waits give up PATIENCE times later, and not while the bot
+    is still sending. Every wait goes through `wait_for`: the tests' own, the handles'
+    (`wait_for_dm`, `wait_for_message` ...), the bot's readiness (`wait_for_bot_ready`, which
+    BotProcess.start and restart use) and the AutoPlayer's idle check."""
+
+    async def start(self) -> None:
+        """Compiles the request schemas first. The server checks a body against its schema
+        as it reads the request, compiling each schema on first use (0.3-0.5 s on a quiet
+        machine, several seconds on a loaded one) — for the first interaction callback of a
+        test process, inside the 3 s the bot has to answer, so a busy machine failed a bot
+        that had answered in time. Compiled once per process (cached)."""
+        for endpoint in schemas.endpoints():
+            schemas.fast_validator(endpoint)
+        await super().start()
 
     async def wait_for(self, predicate: Predicate, timeout: float = 10.0, *,
                        message: str | Callable[[], str] | None = None) -> Any:
-        return await super().wait_for(predicate, patient(timeout), message=message)
+        quiet = patient(timeout)
+        give_up = time.monotonic() + quiet * PROGRESS_LIMIT
+        while True:
+            sent = len(self.state.requests)
+            try:
+                return await super().wait_for(
+                    predicate, max(0.0, min(quiet, give_up - time.monotonic())),
+                    message=message)
+            except TimeoutError:
+                if len(self.state.requests) == sent or time.monotonic() >= give_up:
+                    raise
