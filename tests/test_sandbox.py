@@ -158,7 +158,7 @@ def test_piped_commands_read_as_a_transcript(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", "--sandbox"], cwd=tmp_path, env=sandbox_env(tmp_path),
         input="as bob\n/table status\nclick Nothing\nquit\n", capture_output=True, text=True,
-        timeout=60,
+        timeout=patient(60),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "\x1b" not in done.stdout
@@ -234,7 +234,7 @@ def test_the_piped_sandbox_says_where_it_keeps_scores(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", "--sandbox"], cwd=tmp_path / "..",
         env=sandbox_env(tmp_path) | {"SANDBOX_DATABASE": str(tmp_path / "ignored.sqlite3")},
-        input="quit\n", capture_output=True, text=True, timeout=60,
+        input="quit\n", capture_output=True, text=True, timeout=patient(60),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"Scores are kept in {tmp_path.name}/sandbox.sqlite3" in done.stdout

@@ -97,7 +97,9 @@ async def _session(terminal: Terminal, database: Path, files: Path) -> int:
 async def _play(terminal: Terminal, discord: LoopbackDiscord, bot: BotProcess,
                 client: SandboxClient, database: Path, files: Path) -> int:
     try:
-        await bot.start()
+        # Two minutes: the bot's start-up (dictionaries, tables, the database) took over the
+        # default 30 s on a busy two-core machine. A bot that exits is told at once anyway.
+        await bot.start(ready_timeout=120)
     except RuntimeError as error:
         terminal.show([f"The bot did not start: {error}", f"Its log: {_shown(bot.log_path)}"])
         return 1
