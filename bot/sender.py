@@ -319,9 +319,7 @@ class Sender:
                 await self.delivered(table_id, body["clocks"], time.time())
             return placed
         embeds = [discord.Embed.from_dict(embed) for embed in body.get("embeds") or []]
-        if files:
-            for embed in embeds:
-                embed.set_image(url=f"attachment://{files[0].filename}")
+        box_pictures(embeds, files)
         if body.get("user") is not None:
             sent = await self.delivery.dm(body["user"], body["content"], view, files,
                                           nonce=nonce)
@@ -437,6 +435,16 @@ class Sender:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.painter.shutdown(wait=False, cancel_futures=True)
+
+
+def box_pictures(embeds: list[discord.Embed], files: list[discord.File]) -> None:
+    """Each box shows its own picture. A renderer draws a step's pictures in the order of
+    the boxed events they picture (at a Po-Ke-No round's end, each pyramid revealed, seat
+    by seat), so the nth box holds the nth picture: every box showing the first one put
+    alice's pyramid in bob's and carol's sections. A box past the pictures (the round's
+    summary) shows none; a picture past the boxes stays an attachment below them."""
+    for embed, file in zip(embeds, files, strict=False):
+        embed.set_image(url=f"attachment://{file.filename}")
 
 
 def superseded(body: Body, later: list[PendingMessage]) -> bool:
