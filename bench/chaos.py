@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.chaos_checks import Violation, as_json, check_all, rows, undelivered
 from bench.chaos_play import Bot, Channel, Feed, Soak
-from bench.load import database_for, json_safe, machine_busy
+from bench.load import cpu_seconds, database_for, json_safe, machine_busy
 from bench.scale import outbox_drained, progress
 from bot.store_db import Database, open_database
 from loopback import LoopbackDiscord
@@ -69,11 +69,19 @@ def people_of(name: str) -> list[str]:
     return [f"{name}{role}" for role in "hab"[:PEOPLE_PER_CHANNEL]]
 
 
+def bot_cpu(bot: BotProcess) -> float:
+    """The CPU seconds the bot's process (and its painter) has used so far."""
+    if bot.process is None or bot.process.returncode is not None:
+        return 0.0
+    return cpu_seconds(bot.process.pid)
+
+
 async def kill_now_and_then(bot: BotProcess, alive: Bot, seconds: float,
                             every: tuple[float, float], rng: random.Random,
-                            out: list[Violation]) -> list[dict[str, float]]:
+                            out: list[Violation], cpu: list[float]) -> list[dict[str, float]]:
     """kill -9 at random instants (from one kill to the next: `every`) until `seconds` have
-    passed, each time started again at once; how long each start took."""
+    passed, each time started again at once; how long each start took. Each process's CPU
+    seconds go to `cpu`."""
     kills: list[dict[str, float]] = []
     began = time.monotonic()
     next_kill = began + rng.uniform(*every)
@@ -81,6 +89,7 @@ async def kill_now_and_then(bot: BotProcess, alive: Bot, seconds: float,
         await asyncio.sleep(next_kill - time.monotonic())
         alive.died()
         killed = time.monotonic()
+        cpu.append(bot_cpu(bot))
         await bot.kill()
         with contextlib.suppress(Exception):
             await bot.discord.wait_for(lambda: not bot.discord.bot_connected, timeout=10)
@@ -189,10 +198,11 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
                     for name in names]
         drivers = [asyncio.create_task(c.run()) for c in channels]
         kills: list[dict[str, float]] = []
+        cpu: list[float] = []
         figures: dict[str, Any] = {}
         try:
             kills = await kill_now_and_then(bot, alive, args.minutes * 60, args.kill_every,
-                                            rng, violations)
+                                            rng, violations, cpu)
             progress(f"{backend}: {len(kills)} kills; the final round")
             figures["final_round_s"] = await final_round(soak, FINAL_LIMIT)
             soak.stopped.set()
@@ -208,6 +218,7 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
         finally:
             follower.cancel()
             ticker.cancel()
+            cpu.append(bot_cpu(bot))
             await bot.stop()
         progress(f"{backend}: checking")
         found, checked = await check_all(db, database, soak, bot.log_text())
@@ -217,6 +228,7 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
         busy, total = (now - then for now, then in zip(machine_busy(), busy_before,
                                                        strict=True))
         figures["machine_busy_pct"] = round(100 * busy / max(1, total))
+        figures["bot_cpu_pct"] = round(100 * sum(cpu) / max(1.0, time.monotonic() - started))
         stats = discord.stats.snapshot()
         records = soak.records
         figures |= {
@@ -308,6 +320,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("drain_s", "outbox drained after, s"),
     ("outbox_left_at_stop", "outbox rows at stop (after drain)"),
     ("machine_busy_pct", "machine busy (all of it), %"),
+    ("bot_cpu_pct", "the bot's CPU (of one core), %"),
     ("harness_lag_p99_ms", "harness loop late, p99 ms"),
     ("harness_lag_max_ms", "harness loop late, max ms"),
     ("log_errors", "ERROR lines in the bot's log"),

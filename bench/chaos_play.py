@@ -634,15 +634,17 @@ class Channel:
         soak, clock = self.soak, self.discord.clock
         event = soak.feed.event("user", user.id)
         tried = time.time()  # the last click (or the start)
+        patience = RETRY_AFTER  # doubled after each try that moved nothing, up to 4 minutes
         while record.active and not soak.stopped.is_set():
             prompt = player.prompt_of(user)
             if prompt is None:
                 newest = player.newest_prompt(user)
-                if newest is not None and time.time() - tried > RETRY_AFTER:
+                if newest is not None and time.time() - tried > patience:
                     # Buttons they have not pressed for a while (an answer never came, or the
-                    # same question again): a person presses them.
+                    # same question again): a person presses them, less often each time.
                     player.forget(user, newest)
                     tried = time.time()
+                    patience = min(patience * 2, 240.0)
                     continue
                 event.clear()
                 with contextlib.suppress(TimeoutError):
@@ -671,3 +673,4 @@ class Channel:
             if move is not None and stamp is not None:
                 record.moves[int(stamp[0])] += 1
                 record.last_accepted = time.time()
+                patience = RETRY_AFTER
