@@ -25,14 +25,14 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from engine.games import GAMES
 from loopback import LoopbackDiscord
-from loopback.errors import BotNotConnected, InteractionFailed
+from loopback.errors import BotNotConnected, InteractionFailed, LoopbackError
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from loopback.results import InteractionResult
@@ -354,6 +354,8 @@ class Soak:
             result = await action()
         except (BotNotConnected, InteractionFailed) as error:
             return Outcome("failed", str(error)[:200])
+        except LoopbackError as error:  # the button was gone by the time they clicked
+            return Outcome("refused", f"gone: {error}"[:200])
         return await outcome(result)
 
 
@@ -556,8 +558,8 @@ class Channel:
         users = [soak.user(u) for u in record.people]
         player = TablePlayer(self.discord, self.channel, list(users), soak.feed, record.table_id,
                              self.rng.randrange(1 << 30))
-        people = [asyncio.create_task(self.person(record, player, user,
-                                                  random.Random(self.rng.random())))
+        people = [asyncio.create_task(self.careful(self.person(
+                      record, player, user, random.Random(self.rng.random()))))
                   for user in users]
         abort_at = time.time() + self.rng.uniform(20, 300) if self.rng.random() < 0.05 else None
         deals = self.rng.randint(1, 4)
@@ -578,6 +580,16 @@ class Channel:
             for task in people:
                 task.cancel()
             await asyncio.gather(*people, return_exceptions=True)
+
+    async def careful(self, work: Awaitable[None]) -> None:
+        """A person's task: the harness's own mistake is told, not lost with the task."""
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            self.soak.problems.append(f"#{self.channel.name}: a person gave up: "
+                                      f"{type(error).__name__}: {error}"[:300])
 
     async def read_ai_chips(self, record: TableRecord) -> None:
         """The house chips the AI seats brought, from the saved table (AI seats sit down in
@@ -662,6 +674,10 @@ class Channel:
                 move = await player.answer(user, prompt)
             except (BotNotConnected, InteractionFailed):
                 player.forget(user, prompt)
+                await soak.sleep(1)
+                continue
+            except LoopbackError as error:  # the button went as they reached for it
+                record.notes.append(f"{user.name}: {type(error).__name__}: {str(error)[:120]}")
                 await soak.sleep(1)
                 continue
             except AssertionError as error:  # every choice refused: look again later
