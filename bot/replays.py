@@ -32,7 +32,6 @@ from engine.game import Action
 from engine.games import GAMES
 from engine.i18n import msg
 from engine.notation import Deal, Frame, Move, Notation
-from engine.replay import format_action
 
 SHORT_ID_CHARS = 8  # a table id: secrets.token_hex(4)
 
@@ -228,17 +227,21 @@ def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EV
     lines = [t("🎞️ **Replay · {title}** `{table}` — {names}", title=title,
                table=game.table_id, names=", ".join(names)),
              place[:1].upper() + place[1:]]
-    if frame.move is not None:  # its words are as typed: inert too
-        move = inert(format_action(frame.move.action), limit=TEXT_LIMIT, squeeze=False)
-        lines.append(f"**{names[frame.move.seat]}**: {move}")
-    for event in frame.events:
+    one = 0 <= who < len(frame.views)
+    # What one seat knew holds only what it saw: another's move without the arguments it
+    # did not see (a sealed declaration, cards placed face down), none of another's news.
+    shown_move = frame.move_seen_by(who) if one else frame.move
+    if shown_move is not None:  # its words are as typed: inert too
+        move = inert(shown_move.format().partition(" ")[2], limit=TEXT_LIMIT, squeeze=False)
+        lines.append(f"**{names[shown_move.seat]}**: {move}")
+    for event in frame.known_to(who) if one else frame.events:
         for text in render(event.text).split("\n"):
             if text.strip():
                 lines.append(f"› {text}" if event.seat is None
                              else f"🔒 {names[event.seat]}: {text}")
     renderer = renderer_for(frame.public.kind)
     lines.append("")
-    if who == EVERYONE or not 0 <= who < len(frame.views):
+    if not one:
         lines += renderer.public(shown_view(frame.public))
         lines += ["", t("**Every hand, face up**")]
         lines += [f"{inert(view.name)}: {cards_text(list(view.hand)) if view.hand else '—'}"

@@ -390,7 +390,9 @@ class Frame:
     `deal` (from 1) and `step` (moves of that deal applied, 0 = as dealt) locate it; `move`
     is the move that led here and `events` what it told (private ones carry their seat).
     `views` are every seat's own view (every hand, face up), `notes` each seat's private news
-    this hand (as the table keeps it) and `recent` the last public lines."""
+    this hand (as the table keeps it) and `recent` the last public lines. `move_public`:
+    everyone saw the move's arguments (`Game.action_is_public`, asked before it was applied),
+    so what one seat knew then includes them only when it is theirs or public."""
 
     index: int
     deal: int
@@ -403,10 +405,23 @@ class Frame:
     recent: tuple[str, ...]
     over: bool
     result: GameResult | None
+    move_public: bool = True
 
     @property
     def names(self) -> tuple[str, ...]:
         return self.public.names
+
+    def known_to(self, seat: int) -> list[Event]:
+        """What this step told `seat`: the public events and its own, never another seat's
+        news (another's hand is as secret in a replay's "what bob knew" as at the table)."""
+        return [event for event in self.events if event.seat is None or event.seat == seat]
+
+    def move_seen_by(self, seat: int) -> Move | None:
+        """The move as `seat` saw it: whole when it is theirs or everyone saw it, else without
+        its arguments (concealed, as a running game's notation writes it)."""
+        if self.move is None or self.move_public or self.move.seat == seat:
+            return self.move
+        return self.move.concealed()
 
 
 class Replayer:
@@ -428,6 +443,7 @@ class Replayer:
         self._game: Game | None = None
         self._at = (-1, -1)  # (deal index, step) the game stands at
         self._events: list[Event] = []
+        self._public = True  # whether everyone saw the arguments of the move last applied
         self._notes: dict[int, list[str]] = {}
         self._recent: list[str] = []
         self._chapters: list[int] | None = None
@@ -450,6 +466,7 @@ class Replayer:
         moves = self.notation.deals[deal].moves
         while self._at[1] < step:
             move = moves[self._at[1]]
+            self._public = game.action_is_public(move.seat, move.action)
             self._events = _apply(game, deal + 1, self._at[1] + 1, move)
             self._record(self._events)
             self._at = (deal, self._at[1] + 1)
@@ -460,6 +477,7 @@ class Replayer:
             public=game.public_view(), views=tuple(game.view(seat) for seat in seats),
             notes=tuple(tuple(self._notes.get(seat, ())) for seat in seats),
             recent=tuple(self._recent), over=game.is_over, result=game.result,
+            move_public=self._public if step else True,
         )
 
     def chapters(self) -> list[int]:
