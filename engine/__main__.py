@@ -4,20 +4,35 @@ every hand face up, so a bug report with a notation file reproduces exactly.
     python -m engine replay game.txt            the moves, what each told, the hands per deal
     python -m engine replay game.txt --hands    every hand after every move too
     python -m engine replay - < game.txt        the notation from standard input
+    python -m engine replay game.txt --words data/words     the word lists of a bot's DATA_DIR
 
-Exit status 0; 2 when the file is not a notation (or hides moves: a running game's); 1 when
-a move does not replay (the rules changed, or the file was edited), naming the move.
+A word game (Sppoker, Hold'em Sppoker) names the longest words a hand makes, from the same
+candidate lists the bot uses: by default the bot's own (bot/wordlists.py: made from the
+installed dictionaries and cached in its data directory, DATA_DIR or data/), or `--words`:
+a folder of `words_<language>.txt` files (a bot's DATA_DIR/words) or one list file, a word a
+line, for every language.
+
+Exit status 0; 2 when the file is not a notation (or hides moves: a running game's), or no
+word list can be had; 1 when a move does not replay (the rules changed, or the file was
+edited), naming the move.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from engine.notation import Frame, Replayer, parse
 from engine.replay import ReplayError, format_action, game_class
+from engine.words import WordSource, set_word_source
+
+# A language as a word list's file is named after it (en_US, sv_SE): never a path, since it
+# comes from the notation file.
+_LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*")
 
 
 def hands(frame: Frame) -> list[str]:
@@ -76,6 +91,44 @@ def replay_text(text: str, out: TextIO, *, every_hand: bool = False) -> None:
             print("  (the deal stops here, unfinished)", file=out)
 
 
+def read_words(path: Path) -> list[str]:
+    """A word list file: a word a line; blank lines and `#` lines (the bot's cache header)
+    skipped."""
+    with path.open(encoding="utf-8") as source:
+        return [word for line in source if (word := line.strip()) and not word.startswith("#")]
+
+
+def words_from(path: Path) -> WordSource:
+    """`--words`: one list for every language, or a folder's `words_<language>.txt`."""
+    if not path.is_dir():
+        listed = read_words(path)  # read now: a missing file is said before the replay
+        return lambda _language: listed
+
+    def source(language: str) -> list[str]:
+        if not _LANGUAGE.fullmatch(language):
+            raise OSError(f"{language!r} is not a language's tag, such as en_US")
+        return read_words(path / f"words_{language}.txt")
+
+    return source
+
+
+def bot_words() -> WordSource:
+    """The bot's own lists, as the bot gets them at start-up (bot/wordlists.py), from its
+    data directory: the longest words a replay names are then the ones its table named."""
+
+    def source(language: str) -> list[str]:  # asked only by a word game
+        from bot.settings import SettingsError, load_settings  # the bot's, not the engine's
+        from bot.wordlists import load
+
+        try:
+            data_dir = load_settings().data_dir
+        except SettingsError as error:
+            raise OSError(f"the bot's settings: {error}") from error
+        return load(language, data_dir)
+
+    return source
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine",
                                      description="Tools of the rules engine.")
@@ -83,6 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="replay a game's notation file")
     replay.add_argument("file", help="the notation file (- for standard input)")
     replay.add_argument("--hands", action="store_true", help="every hand after every move")
+    replay.add_argument("--words", metavar="PATH", type=Path,
+                        help="word games' candidate words: a folder of words_<language>.txt "
+                             "files (a bot's DATA_DIR/words) or one list, a word a line "
+                             "(default: the bot's own lists, from its data directory)")
     args = parser.parse_args(argv)
     try:
         if args.file == "-":
@@ -94,13 +151,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 2
     try:
+        previous = set_word_source(words_from(args.words) if args.words else bot_words())
+    except OSError as error:
+        print(f"cannot read the word list {args.words}: {error.strerror or error}",
+              file=sys.stderr)
+        return 2
+    try:
         replay_text(text, sys.stdout, every_hand=args.hands)
+    except OSError as error:  # a word list that cannot be read or made (no unmunch)
+        print(f"no word list for this game's language: {error}; --words names one",
+              file=sys.stderr)
+        return 2
     except ReplayError as error:
         print(f"the replay stops: {error}", file=sys.stderr)
         return 1
     except ValueError as error:  # NotationError, an unknown game, options it refuses
         print(f"{args.file}: {error}", file=sys.stderr)
         return 2
+    finally:
+        set_word_source(previous)
     return 0
 
 
