@@ -12,12 +12,13 @@ id, never by a name.
 from __future__ import annotations
 
 from bot import cash, i18n, messages
-from bot.i18n import render, t
+from bot.i18n import render, t, t_n
 from bot.inert import inert
 from bot.messages import Body
 from bot.render import (
     board_text,
     event_embed,
+    game_title,
     localized_prompt,
     pings,
     private_text,
@@ -148,7 +149,7 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
                 if changed and prompt is not None:
                     with i18n.using(table.locale):
                         ping = messages.post(channel=table.channel_id, content=your_turn(
-                            occupant.user_id, game.title), pings=[occupant.user_id])
+                            occupant.user_id, game_title(game)), pings=[occupant.user_id])
                     bodies.append(ping | {"turn": turn(table, seat, stamp, prompt)})
                 continue
             table.dm_closed.remove(occupant.user_id)
@@ -241,8 +242,31 @@ def closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
         return _closed(table, render(text), tell_channel=tell_channel)
 
 
+def cash_summary(table: Table) -> str:
+    """What each player at a cash table won or lost over its deals, as it ends (ended by
+    its players or aborted alike): the deals played to the end stand, and a deal cut short
+    counts as never dealt (`bot.cash.net`). Empty for any other table."""
+    if not table.game_class.chip_game or table.status != "playing" or not table.seats \
+            or len(table.bought) != len(table.seats):
+        return ""
+    results = " · ".join(f"{inert(seat.name)} {net:+d}"
+                         for seat, net in zip(table.seats, cash.net(table), strict=True))
+    finished = table.deals if cash.between_deals(table) else table.deals - 1
+    lines = [t_n("The deal played to the end stands; each player's chips won or lost: "
+                 "{results}.",
+                 "The {n} deals played to the end stand; each player's chips won or lost: "
+                 "{results}.", finished, n=finished, results=results)
+             if finished else t("No deal was played to the end: nobody won or lost chips.")]
+    if not cash.between_deals(table) and finished:
+        lines.append(t("The deal under way counts as never dealt: its chips went back to "
+                       "whoever put them in."))
+    return "\n".join(lines)
+
+
 def _closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
     bodies: list[Body] = []
+    summary = cash_summary(table)
+    text = "\n".join(filter(None, [text, summary]))
     if tell_channel and table.status == "playing":  # a cash table its players ended
         bodies += with_replay(table, [messages.post(
             channel=table.channel_id, content=f"{text}\n{replay_line(table)}")])

@@ -21,7 +21,8 @@ from bot.i18n import render, t
 from bot.inert import inert
 from bot.table import DEFAULT_BUY_IN, Table
 from engine.cards import CardError, label_cards, parse_cards
-from engine.game import CardPick, Choice, Event, Prompt, TextAsk
+from engine.game import CardPick, Choice, Event, Game, Prompt, TextAsk
+from engine.games import GAMES
 from engine.views import GameView, SeatView
 
 MAX_CONTENT = 2000
@@ -167,9 +168,19 @@ def waiting_line(table: Table) -> str:
         if occupant.user_id in table.dm_closed:  # no DM reaches them: ping them here
             who = t("<@{user}> (press **Show my hand**)", user=occupant.user_id)
         return t("Waiting for {who}{clock}.", who=who, clock=clock)
-    chosen = len(table.seats) - len(waiting)
+    deciding = deciding_seats(game.public_view())
+    chosen = len(deciding - set(waiting))
     return t("{chosen} of {seats} have chosen; waiting for {waiting}{clock}.", chosen=chosen,
-             seats=len(table.seats), waiting=len(waiting), clock=clock)
+             seats=len(deciding | set(waiting)), waiting=len(waiting), clock=clock)
+
+
+def deciding_seats(view: GameView) -> set[int]:
+    """The seats a decision everyone makes at once is among: not those who folded (or, in
+    Spew, were spewed out of cards), who have nothing to choose and so never "have chosen"."""
+    gone = [bool(a) or bool(b) for a, b in zip(
+        getattr(view, "folded", None) or [False] * len(view.names),
+        getattr(view, "out", None) or [False] * len(view.names), strict=True)]
+    return {seat for seat in range(len(view.names)) if not gone[seat]}
 
 
 def pings(table: Table) -> list[int]:
@@ -189,9 +200,18 @@ def board_text(table: Table) -> str:
         return _board_text(table)
 
 
+def game_title(game: Game) -> str:
+    """The game as its messages name it: a Dealer's Choice deal names the game the dealer
+    chose too ("Dealer's Choice · Spew"), since every deal there is another game."""
+    playing = getattr(game, "playing", game.kind)
+    if playing == game.kind or playing not in GAMES:
+        return game.title
+    return f"{game.title} · {GAMES[playing].title}"
+
+
 def _board_text(table: Table) -> str:
     game = table.require_game()
-    lines = [f"**{game.title}** — " + ", ".join(inert(seat.name) for seat in table.seats)
+    lines = [f"**{game_title(game)}** — " + ", ".join(inert(seat.name) for seat in table.seats)
              + (t(" · deal {n}", n=table.deals) if table.game_class.chip_game else "")]
     if table.game_class.chip_game and game.is_over:
         # Between deals the table changes (who sits, their stacks); the old deal's view not.
@@ -218,7 +238,7 @@ def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
     game = table.require_game()
     deal = t(" · deal {n}", n=table.deals) if table.game_class.chip_game else ""
     channel = f"<#{table.channel_id}>"
-    lines = [t("**{title}** in {channel} — you are **{name}**{deal}", title=game.title,
+    lines = [t("**{title}** in {channel} — you are **{name}**{deal}", title=game_title(game),
                channel=channel, name=inert(table.seats[seat].name), deal=deal)]
     lines += renderer_for(table.kind).private(shown_view(game.view(seat)))
     notes = table.notes.get(seat, [])
@@ -227,11 +247,18 @@ def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
         lines += [f"› {render(note)}" for note in notes[-5:]]
     if prompt is not None:
         lines.append("")
-        lines.append(f"**{render(prompt.text)}**")
+        lines.append(bold_lines(render(prompt.text)))
     elif not game.is_over:
         lines.append("")
         lines.append(t("Nothing is needed from you right now."))
     return clip("\n".join(lines))
+
+
+def bold_lines(text: str) -> str:
+    """Text in bold line by line: bold spanning a line break is not shown by every client,
+    and a line with bold of its own is left as it is (bold around it would un-bold it)."""
+    return "\n".join(line if not line.strip() or "**" in line else f"**{line}**"
+                     for line in text.split("\n"))
 
 
 def localized_prompt(prompt: Prompt | None) -> Prompt | None:

@@ -26,6 +26,7 @@ from engine.game import Event
 from engine.games.badugi import Badugi, BadugiSeatView, BadugiView
 from engine.games.dealers_choice import DealersChoice
 from engine.games.holdem_sppoker import (
+    KIND_NAMES,
     HoldemSppoker,
     HoldemSppokerSeatView,
     HoldemSppokerView,
@@ -78,10 +79,14 @@ def seat_state(folded: bool, all_in: bool) -> str:
 
 
 def badugi_public(view: BadugiView) -> list[str]:
-    stage = t("Betting round {n}", n=view.betting_round + 1) if view.phase != "draw" \
-        else t("Draw {n}", n=view.draw_no)
-    lines = [t("{stage} · ante {ante}, bets {small}/{big} · **pot {pot}**", stage=stage,
-               ante=view.ante, small=view.small_bet, big=view.big_bet, pot=view.pot)]
+    if view.is_over:  # the pot is paid out: no round is running and no pot is left to show
+        lines = [t("Deal over · ante {ante}, bets {small}/{big}", ante=view.ante,
+                   small=view.small_bet, big=view.big_bet)]
+    else:
+        stage = t("Betting round {n}", n=view.betting_round + 1) if view.phase != "draw" \
+            else t("Draw {n}", n=view.draw_no)
+        lines = [t("{stage} · ante {ante}, bets {small}/{big} · **pot {pot}**", stage=stage,
+                   ante=view.ante, small=view.small_bet, big=view.big_bet, pot=view.pot)]
     lines += pots_line(view.pots)
     seats = []
     for seat, name in enumerate(view.names):
@@ -155,12 +160,14 @@ def holdem_private(view: HoldemSppokerSeatView) -> list[str]:
     if view.poker:
         lines.append(t("Best poker hand: **{hand}**", hand=render(view.poker)))
     if view.declaration:
+        # The view holds Sppoker's name ("double"); players read the button's word (both).
+        declared = KIND_NAMES.get(view.declaration)
+        declaration = render(declared) if declared is not None else view.declaration
         if view.word:
             lines.append(t("Your declaration: **{declaration}** with **{word}**",
-                           declaration=render(view.declaration), word=view.word.upper()))
+                           declaration=declaration, word=view.word.upper()))
         else:
-            lines.append(t("Your declaration: **{declaration}**",
-                           declaration=render(view.declaration)))
+            lines.append(t("Your declaration: **{declaration}**", declaration=declaration))
     if view.word_check is not None and not view.word_check.ok:
         lines.append(f"⚠️ {render(view.word_check.reason)}")
     return lines + holdem_public(view)

@@ -79,10 +79,15 @@ def reveal_private(view: RevealSeatView) -> list[str]:
 
 
 def spew_public(view: SpewView) -> list[str]:
-    lines = [t("{phase} · round {n} of {rounds} · ante {ante}, bets {small}/{big} · "
-               "**pot {pot}**", phase=phase_title(view.phase), n=view.betting_round + 1,
-               rounds=view.rounds, ante=view.ante, small=view.small_bet, big=view.big_bet,
-               pot=view.pot)]
+    if view.betting_round < view.rounds:
+        lines = [t("{phase} · round {n} of {rounds} · ante {ante}, bets {small}/{big} · "
+                   "**pot {pot}**", phase=phase_title(view.phase), n=view.betting_round + 1,
+                   rounds=view.rounds, ante=view.ante, small=view.small_bet, big=view.big_bet,
+                   pot=view.pot)]
+    else:  # every betting round is played: declaring, or the deal is over
+        lines = [t("{phase} · ante {ante}, bets {small}/{big} · **pot {pot}**",
+                   phase=phase_title(view.phase), ante=view.ante, small=view.small_bet,
+                   big=view.big_bet, pot=view.pot)]
     if view.spew_cards:
         lines.append(t("Spew cards ({n} of {total}): {cards}", n=len(view.spew_cards),
                        total=view.spew_total, cards=cards_text(list(view.spew_cards))))

@@ -343,12 +343,15 @@ def test_a_lone_player_with_chips_plays_on_against_the_pot() -> None:
 # --- what players are shown -----------------------------------------------------------------
 
 
-def test_the_prompt_shows_the_pot_and_the_hand_and_offers_buttons_within_the_limits() -> None:
+def test_the_prompt_shows_the_pot_and_the_odds_and_offers_buttons_within_the_limits() -> None:
     game = rigged(new([30, 100, 100]), {1: SEED_HAND})
     game.pot, game.stacks = 40, [29, 99, 99]
     prompt = game.prompt(1)
     assert prompt is not None and game.prompt(0) is None
-    assert "40 chips" in prompt.text and "3♦ 8♥ Q♦ Q♠ K♣" in prompt.text
+    # The hand is the seat view's (shown above the prompt), said once; the prompt is shown
+    # bold as a whole, so it has no bold of its own.
+    assert "40 chips" in prompt.text and "**" not in prompt.text
+    assert "Your hand:" not in prompt.text and game.view(1).hand
     assert "36 of the 47" in prompt.text
     choices = [c for c in prompt.choices if isinstance(c, Choice)]
     assert [c.label for c in choices] == [

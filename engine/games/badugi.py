@@ -256,8 +256,8 @@ class Badugi(ChipDeal):
         self.discards += burn
         live = [s for s in self.betting.order_from_button() if not self.betting.folded[s]]
         self.drawer = live[0]
-        for seat in live:
-            self.draws[seat].append(0)
+        # A seat's count for this draw is written when it draws: until then its board line
+        # shows its earlier draws only, never a "drew 0" it has not chosen.
         pot = self.betting.pot_total
         text = _again(DRAW_STARTS[self.draw_no - 1], pot=pot)
         return [Event(text, None, "draw_begins", {"draw": self.draw_no, **self._chips()})]
@@ -311,10 +311,18 @@ class Badugi(ChipDeal):
         self.discards += self.hands[seat]  # the cards may come back in a reshuffle
         self.hands[seat] = []
 
+    def _record_draw(self, seat: int, count: int) -> None:
+        """This draw's count for the seat (a snapshot from before counts were written at the
+        draw may already hold a 0 for it: that one is replaced)."""
+        if len(self.draws[seat]) >= self.draw_no:
+            self.draws[seat][self.draw_no - 1] = count
+        else:
+            self.draws[seat].append(count)
+
     def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
         name = self.seats[seat]
         if not thrown:
-            self.draws[seat][-1] = 0
+            self._record_draw(seat, 0)
             self.last_actions[seat] = "stand pat"
             events = [Event(msg("{name} stands pat.", name=name), None, "draw",
                             {"seat": seat, "count": 0})]
@@ -325,7 +333,7 @@ class Badugi(ChipDeal):
             self.discards += thrown
             self.hands[seat] = kept + new
             count = len(thrown)
-            self.draws[seat][-1] = count
+            self._record_draw(seat, count)
             self.last_actions[seat] = f"draw {count}"
             text: str = msg("{name} draws {n}.", name=name, n=count)
             if self.reshuffles > before:

@@ -550,6 +550,7 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
         for s in live:
             cards = self._cards_of(s)
             value = evaluate(cards)
+            longest = self.finder.best_words(hand_letters(cards), limit=3)
             kind = self.declarations[s] or TIMED_OUT
             check = self._check(s) if kind in ("spelling", "double") else None
             players.append({
@@ -565,7 +566,7 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
                 "word_reason": check.reason if check else "",
                 "poker": value.description,
                 "poker_cards": [c.label for c in value.cards],
-                "longest": self.finder.best_words(hand_letters(cards), limit=3),
+                "longest": longest,
                 "won": sum(a.shares.get(s, 0) for a in awards),
             })
             said: list[str] = [KIND_NAMES.get(kind) or msg("no declaration")]
@@ -575,9 +576,11 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
                 said.append(msg("(invalid: {reason})", reason=check.reason))
             if self._declared_nothing(s) or self.expired[s]:
                 said.append(msg("(out of time)"))
-            lines.append(msg("• {name}: {cards} — {said} — {hand}.", name=self.seats[s],
-                             cards=label_cards(self.hands[s]), said=Msg.joined(" ", said),
-                             hand=value.description))
+            # The rules page promises the longest words each hand's letters could make.
+            best = ", ".join(word.upper() for word in longest) if longest else msg("none")
+            lines.append(msg("• {name}: {cards} — {said} — {hand} (longest possible: {best}).",
+                             name=self.seats[s], cards=label_cards(self.hands[s]),
+                             said=Msg.joined(" ", said), hand=value.description, best=best))
         for record, award in zip(explained, awards, strict=True):
             record["shares"] = {str(seat): amount for seat, amount in award.shares.items()}
         self.showdown = {

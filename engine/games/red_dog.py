@@ -578,11 +578,12 @@ class RedDog(Game):
             return None
         most, hand = self.max_bet(seat), self.own_cards(seat)
         wins, unseen = odds(hand, self.seen_by(seat))
+        # No bold of its own (the prompt is shown bold: bold inside it would undo that) and
+        # no hand: the seat's view above the prompt shows it.
         text = Msg.joined("\n", [
-            msg_n("The pot holds **{n} chip**; you have {stack}.",
-                  "The pot holds **{n} chips**; you have {stack}.", self.pot,
+            msg_n("The pot holds {n} chip; you have {stack}.",
+                  "The pot holds {n} chips; you have {stack}.", self.pot,
                   stack=self.stacks[seat]),
-            msg("Your hand: {cards}", cards=label_cards(hand)),
             msg("Bet 1 to {most} that you hold a higher card of the next card's suit, or pass. "
                 "Your hand wins against {wins} of the {unseen} cards you have not seen "
                 "({percent}%).", most=most, wins=wins, unseen=unseen,

@@ -364,7 +364,7 @@ class Spew(SealedDeclarations, ChipDeal):
             spews = Msg.joined("; ", [msg("{name} spews {cards}", name=self.seats[s],
                                           cards=label_cards(c)) for s, c in removed.items()])
         else:
-            spews = msg("nobody holds {ranks}", ranks=words)
+            spews = msg("Nobody holds {ranks}", ranks=words)
         text: str = msg("Spew card {number} of {total}: {card}. {spews}.", number=number,
                         total=self.spew_total, card=card.label, spews=spews)
         data: dict[str, Any] = {
@@ -526,7 +526,9 @@ class Spew(SealedDeclarations, ChipDeal):
     def _declare(self, seat: int, side: str) -> list[Event]:
         self.declarations[seat] = side
         self.last_actions[seat] = "declared"
-        live = self._contenders()
+        # A seat whose clock ran out has declared nothing and never will: it is neither
+        # counted as declared nor among those still to declare.
+        live = [s for s in self._contenders() if self.declarations[s] != TIMED_OUT]
         done = sum(1 for s in live if self.declarations[s] is not None)
         public = Event(
             msg("{name} has declared ({done} of {total}).", name=self.seats[seat], done=done,
