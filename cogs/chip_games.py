@@ -8,7 +8,8 @@ stacks from deal to deal (bot/cash.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -32,6 +33,7 @@ from engine.games.holdem_sppoker import (
     HoldemSppokerView,
 )
 from engine.games.red_dog import RedDog, RedDogSeatView, RedDogView
+from engine.games.sppoker import TIMED_OUT
 from engine.i18n import N_
 from engine.views import GameView, SeatView
 
@@ -39,23 +41,67 @@ STREETS = {"preflop": N_("Preflop"), "flop": N_("Flop"), "turn": N_("Turn"),
            "river": N_("River"), "showdown": N_("Showdown")}
 
 
+DECLARED = {"high": N_("declared high"), "low": N_("declared low"),
+            "both": N_("declared both"), "poker": N_("declared poker"),
+            "spelling": N_("declared spelling"), "double": N_("declared both"),
+            TIMED_OUT: N_("no declaration (out of time)")}
+
+
+def won_by(data: Mapping[str, Any], seat: int) -> int:
+    """The chips a seat took from the pots at a deal's end (its shares of every award)."""
+    return sum(int((award.get("shares") or {}).get(str(seat), 0))
+               for award in data.get("awards") or [])
+
+
+def showdown_note(data: Mapping[str, Any], seat: int) -> str:
+    """What a showdown picture says under a hand, beside its cards: what it made (a Badugi,
+    high and low totals), its declaration and what it won."""
+    parts = []
+    description = (data.get("descriptions") or {}).get(str(seat))
+    if description:
+        parts.append(render(description))
+    high, low = (data.get("high") or {}).get(str(seat)), (data.get("low") or {}).get(str(seat))
+    if high is not None and low is not None:
+        parts.append(t("high {high}, low {low}", high=high, low=low))
+    declared = (data.get("declarations") or {}).get(str(seat))
+    if declared in DECLARED:
+        parts.append(t(DECLARED[declared]))
+    won = won_by(data, seat)
+    if won:
+        parts.append(t("won {n}", n=won))
+    return " · ".join(parts)
+
+
 def showdown_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes]]:
     """The hands shown at a chip game's showdown, one row a player, as a picture: easier to
-    compare at a glance than card texts (the text still says who won what, and why)."""
+    compare at a glance than card texts. Each row says what the hand made, its declaration
+    (and word) and what it won, its winners starred, so the picture reads on its own."""
     images = []
     for event in events:
         if event.kind != "deal_end":
             continue
+        data = event.data
         rows = []
-        hands = event.data.get("hands")
+        hands = data.get("hands")
         if isinstance(hands, dict):
             for seat, cards in sorted(hands.items(), key=lambda item: int(item[0])):
-                rows.append(Row(label=names[int(seat)], cards=parse_cards(cards)))
-        for player in event.data.get("players") or []:
+                rows.append(Row(label=names[int(seat)], cards=parse_cards(cards),
+                                note=showdown_note(data, int(seat)) or None,
+                                winner=won_by(data, int(seat)) > 0))
+        for player in data.get("players") or []:
+            won = int(player.get("won") or 0)
+            said = [render(player.get("poker") or "")]
+            declared = player.get("declaration")
+            if declared in DECLARED:
+                said.append(t(DECLARED[declared]))
+            if player.get("word"):
+                said.append(str(player["word"]).upper())
+            if won:
+                said.append(t("won {n}", n=won))
             rows.append(Row(label=str(player["name"]), cards=parse_cards(player["hand"]),
-                            note=render(player.get("poker") or "")))
-        if event.data.get("board") and rows:
-            rows.append(Row(label=t("Board"), cards=parse_cards(event.data["board"])))
+                            note=" · ".join(part for part in said if part), winner=won > 0))
+        if data.get("board") and rows:
+            rows.append(Row(label=t("Board"), cards=parse_cards(data["board"])))
         if rows:
             images.append(("showdown.png", render_rows(rows, title=t("Showdown"))))
     return images

@@ -16,7 +16,9 @@ import pytest
 from bot import narrator, render
 from bot.plugins import install_plugins
 from bot.render import board_text, bold_lines, private_text, waiting_line
+from bot.images import Row
 from bot.table import Seat, Table
+from cogs import chip_games
 from cogs.chip_games import badugi_public, holdem_private
 from cogs.high_low_games import spew_public
 from engine.cards import parse_cards, standard_deck
@@ -236,3 +238,49 @@ def test_an_aborted_cash_table_says_its_finished_deals_stand() -> None:
     assert "The deal played to the end stands; each player's chips won or lost: " \
         "Ann +10 · Bob -10 · Cid +0." in text
     assert "The deal under way counts as never dealt" in text
+
+
+# --- showdown pictures ---------------------------------------------------------------------
+
+
+def pictured_rows(events: list[Event], names: list[str],
+                  monkeypatch: pytest.MonkeyPatch) -> list[Row]:
+    """The rows a deal's showdown picture is drawn from (the drawing itself is bot.images')."""
+    drawn: list[Row] = []
+
+    def capture(rows: list[Row], **_: object) -> bytes:
+        drawn.extend(rows)
+        return b""
+
+    monkeypatch.setattr(chip_games, "render_rows", capture)
+    assert chip_games.showdown_images(events, names)
+    return drawn
+
+
+def test_a_spew_showdown_picture_says_each_declaration_total_and_who_won_what(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = spew([200] * 3, THREE, "7s 8s 9s Ts 7h")
+    to_declare(game)
+    game.apply(0, Action("declare", ("high",)))
+    game.apply(1, Action("declare", ("low",)))
+    events = game.apply(2, TIMEOUT)
+    [end] = [e for e in events if e.kind == "deal_end"]
+    rows = {row.label: row for row in pictured_rows([end], NAMES[:3], monkeypatch)}
+    won = {seat: chip_games.won_by(end.data, seat) for seat in range(3)}
+    assert won[0] > 0 and won[1] > 0 and won[2] == 0
+    assert rows["Ann"].winner and rows["Bob"].winner and not rows["Cid"].winner
+    assert rows["Ann"].note is not None and "declared high" in rows["Ann"].note
+    assert f"won {won[0]}" in rows["Ann"].note and "high " in rows["Ann"].note
+    assert rows["Cid"].note is not None and "no declaration" in rows["Cid"].note
+
+
+def test_a_holdem_sppoker_showdown_picture_says_the_word_and_the_declaration(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = holdem()
+    to_declaring(game)
+    game.apply(0, Action("declare", ("poker", None)))
+    events = game.apply(1, Action("declare", ("spelling", "chest")))
+    [end] = [e for e in events if e.kind == "deal_end"]
+    rows = {row.label: row for row in pictured_rows([end], NAMES[:2], monkeypatch)}
+    assert rows["Bob"].note is not None and "declared spelling · CHEST · won" in rows["Bob"].note
+    assert rows["Ann"].note is not None and "declared poker · won" in rows["Ann"].note
