@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 
 from bot import narrator, render
+from bot.images import Row
 from bot.plugins import install_plugins
 from bot.render import board_text, bold_lines, private_text, waiting_line
-from bot.images import Row
 from bot.table import Seat, Table
 from cogs import chip_games
 from cogs.chip_games import badugi_public, holdem_private
