@@ -51,7 +51,7 @@ DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "sv-SE": "sv"}
 DOMAINS: dict[str, tuple[str, ...]] = {
     "bot": ("bot/*.py", "cogs/common.py", "cogs/tables.py", "cogs/trick_games.py",
             "cogs/chips.py", "cogs/replays.py", "cogs/sppoker.py", "cogs/leaderboards.py",
-            "cogs/chip_games.py", "cogs/high_low_games.py"),
+            "cogs/chip_games.py", "cogs/high_low_games.py", "cogs/help.py"),
     "cards": ("engine/cards.py", "engine/evaluator.py", "engine/tricks.py", "engine/i18n.py"),
     "poangpoker": ("engine/games/poangpoker.py", "engine/games/trickgame.py"),
     "sppoker": ("engine/games/sppoker.py", "engine/words.py"),
@@ -469,7 +469,8 @@ def command_msgids() -> dict[str, tuple[str, ...]]:
     return {msgid: (msgid,) for msgid, _ in asyncio.run(build())}
 
 
-EXTRA_COGS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays")  # bot.app's
+EXTRA_COGS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays",
+              "cogs.help")  # bot.app's
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,56 @@
+"""`/help` (issue 23, "The first hour"): one line per game with its players, its commands
+and its rules command, in the reader's language, read from the command tree the bot builds."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+from discord.ext import commands
+
+from bot import i18n
+from bot.plugins import PLUGIN_MODULES
+from cogs.help import GROUP_GAMES, help_text
+from engine.games import GAMES
+
+
+@pytest.fixture(scope="module")
+def bot() -> commands.Bot:
+    """A bot with every cog the real one loads (its games' and bot.app's own)."""
+    async def build() -> commands.Bot:
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+        for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):
+            await bot.load_extension(module)
+        return bot
+
+    return asyncio.run(build())
+
+
+def test_help_is_registered_like_the_bots_other_cogs(bot: commands.Bot) -> None:
+    from bot.app import EXTENSIONS
+
+    assert "cogs.help" in EXTENSIONS and "cogs.help" in i18n.EXTRA_COGS
+    assert bot.tree.get_command("help") is not None
+
+
+def test_every_game_has_one_line_with_its_players_commands_and_rules(bot: commands.Bot) -> None:
+    text = help_text(bot.tree, "en")
+    groups = {command.name for command in bot.tree.get_commands()}
+    assert set(GROUP_GAMES) <= groups  # every game group named here is one the bot has
+    played = set(GROUP_GAMES.values()) | {"pokeno_solitaire"}  # solitaire: /pokeno solitaire
+    assert played == set(GAMES)
+    for group, kind in GROUP_GAMES.items():
+        [line] = [line for line in text.split("\n") if line.startswith(f"**{GAMES[kind].title}**")]
+        cls = GAMES[kind]
+        assert f"{cls.min_seats}–{cls.max_seats} players" in line or \
+            f"{cls.min_seats} players" in line
+        assert f"`/{group} start`" in line and f"Rules: `/{group} rules`" in line
+    assert "`/pokeno solitaire`" in text and "`/sppoker start`" in text
+
+
+def test_help_reads_in_swedish_with_swedish_command_names(bot: commands.Bot) -> None:
+    text = help_text(bot.tree, "sv")
+    assert "spelare" in text and "players" not in text
+    assert "`/pokeno regler`" in text or "regler`" in text
+    assert "Rules:" not in text and "Play:" not in text
