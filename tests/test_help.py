@@ -4,9 +4,12 @@ and its rules command, in the reader's language, read from the command tree the 
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 
 import discord
 import pytest
+from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
@@ -54,3 +57,34 @@ def test_help_reads_in_swedish_with_swedish_command_names(bot: commands.Bot) -> 
     assert "spelare" in text and "players" not in text
     assert "`/pokeno regler`" in text or "regler`" in text
     assert "Rules:" not in text and "Play:" not in text
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_readmes_games_table_has_a_row_for_every_game_with_real_options(
+        bot: commands.Bot) -> None:
+    """Every game group has a row; every `[option]` a row names is one its `start` takes;
+    Sppoker's row names all of its options."""
+    rows = [line for line in README.read_text(encoding="utf-8").split("\n")
+            if line.startswith("| **")]
+    for group in GROUP_GAMES:
+        [row] = [row for row in rows if f"`/{group} start" in row]
+        start = bot.tree.get_command(group)
+        assert isinstance(start, app_commands.Group)
+        command = start.get_command("start")
+        assert isinstance(command, app_commands.Command)
+        taken = {parameter.name for parameter in command.parameters}
+        named = set(re.findall(rf"`/{group} start((?: \[\w+\])*)`", row)[0][2:-1].split("] ["))
+        assert named - {""} <= taken, group
+        if group == "sppoker":
+            assert named == taken
+
+
+def test_the_readme_lists_every_system_package_dev_installs() -> None:
+    dev = (README.parent / "dev").read_text(encoding="utf-8")
+    [packages] = re.findall(r"^APT_PACKAGES=\(([^)]*)\)", dev, re.MULTILINE)
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    [listed] = re.findall(r"installs the system packages it needs when they are missing "
+                          r"\((.*?)for the tests only", readme)
+    assert all(f"`{package}`" in listed for package in packages.split())
