@@ -29,7 +29,7 @@ Method, and why:
   same hands with each joker replaced by a random natural card not already in the hand,
   so they do the same 7-card work.
 
-Run: .venv/bin/python bench/evaluator.py [--json] [--repeats N]
+Run: .venv/bin/python bench/evaluator.py [--json] [--repeats N] [--hands N]
 """
 
 from __future__ import annotations
@@ -163,12 +163,14 @@ def _pokerkit_runner(kind: type, hands: list[tuple[PkCard, ...]]) -> Runner:
     return run
 
 
-def _batch(rng: random.Random, seen: dict[str, set[tuple[int, ...]]]) -> dict[str, Any]:
-    """One pass's runners: name -> (run, hand count), every library on the same hands."""
-    best7 = _deal(rng, 7, HANDS, seen["best7"], (0,))
-    wild7 = _deal(rng, 7, HANDS, seen["best7_wild"], (1, 2))
-    best5 = _deal(rng, 5, HANDS, seen["best5"], (0,))
-    badugi = _deal(rng, 4, BADUGI_HANDS, seen["badugi"], (0,))
+def _batch(rng: random.Random, seen: dict[str, set[tuple[int, ...]]],
+           hands: int = HANDS) -> dict[str, Any]:
+    """One pass's runners: name -> (run, hand count), every library on the same hands;
+    `hands` per library at most (a quick run: the smoke test's)."""
+    best7 = _deal(rng, 7, hands, seen["best7"], (0,))
+    wild7 = _deal(rng, 7, hands, seen["best7_wild"], (1, 2))
+    best5 = _deal(rng, 5, hands, seen["best5"], (0,))
+    badugi = _deal(rng, 4, min(BADUGI_HANDS, hands), seen["badugi"], (0,))
     natural7 = [_naturalised(rng, hand) for hand in wild7]
     runners: dict[str, tuple[Runner, int]] = {}
     for case, hands, natural in (
@@ -178,7 +180,8 @@ def _batch(rng: random.Random, seen: dict[str, set[tuple[int, ...]]]) -> dict[st
     ):
         codes = [tuple(card.code for card in hand) for hand in hands]
         runners["engine_" + case] = (_engine_runner(codes), len(codes))
-        runners["eval7_" + case] = (_eval7_runner([_eval7(hand) for hand in natural]), HANDS)
+        runners["eval7_" + case] = (_eval7_runner([_eval7(hand) for hand in natural]),
+                                    len(natural))
         sample = [_treys(hand) for hand in natural[: TREYS_HANDS[case]]]
         runners["treys_" + case] = (_treys_runner(sample), len(sample))
     runners["engine_badugi"] = (_badugi_runner(badugi), len(badugi))
@@ -231,13 +234,13 @@ def start_up() -> dict[str, float]:
     }
 
 
-def measure(repeats: int = 5) -> dict[str, Any]:
+def measure(repeats: int = 5, hands: int = HANDS) -> dict[str, Any]:
     startup = start_up()
     rng = random.Random(SEED)
     seen: dict[str, set[tuple[int, ...]]] = {case: set() for case in CASES}
     # Every batch is dealt and converted before the first timing, then set aside from
     # the garbage collector's reach.
-    batches = [_batch(rng, seen) for _ in range(repeats + 1)]
+    batches = [_batch(rng, seen, hands) for _ in range(repeats + 1)]
     del seen
     gc.collect()
     gc.freeze()
@@ -263,10 +266,10 @@ def measure(repeats: int = 5) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seed": SEED,
         "repeats": repeats,
-        "hands": HANDS,
-        "treys_hands": TREYS_HANDS,
-        "pokerkit_hands": POKERKIT_HANDS,
-        "badugi_hands": BADUGI_HANDS,
+        "hands": hands,
+        "treys_hands": {case: min(count, hands) for case, count in TREYS_HANDS.items()},
+        "pokerkit_hands": {case: min(count, hands) for case, count in POKERKIT_HANDS.items()},
+        "badugi_hands": min(BADUGI_HANDS, hands),
         "eval7_version": importlib.metadata.version("eval7"),
         "method": (
             "evaluations per CPU second; every pass on fresh hands no library has evaluated "
@@ -373,8 +376,13 @@ def main() -> None:
     parser.add_argument(
         "--repeats", type=int, default=5, help="timed passes per case after the cold one"
     )
+    parser.add_argument(
+        "--hands", type=int, default=HANDS,
+        help=f"hands per pass and case, each library's at most (default {HANDS:,}; fewer "
+             "only to see that it runs: the figures are then noise)",
+    )
     args = parser.parse_args()
-    figures = measure(max(1, args.repeats))
+    figures = measure(max(1, args.repeats), max(1, args.hands))
     print(json.dumps(figures, indent=2) if args.json else report(figures))
 
 

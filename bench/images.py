@@ -3,13 +3,14 @@ so a slow one delays every table. Budget: a 7-card hand under 50 ms, under 100 K
 
 Prints, per case, mean and p95 milliseconds over 200 renders after a warm-up (card faces
 cached, as in a running bot), the first (cold) render, and the PNG size.
-Run: .venv/bin/python bench/images.py [renders]
+Run: .venv/bin/python bench/images.py [renders] [--json]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
-import sys
 import time
 from collections.abc import Callable
 
@@ -52,7 +53,10 @@ def _cases() -> dict[str, Callable[[], bytes]]:
     }
 
 
-def main(renders: int = 200) -> None:
+def measure(renders: int = 200) -> dict[str, dict[str, float]]:
+    """Per case: mean and p95 ms over `renders` renders after a warm-up, the cold first
+    render, and the PNG's size."""
+    figures = {}
     for name, case in _cases().items():
         card_art._face.cache_clear()
         start = time.perf_counter()
@@ -65,12 +69,26 @@ def main(renders: int = 200) -> None:
             start = time.perf_counter()
             case()
             times.append((time.perf_counter() - start) * 1000)
-        p95 = statistics.quantiles(times, n=20)[-1]
-        print(
-            f"{name:32} mean {statistics.fmean(times):6.1f} ms  p95 {p95:6.1f} ms  "
-            f"cold {cold:6.1f} ms  {len(data) / 1024:6.1f} KB"
-        )
+        p95 = statistics.quantiles(times, n=20)[-1] if len(times) > 1 else times[0]
+        figures[name] = {"mean_ms": round(statistics.fmean(times), 2), "p95_ms": round(p95, 2),
+                         "cold_ms": round(cold, 2), "kb": round(len(data) / 1024, 1)}
+    return figures
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("renders", nargs="?", type=int, default=200,
+                        help="timed renders per case (default 200)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    figures = measure(max(1, args.renders))
+    if args.json:
+        print(json.dumps({"renders": max(1, args.renders), "cases": figures}, indent=2))
+        return
+    for name, case in figures.items():
+        print(f"{name:32} mean {case['mean_ms']:6.1f} ms  p95 {case['p95_ms']:6.1f} ms  "
+              f"cold {case['cold_ms']:6.1f} ms  {case['kb']:6.1f} KB")
 
 
 if __name__ == "__main__":
-    main(*(int(arg) for arg in sys.argv[1:]))
+    main()

@@ -634,6 +634,16 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
 # --- restore -----------------------------------------------------------------------------------
 
 
+def install_word_lists() -> None:
+    """Sppoker tables built or restored here need the word finder's lists, as the bot has
+    them (bot/app.py installs them at start-up): from the bot's data directory (DATA_DIR,
+    else data/), built there first if needed."""
+    from bot.settings import load_settings
+    from bot.wordlists import install
+
+    install(load_settings().data_dir)
+
+
 def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids: list[int],
                     seed: int) -> list[Any]:
     """Tables as the bot would hold them mid-game: started with the engine's own rules, a
@@ -642,6 +652,7 @@ def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids:
     from engine.game import Action
     from engine.words import hand_letters
 
+    install_word_lists()
     rng = random.Random(seed)
     now = time.time()
     tables = []
@@ -707,6 +718,7 @@ async def restore_probe(path: Path | str, profile: bool) -> dict[str, Any]:
     from bot.table import Table
 
     imported = time.perf_counter()
+    install_word_lists()  # as the bot does before it restores (the lists load on first use)
     store = await Store.open(path)
     opened = time.perf_counter()
     manager = TableService(store)  # restore() needs no Discord

@@ -7,15 +7,17 @@ points, games won, and the AI's decision time.
 Words are judged by a WordListDictionary of the finder's candidates (each confirmed by
 enchant when the list was made), which avoids enchant's per-call cost; that cost is printed.
 
-Run: .venv/bin/python bench/sppoker_ai.py [games=2000] [seed=1]
+Run: .venv/bin/python bench/sppoker_ai.py [games=2000] [seed=1] [--json]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
-import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from bot.settings import load_settings
 from bot.wordlists import load
@@ -76,7 +78,9 @@ def tally(reveal: dict, kinds: dict[str, list[int]], points: list[int]) -> None:
         kinds["double -2"][s] += player["points"] == -2
 
 
-def main(games: int = 2000, seed: int = 1) -> None:
+def measure(games: int = 2000, seed: int = 1) -> dict[str, Any]:
+    """The figures of `games` full games: per player, points by kind and games won; the
+    AI's decision time; enchant's cost beside the word list's."""
     words = load("en_US", load_settings().data_dir)
     dictionary = WordListDictionary(words)
     finder = WordFinder(words, dictionary)
@@ -110,35 +114,74 @@ def main(games: int = 2000, seed: int = 1) -> None:
         for s in game.result.winners if game.result else ():
             won[s] += 1
     took = time.perf_counter() - start
-    print(f"sample: {games} full 4-player games to 10 points, {hands} hands, {took:.0f} s"
-          f" ({unfinished} stopped unfinished after {MAX_HANDS} hands)")
-    header = "".join(f"{kind:>12}" for kind in KINDS)
-    print(f"{'player':<16}{'points':>8}{'per hand':>9}{header}{'games won':>11}")
-    for s, name in enumerate(names):
-        counts = "".join(f"{kinds[kind][s]:>12}" for kind in KINDS)
-        print(f"{name:<16}{points[s]:>8}{points[s] / hands:>9.3f}{counts}"
-              f"{won[s]:>6} ({100 * won[s] / games:.0f}%)")
     timing.sort()
-    print(f"AI decision ({len(timing)}): mean {1000 * sum(timing) / len(timing):.1f} ms, "
-          f"p99 {1000 * timing[int(len(timing) * 0.99)]:.1f} ms, max {1000 * timing[-1]:.1f} ms")
-
+    figures: dict[str, Any] = {
+        "games": games, "seed": seed, "hands": hands, "seconds": round(took, 2),
+        "unfinished": unfinished, "max_hands": MAX_HANDS,
+        "players": [{"name": name, "points": points[s],
+                     "per_hand": round(points[s] / max(hands, 1), 3),
+                     "kinds": {kind: kinds[kind][s] for kind in KINDS}, "won": won[s]}
+                    for s, name in enumerate(names)],
+        "ai_decision_ms": {
+            "n": len(timing),
+            "mean": round(1000 * sum(timing) / len(timing), 2) if timing else None,
+            "p99": round(1000 * timing[int(len(timing) * 0.99)], 2) if timing else None,
+            "max": round(1000 * timing[-1], 2) if timing else None,
+        },
+        "enchant_us": None,
+    }
     try:
         real = get_dictionary("en_US")
     except Exception as error:  # pragma: no cover - host without libenchant
-        print(f"enchant not available: {error}")
-        return
-    sample = random.Random(seed).sample(list(words), 2000)
+        figures["enchant_error"] = str(error)
+        return figures
+    sample = random.Random(seed).sample(list(words), min(2000, len(words)))
     start = time.perf_counter()
     for word in sample:
         real.check(word)
-    first = (time.perf_counter() - start) / len(sample)
+    first = (time.perf_counter() - start) / max(len(sample), 1)
     start = time.perf_counter()
     for word in sample:
         real.check(word)
-    cached = (time.perf_counter() - start) / len(sample)
-    print(f"enchant check: {1e6 * first:.1f} µs a word uncached, {1e6 * cached:.2f} µs cached "
-          "(the word list: a set lookup)")
+    cached = (time.perf_counter() - start) / max(len(sample), 1)
+    figures["enchant_us"] = {"uncached": round(1e6 * first, 2), "cached": round(1e6 * cached, 3)}
+    return figures
+
+
+def report(figures: dict[str, Any]) -> str:
+    games, hands = figures["games"], figures["hands"]
+    lines = [f"sample: {games} full 4-player games to 10 points, {hands} hands, "
+             f"{figures['seconds']:.0f} s ({figures['unfinished']} stopped unfinished after "
+             f"{figures['max_hands']} hands)"]
+    header = "".join(f"{kind:>12}" for kind in KINDS)
+    lines.append(f"{'player':<16}{'points':>8}{'per hand':>9}{header}{'games won':>11}")
+    for player in figures["players"]:
+        counts = "".join(f"{player['kinds'][kind]:>12}" for kind in KINDS)
+        lines.append(f"{player['name']:<16}{player['points']:>8}{player['per_hand']:>9.3f}"
+                     f"{counts}{player['won']:>6} ({100 * player['won'] / games:.0f}%)")
+    timing = figures["ai_decision_ms"]
+    if timing["n"]:
+        lines.append(f"AI decision ({timing['n']}): mean {timing['mean']:.1f} ms, "
+                     f"p99 {timing['p99']:.1f} ms, max {timing['max']:.1f} ms")
+    enchant = figures["enchant_us"]
+    if enchant is None:
+        lines.append(f"enchant not available: {figures.get('enchant_error')}")
+    else:
+        lines.append(f"enchant check: {enchant['uncached']:.1f} µs a word uncached, "
+                     f"{enchant['cached']:.2f} µs cached (the word list: a set lookup)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=2000,
+                        help="full games (default 2000)")
+    parser.add_argument("seed", nargs="?", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    figures = measure(max(1, args.games), args.seed)
+    print(json.dumps(figures, indent=2) if args.json else report(figures))
 
 
 if __name__ == "__main__":
-    main(*(int(arg) for arg in sys.argv[1:]))
+    main()
