@@ -283,7 +283,7 @@ def _closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
 
 def warning(table: Table, seats: list[int], deadline: float) -> list[Body]:
     """An AFK warning, privately; in the channel for whoever's DMs are closed."""
-    title = table.require_game().title
+    title = game_title(table.require_game())
     bodies = []
     for seat in seats:
         user = table.seats[seat].user_id

@@ -214,6 +214,8 @@ def test_a_dealers_choice_deal_names_its_game_on_the_board_and_in_the_dms() -> N
     table = table_for(game, "dealers_choice", [100] * 3)
     assert board_text(table).startswith("**Dealer's Choice · Spew** — ")
     assert private_text(table, 1, game.prompt(1)).startswith("**Dealer's Choice · Spew** in ")
+    [warned, *_] = narrator.warning(table, [min(game.to_act)], 1.7e9)
+    assert "your time at Dealer's Choice · Spew runs out" in str(warned["content"])
 
 
 def test_a_cash_tables_end_says_what_each_player_won_or_lost() -> None:
