@@ -123,10 +123,11 @@ class ChoiceButton(discord.ui.DynamicItem[Button], template=r"dc:c:" + _ACT):
     """A button of a seat's prompt: a plain choice, or one that opens a text modal."""
 
     def __init__(self, table_id: str, seat: int, stamp: str, index: int, label: str = "…",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=style,
+                label=label[:80], style=style, disabled=disabled,
                 custom_id=f"dc:c:{table_id}:{seat}:{stamp}:{index}",
             )
         )
@@ -269,7 +270,8 @@ def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> 
             style = _STYLES[choice.style]
             if choice.disabled_reason:
                 style = discord.ButtonStyle.secondary
-            buttons.append(ChoiceButton(table_id, seat, stamp, index, choice.label, style))
+            buttons.append(ChoiceButton(table_id, seat, stamp, index, choice.label, style,
+                                        disabled=choice.locked))
     selects = selects[:4]  # a menu takes a whole row; keep one row for buttons
     button_rows = min(5 - len(selects), -(-len(buttons) // 5))
     for position, item in enumerate(buttons[: button_rows * 5]):

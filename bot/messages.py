@@ -70,7 +70,8 @@ def prompt_to_json(prompt: Prompt) -> dict[str, Any]:
         if isinstance(choice, Choice):
             choices.append({"type": "choice", "label": choice.label,
                             "action": choice.action.to_json(), "style": choice.style,
-                            "disabled_reason": choice.disabled_reason})
+                            "disabled_reason": choice.disabled_reason,
+                            **({"locked": True} if choice.locked else {})})
         elif isinstance(choice, CardPick):
             choices.append({"type": "pick", "label": choice.label,
                             "action_name": choice.action_name, "cards": list(choice.cards),
@@ -89,7 +90,8 @@ def prompt_from_json(data: Mapping[str, Any]) -> Prompt:
     for item in data["choices"]:
         if item["type"] == "choice":
             choices.append(Choice(item["label"], Action.from_json(item["action"]),
-                                  item["style"], item.get("disabled_reason")))
+                                  item["style"], item.get("disabled_reason"),
+                                  bool(item.get("locked"))))
         elif item["type"] == "pick":
             choices.append(CardPick(item["label"], item["action_name"], tuple(item["cards"]),
                                     item["min_cards"], item["max_cards"], tuple(item["labels"])))

@@ -276,7 +276,8 @@ def localized_prompt(prompt: Prompt | None) -> Prompt | None:
     for choice in prompt.choices:
         if isinstance(choice, Choice):
             reason = plain(choice.disabled_reason) if choice.disabled_reason else None
-            choices.append(Choice(plain(choice.label), choice.action, choice.style, reason))
+            choices.append(Choice(plain(choice.label), choice.action, choice.style, reason,
+                                  choice.locked))
         elif isinstance(choice, CardPick):
             choices.append(CardPick(plain(choice.label), choice.action_name, choice.cards,
                                     choice.min_cards, choice.max_cards, choice.labels))

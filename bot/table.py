@@ -344,7 +344,7 @@ class Table:
                 continue
             if event.kind == "hand":  # a new hand: old notes are stale; the view shows it
                 self.notes[event.seat] = []
-            else:
+            elif event.text:  # an event without words (only a picture's) is no news
                 self.notes.setdefault(event.seat, []).append(event.text)
         for seat_notes in self.notes.values():
             del seat_notes[:-10]

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.bank import Bank
-from bot.i18n import t
+from bot.i18n import t, t_n
 from bot.inert import inert
 from bot.presenter import Answer, answer_in_time, in_time, update_clicked
 from bot.ratings import BASE, SCALE, RatingRow
@@ -52,15 +52,22 @@ def is_solitaire(kind: str) -> bool:
 
 
 def orders_for(kind: str) -> dict[str, str]:
-    """The orders a board offers (one row of five buttons): a solitaire's best score takes
-    the place of the rating a game against others has."""
+    """The orders a board offers (one row of five buttons). A solitaire's board is its best
+    scores only: a solitaire played to its end counts as won, so wins, a win rate ("1 won of
+    1, 100%") or a sum of scores would rank nothing but how often one played."""
     if kind not in GAMES:
         return {key: label for key, label in ORDERS.items() if key not in PER_GAME}
-    left_out = "rating" if is_solitaire(kind) else "best"
-    return {key: label for key, label in ORDERS.items() if key != left_out}
+    if is_solitaire(kind):
+        return {"best": ORDERS["best"]}
+    return {key: label for key, label in ORDERS.items() if key != "best"}
 
 
-def leaderboard_line(row: LeaderboardRow) -> str:
+def leaderboard_line(row: LeaderboardRow, solitaire: bool = False) -> str:
+    if solitaire:  # a best score, and how many games it is the best of
+        return t_n("**{rank}.** {name} — best {best} ({n} game)",
+                   "**{rank}.** {name} — best {best} ({n} games)", row.games, rank=row.rank,
+                   name=inert(row.display_name), best=row.best if row.best is not None
+                   else "—")
     best = "" if row.best is None else t("best {n}, ", n=row.best)
     points = "" if row.points is None else t("{n} points, ", n=row.points)
     return t("**{rank}.** {name} — {wins} won of {games}, {points}{best}{rate}", rank=row.rank,
@@ -85,7 +92,7 @@ async def _leaderboard_page(
 ) -> tuple[discord.Embed, discord.ui.View]:
     game_kind = None if kind == "all" else kind
     orders = orders_for(kind)
-    order = order if order in orders else "wins"
+    order = order if order in orders else "best" if is_solitaire(kind) else "wins"
     if order == "rating" and game_kind is not None:
         size = await store.rating_board_size(guild_id, game_kind)
     else:
@@ -104,7 +111,8 @@ async def _leaderboard_page(
     else:
         ranked: LeaderboardOrder = cast(LeaderboardOrder, order)
         rows = await store.leaderboard(guild_id, game_kind, ranked, PAGE_SIZE, page * PAGE_SIZE)
-        embed.description = "\n".join(leaderboard_line(row) for row in rows) or None
+        embed.description = "\n".join(leaderboard_line(row, is_solitaire(kind))
+                                      for row in rows) or None
     if embed.description is None:
         embed.description = t("No finished games yet. Start one and be the first!")
     if game_kind is None:
@@ -115,7 +123,7 @@ async def _leaderboard_page(
                              tag="p"))
     view.add_item(PageButton(kind, order, page + 1, t("Next ▶"), disabled=page >= pages - 1,
                              tag="n"))
-    for key, label in orders.items():
+    for key, label in orders.items() if len(orders) > 1 else ():  # no choice, no buttons
         view.add_item(PageButton(kind, key, 0, t(label), disabled=key == order, row=1))
     return embed, view
 

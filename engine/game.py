@@ -92,12 +92,16 @@ ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 @dataclass(frozen=True)
 class Choice:
-    """One button. A disabled choice explains itself when pressed."""
+    """One button. A disabled choice (`disabled_reason`) explains itself when pressed (a
+    card that cannot be played: why not). A `locked` one, disabled too, cannot be pressed at
+    all: a step the prompt's own words say is not possible yet (the solitaire's End turn
+    before its three cards are played), which a button that only refuses would hide."""
 
     label: str
     action: Action
     style: ButtonStyle = "secondary"
     disabled_reason: str | None = None
+    locked: bool = False
 
 
 @dataclass(frozen=True)

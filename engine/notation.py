@@ -513,7 +513,7 @@ class Replayer:
                 self._recent += [line for line in event.text.split("\n") if line]
             elif event.kind == "hand":  # a new hand: the old news is stale
                 self._notes[event.seat] = []
-            else:
+            elif event.text:  # an event without words (a picture's) is no news
                 self._notes.setdefault(event.seat, []).append(event.text)
         for notes in self._notes.values():
             del notes[:-NOTES_KEPT]

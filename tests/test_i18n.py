@@ -66,6 +66,8 @@ def assert_swedish(texts: Iterable[str], english: re.Pattern[str], *,
     """Each text renders in Swedish with none of `english`'s words left; `catalogued`: each
     is a catalogue entry (a `Msg`), or a card label."""
     for text in texts:
+        if text == "":
+            continue  # an event without words (only a picture's) shows nothing
         assert not catalogued or isinstance(text, Msg) or CARD_LABEL.fullmatch(text), text
         shown = i18n.render(text, "sv")
         assert not english.search(shown), (str(text), shown)

@@ -119,7 +119,10 @@ async def solitaire(store: Store, user: int, score: int) -> None:
 
 async def test_a_solitaire_board_ranks_each_players_best_score(database: Path | str) -> None:
     """Issue 13: the solitaire keeps a best score per player. Many middling games do not
-    outrank one great one, and a rating order is not offered (nobody to be rated against)."""
+    outrank one great one, and a rating order is not offered (nobody to be rated against).
+    Issue 23: nor any other: a finished solitaire counts as won, so wins, a win rate ("1 won
+    of 1, 100%") and a sum of scores say only how often one played; the board is best
+    scores only."""
     store = await Store.open(database)
     for user in (1, 2, 3):
         await store.upsert_player(user, f"P{user}")
@@ -134,12 +137,15 @@ async def test_a_solitaire_board_ranks_each_players_best_score(database: Path | 
     lines = (embed.description or "").splitlines()
     assert [line.split("—")[0].strip() for line in lines] == ["**1.** P2", "**2.** P3",
                                                               "**3.** P1"]
-    assert "best 310" in lines[0] and "best 180" in lines[2]
+    assert "best 310 (1 game)" in lines[0] and "best 180 (4 games)" in lines[2]
+    assert not [line for line in lines if "won" in line or "%" in line]
     labels = {item.item.label for item in view.children if isinstance(item, PageButton)}
-    assert "Best score" in labels and "Rating" not in labels
+    assert labels == {"◀ Previous", "Next ▶"}  # no order to choose
 
-    by_points, _ = await leaderboard_page(store, GUILD, "pokeno_solitaire", "points", 0)
-    assert (by_points.description or "").startswith("**1.** P1")  # the sum is another order
+    for other in ("points", "win_rate", "wins"):  # asked for (an old button): best scores
+        by_other, _ = await leaderboard_page(store, GUILD, "pokeno_solitaire", other, 0)
+        assert (by_other.description or "") == (embed.description or "")
+        assert "by best score" in (by_other.title or "")
     everything, _ = await leaderboard_page(store, GUILD, "all", "best", 0)
     assert "Best score" not in (everything.title or "")  # across games: by wins instead
     await store.close()

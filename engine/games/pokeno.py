@@ -191,8 +191,8 @@ class Pokeno(PokenoBase):
         events += short
         if self._phase == "round_over":
             return events + self._end_round("deck")
-        mine = msg("You drew {cards}.", cards=label_cards(drawn)) if drawn else \
-            msg("Your turn is over.")
+        # Drawing nothing is no news: "Nothing is needed from you" says the turn is over.
+        mine = msg("You drew {cards}.", cards=label_cards(drawn)) if drawn else ""
         events.append(self.pyramid_event(seat, mine))
         if placed or thrown or drawn or called:
             self.idle = 0
@@ -210,7 +210,7 @@ class Pokeno(PokenoBase):
             return events + self._end_round("stall")
         else:
             self.turn = (seat + 1) % len(self.seats)
-        events.append(self.pyramid_event(self.turn, msg("Your turn.")))
+        events.append(self.pyramid_event(self.turn, ""))  # the prompt says "Your turn."
         return events
 
     def _draw(self, seat: int) -> tuple[list[Any], list[Event]]:

@@ -77,6 +77,25 @@ def remove_cards(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card]:
     return left
 
 
+def menu_texts(cards: Sequence[Card]) -> list[str]:
+    """The texts of a menu's cards, a card held more than once (two decks: two K♦, up to four
+    jokers) spelt another way for each further copy ("Kd", then "K♦"): a menu's choices must
+    differ, and each copy is then a choice of its own, so both can be picked at once, where
+    one choice "K♦ ×2" let a player take only one. Every spelling reads back as its card.
+
+    >>> from engine.cards import parse_cards
+    >>> menu_texts(parse_cards("Kd Kd Jk Jk 2c"))
+    ['Kd', 'K♦', 'Jk', '🃏', '2c']
+    """
+    seen: Counter[Card] = Counter()
+    texts = []
+    for card in cards:
+        spellings = (str(card), card.label, str(card).lower(), str(card).upper())
+        texts.append(spellings[seen[card]])
+        seen[card] += 1
+    return texts
+
+
 def parse_picked(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
     """Cards named in an action, each held (as many copies as named); errors for players."""
     cards: list[Card] = []
@@ -418,7 +437,10 @@ class PokenoBase(Game):
 
     # --- what the seat sees -------------------------------------------------------------------
     def pyramid_event(self, seat: int, text: str) -> Event:
-        """A private event carrying the seat's board and hand, for its picture."""
+        """A private event carrying the seat's board and hand, for its picture. `text` is
+        the seat's news, kept in its log; "" for none (a picture of its board as its turn
+        begins or ends: the prompt's one current line says so, where a log of "Your turn is
+        over." / "Your turn." turn after turn pushed out what it drew)."""
         board = self.current_board(seat)
         fresh = self.fresh_indices(seat)
         data = {
@@ -484,16 +506,11 @@ class PokenoBase(Game):
         elif hand and left != 0:
             lines.append(msg("Pick cards in the menu, then a space for them (or Discard)."))
         if free and left != 0:
-            distinct = sort_cards(set(free))
-            room = len(distinct) if left is None else min(len(distinct),
-                                                          left - len(self.selection))
-            counts = Counter(free)
-            labels = tuple(card.label + (f" ×{counts[card]}" if counts[card] > 1 else "")
-                           for card in distinct)
+            room = len(free) if left is None else min(len(free), left - len(self.selection))
             if room > 0:
                 word = msg("Add to the selection") if self.selection else msg("Pick cards")
-                choices.append(CardPick(word, "pick", tuple(cards_to_json(distinct)), 1,
-                                        min(room, len(distinct)), labels))
+                choices.append(CardPick(word, "pick", tuple(menu_texts(free)), 1, room,
+                                        tuple(card.label for card in free)))
         if self.selection:
             n = len(self.selection)
             for i, space in enumerate(SPACES):
@@ -516,7 +533,8 @@ class PokenoBase(Game):
         draws = self.draws_after(seat)
         label = msg("End turn (draw {n})", n=draws) if draws and self.draw_on_end() else \
             msg("End turn")
-        choices.append(Choice(label, Action("end"), "success", reason))
+        # Not pressable until it can be: the heading says what is still to play.
+        choices.append(Choice(label, Action("end"), "success", reason, locked=bool(reason)))
         return Prompt(Msg.joined("\n", lines), tuple(choices))
 
     def draw_on_end(self) -> bool:
