@@ -319,7 +319,12 @@ class TableService:
             text = msg("This lobby was aborted.") if table.status == "lobby" else \
                 msg("this table was aborted.")
             await self._discard(table, narrator.closed(table, text, tell_channel=False))
+        finished = table.deals - (0 if cash.between_deals(table) else 1)
         with i18n.using(table.locale):  # said in the channel
+            if table.game_class.chip_game and finished > 0:  # a cash table's deals stand
+                return i18n.t("The table was aborted by {name}; the deals played to the end "
+                              "stand, and everyone's chips went back to their balance.",
+                              name=inert(name))
             return i18n.t("The table was aborted by {name}; nothing of it is counted.",
                           name=inert(name))
 

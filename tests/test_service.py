@@ -376,3 +376,17 @@ async def test_the_current_stamp_is_the_told_one_and_reading_it_changes_nothing(
     table = service.tables[table.table_id]
     assert service.prompt_stamp(table.table_id, seat) == table.stamp(seat)[0]
     assert service.prompt_stamp("no-such-table", 0) is None
+
+
+async def test_aborting_a_cash_table_after_a_deal_says_the_finished_deals_stand(
+        service: TableService, store: Store, chip_games: None) -> None:
+    for user in (ALICE, BOB):
+        await store.balance(GUILD, user)
+    table_id, _ = await service.open_table(GUILD, CHANNEL, ALICE, "Alice", "highcard",
+                                           {"buy_in": 100})
+    await service.lobby_action(table_id, BOB, "Bob", "join")
+    await service.lobby_action(table_id, ALICE, "Alice", "start")
+    await play_deal(service, service.tables[table_id])
+    said = await service.abort(CHANNEL, ALICE, "Alice", is_admin=False)
+    assert "deals played to the end stand" in said and "nothing of it" not in said
+    assert await store.balance(GUILD, ALICE) + await store.balance(GUILD, BOB) == 2000
