@@ -28,7 +28,12 @@ from loopback.process import PROJECT_ROOT
 from loopback.sandbox import client, render
 from loopback.sandbox.client import Numbers, SandboxClient, card_key
 from loopback.sandbox.render import plain
-from loopback.sandbox.session import database_path, sandbox_discord
+from loopback.sandbox.session import (
+    database_path,
+    pictures_folder,
+    pictures_kept,
+    sandbox_discord,
+)
 from tests.support.patience import patient
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
@@ -239,6 +244,8 @@ def test_the_piped_sandbox_says_where_it_keeps_scores(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"Scores are kept in {tmp_path.name}/sandbox.sqlite3" in done.stdout
     assert (tmp_path / "sandbox.sqlite3").exists()
+    assert f"Pictures the bot sends are saved in {tmp_path.name}/sandbox-pictures/" in done.stdout
+    assert not list((tmp_path / "sandbox-pictures").iterdir())  # none came: no empty folder
     assert not (tmp_path / "ignored.sqlite3").exists()
 
 
@@ -311,3 +318,62 @@ def test_a_picture_for_an_earlier_message_does_not_bury_the_new_prompt(tmp_path)
                                   "components": []}, [])
     sandbox.drain()
     assert not any("Nothing is needed" in line for line in screen.lines)
+
+
+def menu_payload(text: str, menus: dict[str, list[tuple[str, str]]]) -> dict[str, object]:
+    """A message with menus: custom id -> (label, value) options."""
+    return {"content": text, "components": [
+        {"type": 1, "components": [{"type": 3, "custom_id": custom_id, "min_values": 1,
+                                    "max_values": 2, "options": [
+                                        {"label": label, "value": value}
+                                        for label, value in options]}]}
+        for custom_id, options in menus.items()]}
+
+
+def test_pick_means_the_hands_menu_though_a_replay_page_is_open_elsewhere(tmp_path) -> None:
+    """Issue 23: `pick Ah` answered "Which menu?" while a replay page (two menus) was open
+    in another channel: the menu meant is the one that offers what was typed, else the one
+    here (this channel or the DMs)."""
+    discord = sandbox_discord()
+    sandbox = SandboxClient(discord, Screen(), files=tmp_path)  # type: ignore[arg-type]
+    state = discord.state
+    alice = state.users[discord.users[0].id]
+    dm = state.dm_channel(alice)
+    state.create_message(dm, menu_payload("Your hand.", {"cards": [("A♥", "Ah"),
+                                                                   ("K♦", "Kd")]}), [])
+    replay = state.create_message(state.channel_by_name("games"), menu_payload(
+        "Replay", {"who": [("Every hand, face up", "a"), ("What bob knew", "1")],
+                   "deal": [("Deal 1", "0"), ("Deal 2", "9")]}), [])
+    replay.visible_to = alice.id  # a replay page is the person's own
+    sandbox.drain()
+    assert sandbox.channel == "general"
+    for words in (["Ah"], ["k♦", "ah"], []):
+        message, custom_id = sandbox._only_menu(words)
+        assert custom_id == "cards" and message.channel_id == dm.id
+    _, custom_id = sandbox._only_menu(["What bob knew"])  # what was typed says which
+    assert custom_id == "who"
+    sandbox.go("games")  # there, both the replay's menus and the hand's are at hand
+    with pytest.raises(client.SandboxError, match="Which menu"):
+        sandbox._only_menu([])
+
+
+def test_bold_around_a_line_break_reads_as_the_client_shows_it() -> None:
+    """Issue 23: bold spanning lines showed its raw `**` in the sandbox; Discord shows none.
+    Never across a code fence."""
+    assert plain("**Round 2 is over.\nTotals: alice 40.**") == "Round 2 is over.\nTotals: alice 40."
+    assert plain("__a\nb__ and ~~c~~") == "a\nb and c"
+    assert plain("**x\n```\ny**\n```") == "**x\ny**"
+
+
+def test_the_sessions_pictures_are_kept_beside_its_database(tmp_path: Path) -> None:
+    """Issue 23: the banner says pictures are saved, and quitting deleted them: they are
+    kept, a folder per session beside the sandbox's database, and the end says where. A
+    session that got no picture leaves no empty folder."""
+    settings = load_settings({"DATABASE": str(tmp_path / "bot.sqlite3")}, env_file=None)
+    first = pictures_folder(settings, now=1_700_000_000)
+    second = pictures_folder(settings, now=1_700_000_000)
+    assert first.parent == second.parent == tmp_path / "sandbox-pictures" and first != second
+    (first / "001-hand.png").write_bytes(b"png")
+    said = pictures_kept(first)
+    assert said and first.name in said[0] and (first / "001-hand.png").exists()
+    assert pictures_kept(second) == [] and not second.exists()

@@ -35,7 +35,8 @@ Type what you would type in Discord, or one of the sandbox's own commands:
                             of it: "click add" for Add AI)
   click 4                   click the button numbered [4] ([-] marks a disabled one)
   click dm Poker            only look at your DMs (or "click #games Join")
-  pick Ah Kd                choose options in the menu on screen (by label or value)
+  pick Ah Kd                choose options in the menu that offers them (by label or
+                            value; the one here if several do)
   pick 6 Ah Kd              choose in the menu numbered [6]; "pick 6 none" for nothing
   as bob                    be someone else (bob, carol, dave...); "as" lists everyone
   #games                    type slash commands in another channel
@@ -376,7 +377,7 @@ class SandboxClient:
         if words and words[0].isdigit() and self.numbers.target(int(words[0])) is not None:
             message, custom_id = self._numbered(int(words.pop(0)), kind=3)
         else:
-            message, custom_id = self._only_menu()
+            message, custom_id = self._only_menu(words)
         select = next(s for s in message.selects() if s.custom_id == custom_id)
         options = "  ·  ".join(option_text(o.label, o.value) for o in select.options)
         if not words:
@@ -489,11 +490,23 @@ class SandboxClient:
         raise SandboxError(f"No button {text!r}{place}. Buttons you can click: "
                            f"{', '.join(on_screen) or 'none'}.")
 
-    def _only_menu(self) -> tuple[Message, str]:
+    def _only_menu(self, words: list[str] | None = None) -> tuple[Message, str]:
+        """The menu `pick` without a number means: the only one on screen, else the only one
+        that offers every word typed, else the only one here (this channel or the DMs): a
+        replay's menus open in another channel do not make a hand's menu ambiguous."""
         menus = [(m, s) for m in reversed(self.me.visible_messages())
                  for s in m.selects() if not s.disabled]
         if not menus:
             raise SandboxError("There is no menu to pick from.")
+        chosen = [w for w in words or () if w.lower() not in ("none", "nothing")]
+        narrowed = [(m, s) for m, s in menus
+                    if all(_offers(s.options, word) for word in chosen)]
+        if len(menus) > 1 and narrowed:
+            menus = narrowed
+        here = [(m, s) for m, s in menus if self._is_dm(m)
+                or self.state.channels[m.channel_id].name == self.channel]
+        if len(menus) > 1 and here:
+            menus = here
         if len(menus) > 1:
             numbers = [self.numbers.assign(m.id, _enabled_ids(m)).get(s.custom_id)
                        for m, s in menus]
@@ -559,6 +572,13 @@ def card_key(text: str) -> str:
     True
     """
     return text.translate(_SUITS).casefold().replace("10", "t").strip()
+
+
+def _offers(options: Any, word: str) -> bool:
+    """Whether a menu has an option a typed word means (as `_option_value` reads it)."""
+    key = card_key(word)
+    return any(word in (o.value, o.label) or key in (card_key(o.value), card_key(o.label))
+               for o in options)
 
 
 def _option_value(options: Any, word: str, listed: str) -> str:

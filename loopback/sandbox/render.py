@@ -24,7 +24,10 @@ Names = Callable[[int], str | None]
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 _MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
 _CUSTOM_EMOJI = re.compile(r"<a?(:\w+:)\d+>")
-_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|~~(.+?)~~", re.DOTALL)
+# Bold, underline and strike-through, also around a line break (as Discord shows them), never
+# across a code fence.
+_BOLD = re.compile(r"\*\*((?:(?!```).)+?)\*\*|__((?:(?!```).)+?)__|~~((?:(?!```).)+?)~~",
+                   re.DOTALL)
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 _ESCAPED = re.compile(r"\\([*_~`|>\\])")
 _FENCE = re.compile(r"^\s*```\w*\s*$")
@@ -83,6 +86,8 @@ def plain(text: str, names: Names | None = None, now: float | None = None) -> st
         return f"@{name or ('unknown-role' if kind == '@&' else 'unknown-user')}"
 
     lines = []
+    # Markers around several lines are shown as the client shows them: not at all.
+    text = _BOLD.sub(lambda m: next(g for g in m.groups() if g is not None), text)
     for line in text.splitlines():
         if _FENCE.match(line):
             continue  # a code block's content stays, aligned; only the fences go
@@ -90,7 +95,6 @@ def plain(text: str, names: Names | None = None, now: float | None = None) -> st
         line = _TIMESTAMP.sub(timestamp, line)
         line = _MENTION.sub(mention, line)
         line = _CUSTOM_EMOJI.sub(r"\1", line)
-        line = _BOLD.sub(lambda m: next(g for g in m.groups() if g is not None), line)
         line = _INLINE_CODE.sub(r"\1", line)
         line = _ESCAPED.sub(r"\1", line)
         lines.append(line.rstrip())

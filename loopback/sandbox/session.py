@@ -6,9 +6,12 @@ loopback Discord by its environment, so what the sandbox shows is what Discord w
 The sandbox keeps its own database, sandbox.sqlite3 in the bot's data directory (the
 directory of DATABASE; data/ by default, as the README says), so that it never touches a real
 server's scores or restores its tables into the real bot, and so that its own scores and
-unfinished tables carry over from one session to the next. For that the sandbox's server,
-channels and people must have the same ids every time: they are made while the loopback's
-clock is pinned to a fixed moment, and ids are derived from that clock.
+unfinished tables carry over from one session to the next. The pictures the bot sends are
+saved beside it, a folder per session (sandbox-pictures/<date and time>), and kept after the
+session, so a hand's picture can still be opened once the person has quit. For its scores
+and tables to carry over, the sandbox's server, channels and people must have the same ids
+every time: they are made while the loopback's clock is pinned to a fixed moment, and ids
+are derived from that clock.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -29,6 +32,7 @@ from loopback.sandbox.client import SandboxClient
 from loopback.sandbox.terminal import Terminal
 
 DATABASE_NAME = "sandbox.sqlite3"
+PICTURES = "sandbox-pictures"  # beside the database: a folder per session
 # Not "you": the bot says "<name> has declared", "you are <name>", which must read right.
 PEOPLE = ("alice", "bob", "carol", "dave")
 CHANNELS = ("general", "games")
@@ -67,6 +71,32 @@ def sandbox_discord() -> LoopbackDiscord:
 def database_path(settings: Settings) -> Path:
     """The sandbox's database: beside the bot's own (DATABASE), never the same file."""
     return settings.data_dir / DATABASE_NAME
+
+
+def pictures_folder(settings: Settings, now: float | None = None) -> Path:
+    """A new folder for this session's pictures, beside the sandbox's database; a temporary
+    one (kept too) if the data directory cannot take it."""
+    base = database_path(settings).parent / PICTURES
+    stamp = time.strftime("%Y-%m-%d-%H%M%S", time.localtime(now))
+    folder, number = base / stamp, 1
+    while folder.exists():
+        number += 1
+        folder = base / f"{stamp}-{number}"
+    try:
+        folder.mkdir(parents=True)
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="dealers-choice-sandbox-"))
+    return folder
+
+
+def pictures_kept(files: Path) -> list[str]:
+    """What to say of this session's pictures as it ends: where they are kept; a folder
+    that got none is removed, saying nothing."""
+    if any(files.iterdir()):
+        return [f"The pictures of this session are kept in {_shown(files)}"]
+    with contextlib.suppress(OSError):
+        files.rmdir()
+    return []
 
 
 def _shown(path: Path) -> str:
@@ -111,7 +141,7 @@ async def _play(terminal: Terminal, discord: LoopbackDiscord, bot: BotProcess,
         f"You are {PEOPLE[0]}; {others} are here too (type: as bob).",
         f"Channels: {', '.join('#' + c for c in CHANNELS)}.",
         f"Scores are kept in {_shown(database)}; the bot's log is {_shown(bot.log_path)}.",
-        f"Pictures the bot sends are saved in {files}",
+        f"Pictures the bot sends are saved in {_shown(files)} (and kept when you quit).",
         "Try: /sppoker start target:3   then: click Add AI   click Start",
         "Type help for everything else.",
         "",
@@ -127,11 +157,11 @@ async def _play(terminal: Terminal, discord: LoopbackDiscord, bot: BotProcess,
     exit_code = await client.run(stopped=bot.process.wait())
     if exit_code is not None:
         terminal.show([f"The bot stopped unexpectedly (exit code {exit_code}). "
-                       "The end of its log:", bot.log_tail(20)])
+                       "The end of its log:", bot.log_tail(20), *pictures_kept(files)])
         return 1
     terminal.show(["Stopping the bot..."])
     await bot.stop()
-    terminal.show(["Bye."])
+    terminal.show([*pictures_kept(files), "Bye."])
     return 0
 
 
@@ -147,7 +177,7 @@ async def _main(terminal: Terminal, database: Path, files: Path) -> int:
     try:
         return await _session(terminal, database, files)
     except asyncio.CancelledError:
-        terminal.show(["Bye."])
+        terminal.show([*pictures_kept(files), "Bye."])
         return 0
 
 
@@ -161,7 +191,7 @@ def run_sandbox() -> int:
         print(error, file=sys.stderr)
         return 2
     terminal = Terminal()
-    files = Path(tempfile.mkdtemp(prefix="dealers-choice-sandbox-"))
+    files = pictures_folder(settings)
     try:
         with terminal.keep_settings():
             return asyncio.run(_main(terminal, database_path(settings), files))
@@ -169,4 +199,6 @@ def run_sandbox() -> int:
         return 0
     finally:
         terminal.close()
-        shutil.rmtree(files, ignore_errors=True)
+        if files.exists() and not any(files.iterdir()):  # however it ended: no empty folder
+            with contextlib.suppress(OSError):
+                files.rmdir()
