@@ -15,10 +15,11 @@ log excerpt where there is one).
    final message's "/replay game:<table>" line) has exactly one `games` row, finished; no
    table has two rows; no finished row is left untold; no ended table still has a snapshot.
 3. Every step's messages delivered exactly once: the outbox is empty at the end (nothing
-   saved was left unsent), the bot never gave up on a row, no two messages of one table
-   carry the same thing under two nonces (a step told twice: the nonce, `<table>.<row>`, is
-   what makes a re-sent row harmless, so a copy under another nonce is a step written twice),
-   and Discord refused no request as malformed.
+   saved was left unsent), the bot never gave up on a row, no message of a table is told
+   twice under two nonces (the nonce, `<table>.<row>`, is what makes a re-sent row harmless,
+   so a copy under another nonce was written twice): the same prompt (its buttons carry the
+   step it first appeared at) in two live messages, or the same message twice with no
+   action of the table between them; and Discord refused no request as malformed.
 4. No acknowledged move lost: at every table, each seat has at least as many actions in the
    action log as the clicks the harness saw acknowledged as that seat's moves.
 5. No table stuck: every table still open at the end accepted a click after the last restart.
@@ -27,6 +28,7 @@ log excerpt where there is one).
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ from typing import Any
 from bench.chaos_play import Lives, Soak, TableRecord, has_button
 from bot.store_db import Database
 from loopback import LoopbackDiscord
+from tests.support.autoplay import is_prompt_component
 
 REASONS_ISSUED = ("opening balance", "daily claim", "admin grant")
 TRACEBACK = "Traceback (most recent call last):"
@@ -227,6 +230,28 @@ async def undelivered(db: Database, kinds: dict[str, str], waited: float) -> lis
     return found
 
 
+async def actions_by_table(db: Database) -> dict[str, list[float]]:
+    """When each table's actions were applied, in order."""
+    times: dict[str, list[float]] = defaultdict(list)
+    for table, at in await rows(db, "SELECT table_id, at FROM table_actions ORDER BY table_id,"
+                                    " step"):
+        times[str(table)].append(datetime.fromisoformat(str(at)).timestamp())
+    return times
+
+
+def same_step(copies: list[Any], action_times: list[float]) -> list[Any]:
+    """The copies that tell the same thing twice: a prompt (its buttons carry the step it
+    first appeared at, so the same prompt is the same question) however far apart; any other
+    message only when no action came between the copies (the same step told again: a deal's
+    narration may well read the same at a later deal)."""
+    if any(is_prompt_component(b.custom_id) for m in copies for b in m.buttons()):
+        return copies
+    by_step: dict[int, list[Any]] = defaultdict(list)
+    for message in copies:
+        by_step[bisect.bisect_right(action_times, message.created_at)].append(message)
+    return max(by_step.values(), key=len)
+
+
 async def steps_near(db: Database, table: str, times: list[float], lives: Lives,
                      window: float = 2.0) -> str:
     """The table's logged actions within `window` seconds before each of `times`: what the
@@ -262,7 +287,9 @@ async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives
             continue  # said once by every restart, not by a step
         table = nonce.split(".", 1)[0]
         told[(message.channel_id, table, message_key(message))].append(message)
-    for (channel, table, key), copies in told.items():
+    action_times = await actions_by_table(db)
+    for (channel, table, key), found in told.items():
+        copies = same_step(found, action_times.get(table, []))
         if len(copies) > 1:
             where = "a DM" if state.channels[channel].is_dm else f"channel {channel}"
             seen = ", ".join(f"{nonce_of[m.id]} (message {m.id} at {lives.at(m.created_at)})"
