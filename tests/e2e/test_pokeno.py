@@ -64,6 +64,9 @@ class FaceDownWatch:
         if names:
             assert all(name.startswith("pyramid-") for name in names), names
             assert revealed, "a picture of the pyramids without the reveal"
+        # Each pyramid's box shows its own pyramid (issue 23: all showed the first seat's).
+        shown = [str((e.get("image") or {}).get("url")) for e in revealed]
+        assert shown == [f"attachment://{name}" for name in names[:len(revealed)]], shown
 
 
 def moves_done(player: AutoPlayer, count: int) -> bool:
