@@ -27,7 +27,7 @@ def run_engine(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_sppoker_notation_replays_with_a_word_list_file(tmp_path: Path) -> None:
-    game, notation = finished("sppoker", 2, 4)
+    _, notation = finished("sppoker", 2, 4)
     path = tmp_path / "sppoker.txt"
     path.write_text(write(notation), encoding="utf-8")
     words = tmp_path / "words.txt"
