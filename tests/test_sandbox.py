@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import DEFAULT_DATABASE, load_settings
-from loopback.models import Message
+from loopback.models import Message, SelectOption
 from loopback.process import PROJECT_ROOT
 from loopback.sandbox import client, render
 from loopback.sandbox.client import Numbers, SandboxClient, card_key
@@ -377,3 +377,15 @@ def test_the_sessions_pictures_are_kept_beside_its_database(tmp_path: Path) -> N
     said = pictures_kept(first)
     assert said and first.name in said[0] and (first / "001-hand.png").exists()
     assert pictures_kept(second) == [] and not second.exists()
+
+
+def test_picking_a_card_twice_takes_both_copies() -> None:
+    """Po-Ke-No's menu has a choice per copy of a card held twice, reading the same: typing
+    it twice picks both, not the first twice (a menu's values must differ)."""
+    options = [SelectOption("K♦", "Kd"), SelectOption("K♦", "K♦"), SelectOption("A♥", "Ah")]
+    picked: list[str] = []
+    for word in ("K♦", "kd", "ah"):
+        picked.append(client._option_value(options, word, "", picked))
+    assert picked == ["Kd", "K♦", "Ah"]
+    with pytest.raises(client.SandboxError, match="not one of the options"):
+        client._option_value(options, "Kd", "", picked)

@@ -383,8 +383,10 @@ class SandboxClient:
         if not words:
             raise SandboxError(f"Pick what? {select.placeholder or 'The menu'} "
                                f"({select_rule(select)}): {options}")
-        values = [] if [w.lower() for w in words] in (["none"], ["nothing"]) else [
-            _option_value(select.options, word, options) for word in words]
+        values: list[str] = []
+        if [w.lower() for w in words] not in (["none"], ["nothing"]):
+            for word in words:  # "pick K♦ K♦": both copies of a card held twice
+                values.append(_option_value(select.options, word, options, values))
         if not select.min_values <= len(values) <= select.max_values:
             raise SandboxError(f"This menu wants you to {select_rule(select)}, "
                                f"not {len(values)}.")
@@ -581,12 +583,14 @@ def _offers(options: Any, word: str) -> bool:
                for o in options)
 
 
-def _option_value(options: Any, word: str, listed: str) -> str:
+def _option_value(options: Any, word: str, listed: str, taken: list[str] | None = None) -> str:
     """The option a typed word means: its value or label, in any case, with suits typed as
-    letters (Ah for A♥) or symbols."""
+    letters (Ah for A♥) or symbols; not one already `taken` (two options may read the same:
+    Po-Ke-No's two copies of a card)."""
+    left = [o for o in options if o.value not in (taken or ())]
     for test in (lambda o: word in (o.value, o.label),
                  lambda o: card_key(word) in (card_key(o.value), card_key(o.label))):
-        found = [o for o in options if test(o)]
+        found = [o for o in left if test(o)]
         if found:
             return str(found[0].value)
     raise SandboxError(f"{word!r} is not one of the options: {listed}")
