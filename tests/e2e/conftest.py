@@ -43,7 +43,7 @@ from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
 from loopback.process import BotProcess
 from tests.conftest import BACKENDS
-from tests.support.patience import PatientDiscord
+from tests.support.patience import AnsweredDiscord
 from tests.support.postgres import PostgresServer
 
 pytestmark = pytest.mark.e2e
@@ -118,9 +118,10 @@ async def world(tmp_path: Path, request: pytest.FixtureRequest,
     if backend == "postgresql":
         server: PostgresServer = request.getfixturevalue("postgres_server")
         database = await server.fresh_database()
-    # Patient: every wait of the test (the bot's start-up included) gives up only after
-    # what a busy machine needs (tests/support/patience.py).
-    async with PatientDiscord(
+    # Every wait of the test (the bot's start-up included) gives up only after what a busy
+    # machine needs, and a click a busy bot deferred returns with its answer, as after an
+    # answer at once (tests/support/patience.py).
+    async with AnsweredDiscord(
         users=["alice", "bob", "carol", "dave"], channels=["general", "games"],
         **loopback_options(request),
     ) as discord:

@@ -18,7 +18,7 @@ from loopback.handles import ChannelHandle, UserHandle
 from loopback.process import BotProcess
 from tests.e2e.conftest import loopback_options
 from tests.e2e.helpers import AutoPlayer, channel_text, open_table
-from tests.support.patience import PatientDiscord
+from tests.support.patience import AnsweredDiscord
 from tests.support.postgres import PostgresServer
 from tests.support.rawdb import fetch
 
@@ -31,7 +31,7 @@ def deal_overs(channel: ChannelHandle) -> int:
 
 @pytest.fixture
 async def discord(request: pytest.FixtureRequest) -> AsyncIterator[LoopbackDiscord]:
-    async with PatientDiscord(users=["alice", "bob", "carol", "dave"], channels=["general"],
+    async with AnsweredDiscord(users=["alice", "bob", "carol", "dave"], channels=["general"],
                               **loopback_options(request)) as loopback:
         yield loopback
         for rejected in loopback.rejected():

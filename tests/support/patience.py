@@ -21,20 +21,32 @@ the bot's start-up over 30 s: `./dev test` failed tests that were right. So, in 
     DC_TEST_PATIENCE=12   wait twice as long again (a slower machine); 1 waits as written
 
 The loopback's own rule is untouched: Discord's 3 s to acknowledge an interaction is a
-deadline the bot must meet (it defers a slow answer), not a wait of the tests. So that the
-loopback does not eat into those 3 s itself, PatientDiscord compiles Discord's request
-schemas as it starts, before any bot connects (see `PatientDiscord.start`).
+deadline the bot must meet, not a wait of the tests. So that the loopback does not eat into
+those 3 s itself, PatientDiscord compiles Discord's request schemas as it starts, before any
+bot connects (see `PatientDiscord.start`).
+
+A busy bot meets the 3 s by deferring: it acknowledges a click or a command whose answer is
+not ready after 2 s (bot/presenter.py `in_time`) and sends the answer when it has it, as an
+edit of the clicked message or the "thinking…" placeholder, or as a followup. On a quiet
+machine it never defers, so the tests read a click's answer right after the click
+(`result.text`, `result.response == "update_message"`); on a busy one they read the
+deferral. So an AnsweredDiscord interaction (the end-to-end tests') returns once the person
+has the answer, deferred or not, and reads as that answer (`AnsweredResult`); `deferred`
+says it was deferred.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
 from typing import Any
 
-from loopback import LoopbackDiscord, schemas
+from loopback import InteractionResult, LoopbackDiscord, schemas
 from loopback.driver import Predicate
+from loopback.interactions import DEFERRED_MESSAGE, DEFERRED_UPDATE
+from loopback.models import Message
 
 #: The factor on every timeout of the tests' waits (see the module's docstring).
 PATIENCE = float(os.environ.get("DC_TEST_PATIENCE", "6"))
@@ -45,6 +57,57 @@ PROGRESS_LIMIT = 3
 def patient(seconds: float) -> float:
     """A timeout written for a quiet machine, as long as a busy one needs."""
     return seconds * PATIENCE
+
+
+class AnsweredResult(InteractionResult):
+    """An interaction's answer as the person sees it, whether the bot answered at once or
+    deferred it and answered later: a click deferred and then answered by an edit of the
+    clicked message reads as `update_message`; a click or command deferred and then answered
+    by a message (a followup, or the filled "thinking…" placeholder) reads as `message`, with
+    that message as `message` (and not among `followups`). An answer not come yet reads as
+    the deferral it still is."""
+
+    @property
+    def deferred(self) -> bool:
+        """The bot acknowledged first and answered after (a busy machine)."""
+        return self._record.response_type in (DEFERRED_UPDATE, DEFERRED_MESSAGE)
+
+    def _answer(self) -> tuple[str, Message | None] | None:
+        """The deferred answer, once it has come: its kind and, for a followup, its message."""
+        record = self._record
+        original = self._discord.state.messages.get(record.original_id or 0)
+        if record.response_type == DEFERRED_UPDATE and original is not None and (
+                original.edited_at or 0.0) > (record.responded_at or 0.0):
+            return "update_message", None
+        if record.response_type == DEFERRED_MESSAGE and original is not None and not (
+                original.deleted or original.loading):
+            return "message", None
+        if self.deferred and record.followup_ids:
+            return "message", self._discord.state.messages[record.followup_ids[0]].snapshot()
+        return None
+
+    @property
+    def answered(self) -> bool:
+        """The person has the bot's answer (at once, or after a deferral)."""
+        return self.acked and (not self.deferred or self._answer() is not None)
+
+    @property
+    def response(self) -> str | None:
+        answer = self._answer() if self.deferred else None
+        return answer[0] if answer is not None else super().response
+
+    @property
+    def message(self) -> Message | None:
+        answer = self._answer() if self.deferred else None
+        if answer is not None and answer[1] is not None:
+            return answer[1]
+        return super().message
+
+    @property
+    def followups(self) -> list[Message]:
+        answer = self._answer() if self.deferred else None
+        shown = super().followups
+        return shown[1:] if answer is not None and answer[1] is not None else shown
 
 
 class PatientDiscord(LoopbackDiscord):
@@ -76,3 +139,20 @@ class PatientDiscord(LoopbackDiscord):
             except TimeoutError:
                 if len(self.state.requests) == sent or time.monotonic() >= give_up:
                     raise
+
+
+class AnsweredDiscord(PatientDiscord):
+    """A PatientDiscord whose interactions return once the person has the bot's answer,
+    deferred or not, and read as that answer (AnsweredResult): the end-to-end tests' loopback.
+    (The loopback's own tests keep reading deferrals as deferrals: they test them.)"""
+
+    async def _interact(self, *args: Any, **kwargs: Any) -> InteractionResult:
+        """The driver's interaction (every slash, click, select and modal goes through it),
+        returned once its answer has come. An answer that never comes after a deferral is
+        left for the test's own checks to find."""
+        acked = await super()._interact(*args, **kwargs)
+        result = AnsweredResult(self, acked.id, acked.kind)
+        if result.acked and not result.answered:
+            with contextlib.suppress(TimeoutError):
+                await self.wait_for(lambda: result.answered)
+        return result
