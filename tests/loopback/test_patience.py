@@ -105,6 +105,19 @@ async def test_a_deferred_click_answered_by_an_edit_reads_as_the_update(
     assert joined.response_type == 6  # what Discord was told first: a deferred update
 
 
+async def test_a_click_made_without_check_returns_at_its_acknowledgement(
+        answered: AnsweredDiscord) -> None:
+    """Its test watches the outcome itself (and may be holding back what the answer waits
+    for): the deferral is what it reads first, the answer once it has come."""
+    alice = answered.user("alice")
+    lobby = (await alice.slash("general", "lobby")).message
+    assert lobby is not None
+    joined = await alice.click(lobby, label="Join", check=False)
+    assert joined.response == "deferred_update"  # the bot's edit is 0.2 s away
+    await answered.wait_for(lambda: isinstance(joined, AnsweredResult) and joined.answered)
+    assert joined.response == "update_message" and joined.text == "Lobby: alice"
+
+
 async def test_a_deferred_click_answered_by_a_followup_reads_as_that_message(
         answered: AnsweredDiscord) -> None:
     alice = answered.user("alice")
