@@ -117,7 +117,8 @@ SETTINGS = settings(
 @dataclass(frozen=True)
 class Command:
     """One thing a member does. `who` and `channel` are indexes (into the example's members
-    and `CHANNELS`); `pick` chooses the seat and the answer of an `act`."""
+    and `CHANNELS`; channel -1 is the first whose cash table is between deals); `pick`
+    chooses the seat and the answer of an `act`."""
 
     op: str
     who: int = 0
@@ -153,10 +154,15 @@ OPS = ("open", "join", "join", "act", "start", "join", "act", "cancel", "leave",
        "rebuy", "deal")
 
 
-def commands() -> st.SearchStrategy[Command]:
+#: What people press between two deals at a cash table (and what takes their chips away).
+DESK_OPS = ("rebuy", "join", "leave", "deal", "rebuy", "end", "join", "grant", "abort")
+
+
+def commands(ops: tuple[str, ...] = OPS, channels: tuple[int, ...] = (0, 0, 1)
+             ) -> st.SearchStrategy[Command]:
     """A command of some member, mostly in the first channel (races need a shared table)."""
     who = st.integers(0, len(PEOPLE) - 1)
-    channel = st.sampled_from((0, 0, 1))
+    channel = st.sampled_from(channels)
 
     def build(op: str) -> st.SearchStrategy[Command]:
         if op == "open":
@@ -174,7 +180,7 @@ def commands() -> st.SearchStrategy[Command]:
                              amount=st.sampled_from(GRANTS))
         return st.builds(Command, op=st.just(op), who=who, channel=channel)
 
-    return st.sampled_from(OPS).flatmap(build)
+    return st.sampled_from(ops).flatmap(build)
 
 
 def one_stint_each(burst: list[Command], members: int) -> list[Command]:
@@ -422,8 +428,28 @@ class TableModel(RuleBasedStateMachine):
     def has_tables(self) -> bool:
         return self.service is not None and bool(self.service.tables)
 
+    def between_deals(self) -> bool:
+        return self.desk_channel() is not None
+
+    def desk_channel(self) -> int | None:
+        """The first channel whose cash table is between deals."""
+        assert self.service is not None
+        for channel in CHANNELS:
+            table = self.service.table_in(channel)
+            if table is not None and table.status == "playing" and table.game is not None \
+                    and table.game.is_over:
+                return channel
+        return None
+
+    @precondition(between_deals)
+    @rule(burst=st.lists(commands(DESK_OPS, channels=(-1,)), min_size=2, max_size=5))
+    def rush_the_desk(self, burst: list[Command]) -> None:
+        """A burst of the buttons between deals (rebuy, join, leave, next deal, end) at a
+        cash table between deals, where a random burst rarely lands."""
+        self.burst(burst)
+
     @precondition(in_play)
-    @rule(channel=st.sampled_from((0, 0, 1)), moves=st.integers(1, 20),
+    @rule(channel=st.sampled_from((0, 0, 1)), moves=st.integers(1, 40),
           pick=st.integers(0, 2**16))
     def play(self, channel: int, moves: int, pick: int) -> None:
         """The channel's table plays on, one answer after another (deals end this way)."""
@@ -495,7 +521,8 @@ class TableModel(RuleBasedStateMachine):
         service = self.service
         assert service is not None
         user, name = self.people[command.who % len(self.people)]
-        channel = CHANNELS[command.channel]
+        channel = CHANNELS[command.channel] if command.channel >= 0 \
+            else self.desk_channel() or CHANNELS[0]
         op = command.op
         shown = service.table_in(channel)
         if command.host and shown is not None:
