@@ -137,7 +137,7 @@ def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     root = base.parent if worker else base  # with -n N: the workers' shared session folder
     folder = root / "bench-smoke"
     selected = {item.callspec.params["name"] for item in request.session.items
-                if item.module is request.module and hasattr(item, "callspec")}
+                if getattr(item, "module", None) is request.module and hasattr(item, "callspec")}
     with locked(root / "bench-smoke.lock"):
         if not folder.exists():
             folder.mkdir()

@@ -42,7 +42,9 @@ def test_every_game_has_one_line_with_its_players_commands_and_rules(bot: comman
     groups = {command.name for command in bot.tree.get_commands()}
     assert set(GROUP_GAMES) <= groups  # every game group named here is one the bot has
     played = set(GROUP_GAMES.values()) | {"pokeno_solitaire"}  # solitaire: /pokeno solitaire
-    assert played == set(GAMES)
+    shipped = {kind for kind, cls in GAMES.items()  # not the tests' own games
+               if not cls.__module__.startswith("tests.")}
+    assert played == shipped
     for group, kind in GROUP_GAMES.items():
         [line] = [line for line in text.split("\n") if line.startswith(f"**{GAMES[kind].title}**")]
         cls = GAMES[kind]
