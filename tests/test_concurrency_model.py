@@ -801,6 +801,9 @@ RACES: dict[str, tuple[int, list[Step]]] = {
     "join racing the last one leaving": (3, [
         lobby(0, "red_dog", 200, first=0, players=1),
         at_once(Command("leave", who=0), Command("join", who=1))]),
+    "start racing abort": (3, [
+        lobby(0, "sppoker", 0, first=0, players=2),
+        at_once(Command("abort", who=1, admin=True), Command("start", host=True))]),
     "cancel racing cancel": (3, [
         lobby(0, "red_dog", 200, first=0, players=2),
         at_once(Command("cancel", host=True), Command("cancel", who=1, admin=True))]),
