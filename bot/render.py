@@ -16,13 +16,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from babel import Locale, UnknownLocaleError
+
 from bot import i18n
-from bot.i18n import render, t
+from bot.i18n import render, t, t_n
 from bot.inert import inert
 from bot.table import DEFAULT_BUY_IN, Table
+from bot.validation import installed_dictionaries
 from engine.cards import CardError, label_cards, parse_cards
 from engine.game import CardPick, Choice, Event, Game, Prompt, TextAsk
 from engine.games import GAMES
+from engine.games.chip_deal import STAKES
+from engine.games.holdem_sppoker import DEFAULTS as HOLDEM_DEFAULTS
+from engine.i18n import N_
 from engine.views import GameView, SeatView
 
 MAX_CONTENT = 2000
@@ -107,6 +113,75 @@ def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
     return embed
 
 
+# The stakes a table plays when its command leaves one of a pair out (the engines' defaults:
+# engine/games/chip_deal.py, engine/games/holdem_sppoker.py), so "bets 15/20" shows both.
+STAKE_DEFAULTS = {"small_bet": STAKES["small_bet"], "big_bet": STAKES["big_bet"],
+                  "small_blind": HOLDEM_DEFAULTS["small_blind"],
+                  "big_blind": HOLDEM_DEFAULTS["big_blind"]}
+AI_LEVELS = {0: N_("casual AI"), 1: N_("good AI"), 2: N_("strong AI")}
+UNSHOWN = frozenset({"ai_seats", "buy_in", "stacks", "button"})
+"""Options the lobby never lists: the seats show which are AI, the chip games' line says the
+buy-in, and a deal's stacks and button are the cash table's, not the host's choice."""
+
+
+def dictionary_name(tag: str) -> str:
+    """A dictionary as the reader says it: its language in the current locale ("Swedish",
+    "svenska"), with the country when another installed dictionary has the same language
+    ("English (United States)" beside en_GB); the tag itself for a tag Babel cannot read."""
+    try:
+        found = Locale.parse(tag.replace("-", "_").split("_frami")[0])
+        reader = Locale.parse(i18n.current())
+    except (ValueError, TypeError, UnknownLocaleError):
+        return tag
+    same_language = [other for other in installed_dictionaries()
+                     if other != tag and other.split("_")[0] == tag.split("_")[0]]
+    name = found.get_display_name(reader) if same_language else \
+        found.get_language_name(reader)
+    return name or tag
+
+
+def options_words(table: Table) -> list[str]:
+    """The options the host chose (or the server's defaults filled in, as the dictionary), in
+    words in the table's language: "to 1 point", "Swedish dictionary", "bets 15/30", "300 s
+    to declare". Options the lobby shows elsewhere or the host never chose are left out
+    (`UNSHOWN`); one this function does not know reads as its name and value."""
+    options = {key: value for key, value in table.options.items()
+               if value is not None and key not in UNSHOWN}
+    words: list[str] = []
+    if (target := options.pop("target", None)) is not None:
+        words.append(t_n("to {n} point", "to {n} points", int(target)))
+    if (language := options.pop("language", None)) is not None:
+        words.append(t("{language} dictionary", language=dictionary_name(str(language))))
+    if (level := options.pop("ai_skill", None)) is not None:
+        words.append(t(AI_LEVELS[level]) if level in AI_LEVELS else t("AI level {n}", n=level))
+    if (ante := options.pop("ante", None)) is not None:
+        words.append(t("no ante") if ante == 0 else t("ante {n}", n=ante))
+    for small, big, text in (("small_blind", "big_blind", N_("blinds {small}/{big}")),
+                             ("small_bet", "big_bet", N_("bets {small}/{big}"))):
+        if small in options or big in options:
+            words.append(t(text, small=options.pop(small, STAKE_DEFAULTS[small]),
+                           big=options.pop(big, STAKE_DEFAULTS[big])))
+    if (fee := options.pop("draw_fee", None)) is not None:
+        words.append(t("free draws") if fee == 0 else t("draws cost {n} a card", n=fee))
+    if options.pop("out_takes_low", False):  # off, the default, goes without saying
+        words.append(t("a hand spewed out of cards takes low"))
+    if (call := options.pop("call", None)) is not None:
+        words.append(t("Chicago calls allowed") if call else t("no Chicago calls"))
+    if (buy := options.pop("min_buy_in", None)) is not None:
+        words.append(t("a short stack may sit down with {n}", n=buy))
+    if (most := options.pop("max_buy_in", None)) is not None:
+        words.append(t("at most {n} at the table", n=most))
+    for key, text in (("turn_seconds", N_("{n} s a turn")),
+                      ("declare_seconds", N_("{n} s to declare")),
+                      ("last_seconds", N_("{n} s for the last to declare"))):
+        if (seconds := options.pop(key, None)) is not None:
+            words.append(t(text, n=seconds))
+    for key, value in options.items():  # an option of a game this does not know yet
+        shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
+        words.append(f"{key.replace('_', ' ')} {shown}")
+    return words
+
+
 def lobby_text(table: Table, idle_deadline: float | None, *, started: bool = False) -> str:
     """The lobby message, in the table's language (it is the channel's)."""
     with i18n.using(table.locale):
@@ -121,7 +196,7 @@ def _lobby_text(table: Table, idle_deadline: float | None, *, started: bool) -> 
         f"{host if seat.user_id == table.host_id else ''}"
         for i, seat in enumerate(table.seats)
     )
-    options = ", ".join(f"{k} {v}" for k, v in table.options.items() if v is not None)
+    options = " · ".join(options_words(table))
     lines = [
         t("**{title}** — a table is open ({seated}/{seats} seats, {needed} needed).",
           title=cls.title, seated=len(table.seats), seats=cls.max_seats, needed=cls.min_seats),

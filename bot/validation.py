@@ -24,32 +24,44 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot import i18n
+from bot.table import DEFAULT_BUY_IN
+from engine.games.chip_deal import STAKES
+from engine.games.holdem_sppoker import DEFAULTS as HOLDEM_DEFAULTS
+from engine.games.red_dog import DEFAULT_ANTE as RED_DOG_DEFAULT_ANTE
 from engine.i18n import Msg, msg
 
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "AI_SKILL", "ANTE", "BUY_IN", "CHICAGO_CALL", "DAILY_CHIPS", "DECLARE_SECONDS", "DICTIONARY",
-    "DRAW_FEE", "EXPORT", "GRANT", "LOBBY_MINUTES", "LOCALE", "MAX_GRANT", "MIN_BUY_IN",
-    "POKENO_TARGET", "POKENO_TURN_SECONDS", "RED_DOG_BUY_IN", "SETTINGS", "SPPOKER_TARGET",
-    "STARTING_CHIPS", "TURN_SECONDS", "Bound", "Flag", "InvalidValue", "OneOf",
-    "checked_settings", "guild_setting", "guild_settings", "installed_dictionaries",
-    "setting_is_valid",
+    "AI_SKILL", "ANTE", "BIG_BET", "BIG_BLIND", "BUY_IN", "CHICAGO_CALL", "DAILY_CHIPS",
+    "DEAL_ANTE", "DECLARE_SECONDS", "DICTIONARY", "DRAW_FEE", "EXPORT", "FIXED_LIMIT",
+    "GRANT", "HOLDEM_STAKES", "LAST_SECONDS", "LOBBY_MINUTES", "LOCALE", "MAX_GRANT",
+    "MIN_BUY_IN", "OUT_TAKES_LOW", "POKENO_TARGET", "POKENO_TURN_SECONDS", "RED_DOG_ANTE",
+    "RED_DOG_BUY_IN", "SETTINGS", "SMALL_BET", "SMALL_BLIND", "SPPOKER_TARGET",
+    "STARTING_CHIPS", "TURN_SECONDS", "Bound", "Flag", "InvalidValue", "NoMoreThan", "OneOf",
+    "checked_relations", "checked_settings", "guild_setting", "guild_settings",
+    "installed_dictionaries", "setting_is_valid",
 ]
 
 
 class InvalidValue(ValueError):
-    """A value the bot refuses; `text` says which option and what it accepts."""
+    """A value the bot refuses; `text` says which option and what it accepts. `other` is the
+    second option a refusal of two values that do not go together names (a small bet above
+    the big bet), as its `{other}`."""
 
-    def __init__(self, option: str, text: Msg) -> None:
+    def __init__(self, option: str, text: Msg, *, other: str | None = None) -> None:
         super().__init__(text)
         self.option = option
+        self.other = other
         self.text = text
 
-    def shown(self, option_name: str) -> Msg:
-        """The refusal with the option as the reader's client names it (Discord shows the
+    def shown(self, option_name: str, other_name: str | None = None) -> Msg:
+        """The refusal with the options as the reader's client names them (Discord shows the
         option names in the reader's language: `buy_in` is `insats` in Swedish)."""
-        return Msg(self.text.msgid, {**self.text.params, "option": option_name})
+        params = {**self.text.params, "option": option_name}
+        if self.other is not None:
+            params["other"] = other_name or self.other
+        return Msg(self.text.msgid, params)
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,41 @@ class Flag:
         return value
 
 
+@dataclass(frozen=True)
+class NoMoreThan:
+    """Two options of one command where the first may not be more than the second: each is
+    in its own range, but a small bet above the big bet, or a Red Dog ante above the buy-in
+    (nobody could pay it), makes a table that cannot be dealt. `defaults` stand in for an
+    option left out (the game's own defaults), so `small_bet:30` alone is judged against
+    the big bet of 20 the table would play with. Checked when the command arrives, like each
+    value, so a refused pair opens nothing."""
+
+    smaller: Bound
+    larger: Bound
+    defaults: Mapping[str, int]
+
+    def check(self, options: Mapping[str, object]) -> None:
+        small = options.get(self.smaller.name)
+        large = options.get(self.larger.name)
+        if small is None and large is None:
+            return  # both the game's defaults, which go together
+        small = self.defaults[self.smaller.name] if small is None else small
+        large = self.defaults[self.larger.name] if large is None else large
+        if isinstance(small, int) and isinstance(large, int) and small > large:
+            raise InvalidValue(self.smaller.name, msg(
+                "**{option}** ({value}) can't be more than **{other}** ({limit}): choose a "
+                "smaller {option} or a larger {other}.",
+                option=self.smaller.name, value=small, other=self.larger.name, limit=large),
+                other=self.larger.name)
+
+
+def checked_relations(options: Mapping[str, object], relations: tuple[NoMoreThan, ...]) -> None:
+    """Every pair of a command's options that must go together, checked; the first refused
+    raises (the caller answers it and opens nothing)."""
+    for relation in relations:
+        relation.check(options)
+
+
 def _shown(value: object, limit: int = 40) -> str:
     """A refused value as the refusal quotes it: a number as it is, anything else as Python
     writes it (quotes show a text for the text it is), clipped. A parameter of a `Msg`, it is
@@ -152,10 +199,17 @@ MAX_GRANT = 1_000_000
 BUY_IN = Bound("buy_in", 20, 100_000)
 RED_DOG_BUY_IN = Bound("buy_in", 5, 100_000)  # Red Dog's ante is 1 chip: small stacks play
 MIN_BUY_IN = Bound("min_buy_in", 1, 100_000)
-ANTE = Bound("ante", 1, 1000)
+ANTE = Bound("ante", 1, 1000)  # Red Dog's: its one ante is what a player pays to play
+DEAL_ANTE = Bound("ante", 0, 1000)  # the fixed-limit games' (0: no ante)
+SMALL_BET = Bound("small_bet", 1, 10_000)
+BIG_BET = Bound("big_bet", 1, 10_000)
+SMALL_BLIND = Bound("small_blind", 1, 10_000)
+BIG_BLIND = Bound("big_blind", 1, 10_000)
 DRAW_FEE = Bound("draw_fee", 0, 100)
 SPPOKER_TARGET = Bound("target", 1, 99)
-DECLARE_SECONDS = Bound("seconds", 20, 600)
+DECLARE_SECONDS = Bound("declare_seconds", 20, 600)  # the whole table's declaring clock
+LAST_SECONDS = Bound("last_seconds", 5, 120)  # the last person to declare
+OUT_TAKES_LOW = Flag("out_takes_low")
 AI_SKILL = Bound("ai_skill", 0, 2)
 TURN_SECONDS = Bound("turn_seconds", 20, 900)
 POKENO_TARGET = Bound("target", 50, 2000)
@@ -168,6 +222,14 @@ DICTIONARY = OneOf("dictionary", _dictionaries)
 LOCALE = OneOf("locale", _locales)
 CHICAGO_CALL = Flag("call")
 EXPORT = Flag("export")
+
+# The pairs that must go together, with the defaults the engines play when one is left out.
+FIXED_LIMIT = (NoMoreThan(SMALL_BET, BIG_BET, STAKES),)
+HOLDEM_STAKES = (NoMoreThan(SMALL_BLIND, BIG_BLIND, HOLDEM_DEFAULTS),
+                 NoMoreThan(BIG_BLIND, SMALL_BET, HOLDEM_DEFAULTS),
+                 NoMoreThan(SMALL_BET, BIG_BET, HOLDEM_DEFAULTS))
+RED_DOG_ANTE = (NoMoreThan(ANTE, RED_DOG_BUY_IN,
+                           {"ante": RED_DOG_DEFAULT_ANTE, "buy_in": DEFAULT_BUY_IN}),)
 
 Check = Bound | OneOf | Flag
 SETTINGS: dict[str, Check] = {

@@ -15,12 +15,43 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.i18n import render, t
 from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text, renderer_for
-from bot.validation import ANTE, RED_DOG_BUY_IN, guild_setting
-from cogs.common import BuyIn, Dictionary, MinBuyIn, Option, Refusals, send_rules, start_table
+from bot.validation import (
+    ANTE,
+    BIG_BLIND,
+    FIXED_LIMIT,
+    HOLDEM_STAKES,
+    RED_DOG_ANTE,
+    RED_DOG_BUY_IN,
+    SMALL_BLIND,
+    guild_setting,
+)
+from cogs.common import (
+    DESCRIBE_ANTE,
+    DESCRIBE_BIG_BET,
+    DESCRIBE_DECLARE_SECONDS,
+    DESCRIBE_DICTIONARY,
+    DESCRIBE_LAST_SECONDS,
+    DESCRIBE_SMALL_BET,
+    BigBet,
+    BuyIn,
+    DealAnte,
+    DeclareSeconds,
+    Dictionary,
+    LastSeconds,
+    MinBuyIn,
+    Option,
+    Refusals,
+    SmallBet,
+    TurnSeconds,
+    send_rules,
+    start_table,
+)
+from cogs.sppoker import default_dictionary
 from engine.betting import Pot
 from engine.cards import parse_cards
 from engine.game import Event
@@ -262,11 +293,17 @@ class BadugiCommands(Refusals, commands.GroupCog, group_name="badugi",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Badugi cash table in this channel")
-    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
+    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN, ante=DESCRIBE_ANTE,
+                           small_bet=DESCRIBE_SMALL_BET, big_bet=DESCRIBE_BIG_BET)
     async def start(self, interaction: discord.Interaction,
                     buy_in: BuyIn | None = None,
-                    min_buy_in: MinBuyIn | None = None) -> None:
-        await start_table(interaction, Badugi.kind, buy_in=buy_in, min_buy_in=min_buy_in)
+                    min_buy_in: MinBuyIn | None = None,
+                    ante: DealAnte | None = None,
+                    small_bet: SmallBet | None = None,
+                    big_bet: BigBet | None = None) -> None:
+        await start_table(interaction, Badugi.kind, buy_in=buy_in, min_buy_in=min_buy_in,
+                          ante=ante, small_bet=small_bet, big_bet=big_bet,
+                          relations=FIXED_LIMIT)
 
     @app_commands.command(name="rules", description="How Badugi is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -281,13 +318,16 @@ class RedDogCommands(Refusals, commands.GroupCog, group_name="reddog",
 
     @app_commands.command(name="start", description="Open a Red Dog cash table in this channel")
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
-                           ante="Chips each player antes to the pot (default 1)")
+                           ante="Chips each player antes to the pot (default 1)",
+                           turn_seconds="Seconds each player has to bet (default 60)")
     async def start(self, interaction: discord.Interaction,
                     buy_in: app_commands.Transform[int, Option(RED_DOG_BUY_IN)] | None = None,
                     min_buy_in: MinBuyIn | None = None,
-                    ante: app_commands.Transform[int, Option(ANTE)] | None = None) -> None:
+                    ante: app_commands.Transform[int, Option(ANTE)] | None = None,
+                    turn_seconds: TurnSeconds | None = None) -> None:
         await start_table(interaction, RedDog.kind, buy_in=buy_in,
-                          min_buy_in=min_buy_in, ante=ante)
+                          min_buy_in=min_buy_in, ante=ante, turn_seconds=turn_seconds,
+                          relations=RED_DOG_ANTE)
 
     @app_commands.command(name="rules", description="How Red Dog is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -303,24 +343,39 @@ class HoldemSppokerCommands(Refusals, commands.GroupCog, group_name="holdem-sppo
 
     @app_commands.command(name="start", description="Open a Hold'em Sppoker cash table here")
     @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
-                           dictionary="Dictionary for words (default: the server's)")
+                           small_blind="The small blind (default 5)",
+                           big_blind="The big blind, no more than the small bet (default 10)",
+                           small_bet=DESCRIBE_SMALL_BET, big_bet=DESCRIBE_BIG_BET,
+                           dictionary=DESCRIBE_DICTIONARY,
+                           declare_seconds=DESCRIBE_DECLARE_SECONDS,
+                           last_seconds=DESCRIBE_LAST_SECONDS)
     async def start(self, interaction: discord.Interaction,
                     buy_in: BuyIn | None = None,
                     min_buy_in: MinBuyIn | None = None,
-                    dictionary: Dictionary | None = None) -> None:
+                    small_blind: app_commands.Transform[int, Option(SMALL_BLIND)] | None = None,
+                    big_blind: app_commands.Transform[int, Option(BIG_BLIND)] | None = None,
+                    small_bet: SmallBet | None = None,
+                    big_bet: BigBet | None = None,
+                    dictionary: Dictionary | None = None,
+                    declare_seconds: DeclareSeconds | None = None,
+                    last_seconds: LastSeconds | None = None) -> None:
         async def server_dictionary() -> dict[str, str]:
-            """The server's `dictionary` setting, else the bot's (read within the command's
-            time; a stored value no longer installed reads as the bot's)."""
+            """The dictionary Sppoker's `default_dictionary` picks for this server, the one
+            `/table settings` names (read within the command's time; a stored value no
+            longer installed reads as no choice)."""
             default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
             if interaction.guild_id is None:
                 return {"language": default}
             store = self.bot.store  # type: ignore[attr-defined]
-            return {"language": await guild_setting(store, interaction.guild_id, "dictionary",
-                                                    default)}
+            chosen = await guild_setting(store, interaction.guild_id, "dictionary", None)
+            locale = await i18n.load_guild_locale(store, interaction.guild_id)
+            return {"language": default_dictionary(chosen, locale, default)}
 
         await start_table(interaction, HoldemSppoker.kind, buy_in=buy_in,
-                          min_buy_in=min_buy_in, language=dictionary,
-                          defaults=server_dictionary)
+                          min_buy_in=min_buy_in, small_blind=small_blind, big_blind=big_blind,
+                          small_bet=small_bet, big_bet=big_bet, language=dictionary,
+                          declare_seconds=declare_seconds, last_seconds=last_seconds,
+                          defaults=server_dictionary, relations=HOLDEM_STAKES)
 
     @app_commands.command(name="rules", description="How Hold'em Sppoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -21,7 +21,7 @@ from discord import app_commands
 from bot import i18n, validation
 from bot.i18n import t
 from bot.presenter import Answer, answer_in_time, deliver, in_time
-from bot.validation import Bound, Flag, InvalidValue, OneOf
+from bot.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf, checked_relations
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +82,29 @@ BuyIn = app_commands.Transform[int, Option(validation.BUY_IN)]
 MinBuyIn = app_commands.Transform[int, Option(validation.MIN_BUY_IN)]
 TurnSeconds = app_commands.Transform[int, Option(validation.TURN_SECONDS)]
 Dictionary = app_commands.Transform[str, Option(validation.DICTIONARY)]
+DealAnte = app_commands.Transform[int, Option(validation.DEAL_ANTE)]
+SmallBet = app_commands.Transform[int, Option(validation.SMALL_BET)]
+BigBet = app_commands.Transform[int, Option(validation.BIG_BET)]
+DeclareSeconds = app_commands.Transform[int, Option(validation.DECLARE_SECONDS)]
+LastSeconds = app_commands.Transform[int, Option(validation.LAST_SECONDS)]
+
+# What the start commands say of the options several games share (the defaults are the
+# engines': engine/games/chip_deal.py STAKES, engine/games/sppoker.py's declaring clocks).
+DESCRIBE_ANTE = "Chips each player antes every deal (default 5; 0: no ante)"
+DESCRIBE_SMALL_BET = "Bets and raises in the early rounds (default 10)"
+DESCRIBE_BIG_BET = "Bets and raises in the late rounds (default 20)"
+DESCRIBE_DECLARE_SECONDS = "Seconds the whole table has to declare (default 120)"
+DESCRIBE_LAST_SECONDS = "Seconds the last person to declare has (default 10)"
+DESCRIBE_DICTIONARY = "Dictionary for words (default: the server's, see /table settings)"
 
 
 def refused_answer(invalid: InvalidValue) -> Answer:
-    """The refusal in the reader's language, the option named as their client names it."""
-    name = i18n.translate_command(invalid.option, i18n.current(), "name") or invalid.option
-    return Answer(i18n.render(invalid.shown(name)))
+    """The refusal in the reader's language, the options named as their client names them."""
+    def named(option: str) -> str:
+        return i18n.translate_command(option, i18n.current(), "name") or option
+
+    other = named(invalid.other) if invalid.other is not None else None
+    return Answer(i18n.render(invalid.shown(named(invalid.option), other)))
 
 
 class Refusals:
@@ -127,10 +144,25 @@ EMBED_DESCRIPTION_LIMIT = 4096
 
 async def start_table(
     interaction: discord.Interaction, kind: str, *,
-    defaults: Callable[[], Awaitable[Mapping[str, Any]]] | None = None, **options: Any,
+    defaults: Callable[[], Awaitable[Mapping[str, Any]]] | None = None,
+    relations: tuple[NoMoreThan, ...] = (), **options: Any,
 ) -> None:
     """`/<game> start`: the presenter opens the table (`defaults` fills the options left out,
-    read within the command's time)."""
+    read within the command's time). Each value was checked on arrival (`Option`); the
+    pairs that must go together (`relations`, declared in bot/validation.py) are checked
+    here, and a refused pair is answered privately, as a refused value is, opening nothing."""
+    try:
+        checked_relations(options, relations)
+    except InvalidValue as error:
+        invalid = error
+
+        async def refusal() -> Answer:
+            await i18n.for_interaction(interaction)
+            return refused_answer(invalid)
+
+        log.info("refused /%s start from %s: %s", kind, interaction.user.id, invalid)
+        await answer_in_time(interaction, refusal())
+        return
     presenter = interaction.client.presenter  # type: ignore[attr-defined]
     await presenter.open_table(interaction, kind, options, defaults=defaults)
 

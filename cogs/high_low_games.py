@@ -12,9 +12,26 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
-from bot.validation import DRAW_FEE
+from bot.validation import DRAW_FEE, FIXED_LIMIT, OUT_TAKES_LOW
 from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, pots_line, seat_state, showdown_images
-from cogs.common import BuyIn, MinBuyIn, Option, Refusals, send_rules, start_table
+from cogs.common import (
+    DESCRIBE_ANTE,
+    DESCRIBE_BIG_BET,
+    DESCRIBE_DECLARE_SECONDS,
+    DESCRIBE_LAST_SECONDS,
+    DESCRIBE_SMALL_BET,
+    BigBet,
+    BuyIn,
+    DealAnte,
+    DeclareSeconds,
+    LastSeconds,
+    MinBuyIn,
+    Option,
+    Refusals,
+    SmallBet,
+    send_rules,
+    start_table,
+)
 from engine.games.old_man_49er import OldMan49er
 from engine.games.reveal_order import RevealSeatView, RevealView
 from engine.games.spew import Spew, SpewSeatView, SpewView
@@ -125,6 +142,13 @@ PLUGINS = (
 )
 
 
+# The options every high-low game's start takes, as its command describes them.
+STAKES_AND_CLOCKS = {"buy_in": BUY_IN, "min_buy_in": MIN_BUY_IN, "ante": DESCRIBE_ANTE,
+                     "small_bet": DESCRIBE_SMALL_BET, "big_bet": DESCRIBE_BIG_BET,
+                     "declare_seconds": DESCRIBE_DECLARE_SECONDS,
+                     "last_seconds": DESCRIBE_LAST_SECONDS}
+
+
 @app_commands.guild_only()
 class OldMan49erCommands(Refusals, commands.GroupCog, group_name="old-man-49er",
                          group_description="Old Man 49er: reveal one by one; 49 takes all (chips)"):
@@ -132,11 +156,19 @@ class OldMan49erCommands(Refusals, commands.GroupCog, group_name="old-man-49er",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open an Old Man 49er cash table here")
-    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
+    @app_commands.describe(**STAKES_AND_CLOCKS)
     async def start(self, interaction: discord.Interaction,
                     buy_in: BuyIn | None = None,
-                    min_buy_in: MinBuyIn | None = None) -> None:
-        await start_table(interaction, OldMan49er.kind, buy_in=buy_in, min_buy_in=min_buy_in)
+                    min_buy_in: MinBuyIn | None = None,
+                    ante: DealAnte | None = None,
+                    small_bet: SmallBet | None = None,
+                    big_bet: BigBet | None = None,
+                    declare_seconds: DeclareSeconds | None = None,
+                    last_seconds: LastSeconds | None = None) -> None:
+        await start_table(interaction, OldMan49er.kind, buy_in=buy_in, min_buy_in=min_buy_in,
+                          ante=ante, small_bet=small_bet, big_bet=big_bet,
+                          declare_seconds=declare_seconds, last_seconds=last_seconds,
+                          relations=FIXED_LIMIT)
 
     @app_commands.command(name="rules", description="How Old Man 49er is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -150,11 +182,23 @@ class SpewCommands(Refusals, commands.GroupCog, group_name="spew",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Spew cash table here")
-    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN)
+    @app_commands.describe(**STAKES_AND_CLOCKS,
+                           out_takes_low="A player spewed out of cards holds the nut low "
+                           "instead of going out (off by default)")
     async def start(self, interaction: discord.Interaction,
                     buy_in: BuyIn | None = None,
-                    min_buy_in: MinBuyIn | None = None) -> None:
-        await start_table(interaction, Spew.kind, buy_in=buy_in, min_buy_in=min_buy_in)
+                    min_buy_in: MinBuyIn | None = None,
+                    ante: DealAnte | None = None,
+                    small_bet: SmallBet | None = None,
+                    big_bet: BigBet | None = None,
+                    declare_seconds: DeclareSeconds | None = None,
+                    last_seconds: LastSeconds | None = None,
+                    out_takes_low: app_commands.Transform[bool, Option(OUT_TAKES_LOW)]
+                    | None = None) -> None:
+        await start_table(interaction, Spew.kind, buy_in=buy_in, min_buy_in=min_buy_in,
+                          ante=ante, small_bet=small_bet, big_bet=big_bet,
+                          declare_seconds=declare_seconds, last_seconds=last_seconds,
+                          out_takes_low=out_takes_low, relations=FIXED_LIMIT)
 
     @app_commands.command(name="rules", description="How Spew is played here")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -168,14 +212,21 @@ class ZeroTo55Commands(Refusals, commands.GroupCog, group_name="zero-to-55",
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Zero to 55 cash table here")
-    @app_commands.describe(buy_in=BUY_IN, min_buy_in=MIN_BUY_IN,
+    @app_commands.describe(**STAKES_AND_CLOCKS,
                            draw_fee="Chips per card drawn (default 0: free)")
     async def start(self, interaction: discord.Interaction,
                     buy_in: BuyIn | None = None,
                     min_buy_in: MinBuyIn | None = None,
+                    ante: DealAnte | None = None,
+                    small_bet: SmallBet | None = None,
+                    big_bet: BigBet | None = None,
+                    declare_seconds: DeclareSeconds | None = None,
+                    last_seconds: LastSeconds | None = None,
                     draw_fee: app_commands.Transform[int, Option(DRAW_FEE)] | None = None) -> None:
         await start_table(interaction, ZeroTo55.kind, buy_in=buy_in,
-                          min_buy_in=min_buy_in, draw_fee=draw_fee)
+                          min_buy_in=min_buy_in, ante=ante, small_bet=small_bet,
+                          big_bet=big_bet, declare_seconds=declare_seconds,
+                          last_seconds=last_seconds, draw_fee=draw_fee, relations=FIXED_LIMIT)
 
     @app_commands.command(name="rules", description="How Zero to 55 is played here")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -11,8 +11,19 @@ from bot.i18n import render, t
 from bot.images import Row, render_cards, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer
-from bot.validation import AI_SKILL, DECLARE_SECONDS, SPPOKER_TARGET, guild_setting
-from cogs.common import Dictionary, Option, Refusals, send_rules, start_table
+from bot.validation import AI_SKILL, SPPOKER_TARGET, guild_setting
+from cogs.common import (
+    DESCRIBE_DECLARE_SECONDS,
+    DESCRIBE_DICTIONARY,
+    DESCRIBE_LAST_SECONDS,
+    DeclareSeconds,
+    Dictionary,
+    LastSeconds,
+    Option,
+    Refusals,
+    send_rules,
+    start_table,
+)
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games.sppoker import Sppoker as SppokerGame
@@ -127,13 +138,15 @@ class Sppoker(Refusals, commands.GroupCog, group_name="sppoker",
     @app_commands.command(name="start", description="Open a Sppoker table in this channel")
     @app_commands.describe(
         target="Points to win (default by player count: 12 for 2 players … 6 for 8)",
-        seconds="Declaration time limit for the whole table, in seconds (default 120)",
-        dictionary="Dictionary for words (default: the server's, see /table settings)",
+        declare_seconds=DESCRIBE_DECLARE_SECONDS,
+        last_seconds=DESCRIBE_LAST_SECONDS,
+        dictionary=DESCRIBE_DICTIONARY,
         ai_skill="How well AI seats play: 0 casual, 1 good, 2 strong (default 2)",
     )
     async def start(self, interaction: discord.Interaction,
                     target: app_commands.Transform[int, Option(SPPOKER_TARGET)] | None = None,
-                    seconds: app_commands.Transform[int, Option(DECLARE_SECONDS)] | None = None,
+                    declare_seconds: DeclareSeconds | None = None,
+                    last_seconds: LastSeconds | None = None,
                     dictionary: Dictionary | None = None,
                     ai_skill: app_commands.Transform[int, Option(AI_SKILL)] | None = None,
                     ) -> None:
@@ -149,8 +162,9 @@ class Sppoker(Refusals, commands.GroupCog, group_name="sppoker",
             locale = await i18n.load_guild_locale(store, interaction.guild_id)
             return {"language": default_dictionary(chosen, locale, default)}
 
-        await start_table(interaction, KIND, target=target, declare_seconds=seconds,
-                          language=dictionary, ai_skill=ai_skill, defaults=server_dictionary)
+        await start_table(interaction, KIND, target=target, declare_seconds=declare_seconds,
+                          last_seconds=last_seconds, language=dictionary, ai_skill=ai_skill,
+                          defaults=server_dictionary)
 
     @app_commands.command(name="rules", description="How Sppoker is played here")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -34,8 +34,10 @@ from cogs.common import Option, Refused, refused_answer
 BOUNDS = [value for value in vars(validation).values() if isinstance(value, Bound)]
 RANGES = {  # what the README and the commands' descriptions promise
     "BUY_IN": (20, 100_000), "RED_DOG_BUY_IN": (5, 100_000), "MIN_BUY_IN": (1, 100_000),
-    "ANTE": (1, 1000), "DRAW_FEE": (0, 100), "SPPOKER_TARGET": (1, 99),
-    "DECLARE_SECONDS": (20, 600), "AI_SKILL": (0, 2), "TURN_SECONDS": (20, 900),
+    "ANTE": (1, 1000), "DEAL_ANTE": (0, 1000), "SMALL_BET": (1, 10_000),
+    "BIG_BET": (1, 10_000), "SMALL_BLIND": (1, 10_000), "BIG_BLIND": (1, 10_000),
+    "DRAW_FEE": (0, 100), "SPPOKER_TARGET": (1, 99), "DECLARE_SECONDS": (20, 600),
+    "LAST_SECONDS": (5, 120), "AI_SKILL": (0, 2), "TURN_SECONDS": (20, 900),
     "POKENO_TARGET": (50, 2000), "POKENO_TURN_SECONDS": (30, 900),
     "GRANT": (-1_000_000, 1_000_000), "LOBBY_MINUTES": (1, 240),
     "STARTING_CHIPS": (0, 1_000_000), "DAILY_CHIPS": (1, 100_000),
