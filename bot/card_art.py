@@ -234,10 +234,12 @@ def _rank_glyph_size(rank: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def _face(card: Card) -> Image.Image:
-    """One card's face, drawn once per process (a Card hashes by rank, suit and letter)."""
+def _face(card: Card, wild: str = "WILD") -> Image.Image:
+    """One card's face, drawn once per process (a Card hashes by rank, suit and letter).
+    `wild` is the word under a Sppoker vowel card's letter, in the reader's language (the
+    caller translates it: this module draws and knows no language)."""
     if card.rank is None:
-        return _wild_face(card.letter)
+        return _wild_face(card.letter, wild)
     assert card.suit is not None
     ink = _ink(card)
     face = _blank(FACE, EDGE).copy()
@@ -256,7 +258,7 @@ def _face(card: Card) -> Image.Image:
     return face
 
 
-def _wild_face(letter: str | None) -> Image.Image:
+def _wild_face(letter: str | None, wild: str = "WILD") -> Image.Image:
     if letter is None:  # a joker: JOKER down both corners, a gold star in the middle
         face = _blank(FACE, EDGE).copy()
         _put_indices(face, _vertical_index("JOKER", 13, WILD_INK))
@@ -270,7 +272,7 @@ def _wild_face(letter: str | None) -> Image.Image:
     _put_indices(face, _index(letter, 25, "★", 20, WILD_INK))
     _paste_centred(face, _glyph("★", 88, (*GOLD[:3], 110)), CARD_W / 2, CARD_H / 2 - 6)
     _paste_centred(face, _glyph(letter, 56, WILD_INK), CARD_W / 2, CARD_H / 2 - 6)
-    _paste_centred(face, _glyph("WILD", 11, WILD_INK), CARD_W / 2 - 6, CARD_H / 2 + 29)
+    _paste_centred(face, _glyph(wild, 11, WILD_INK), CARD_W / 2 - 6, CARD_H / 2 + 29)
     return face
 
 

@@ -56,6 +56,7 @@ from bot.card_art import (
     _shadow,
     _slot,
 )
+from bot.i18n import t
 from bot.inert import clean
 from engine.cards import Card
 
@@ -98,6 +99,12 @@ class Row:
         return max(len(self.cards) + self.face_down, self.slots)
 
 
+def wild_word() -> str:
+    """The word a Sppoker vowel card shows under its letter (wild in poker), in the current
+    locale: a picture is drawn in its reader's language (`bot.sender.draw`)."""
+    return t("WILD")
+
+
 def _plain(text: str) -> str:
     """Text as a picture draws it: cleaned, not clipped (the pixel width clips it)."""
     return clean(text, limit=None)
@@ -127,7 +134,7 @@ def _draw_strip(base: Image.Image, row: Row, x: int, y: int, step: int, lift: in
         cx = x + i * step
         if i < len(row.cards):
             raised = i in row.highlight
-            face = _face(row.cards[i])
+            face = _face(row.cards[i], wild_word())
         elif i < len(row.cards) + row.face_down:
             raised, face = False, _back()
         else:

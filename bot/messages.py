@@ -131,9 +131,11 @@ def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> 
 def pictures(kind: str, events: Sequence[Event], names: Sequence[str],
              locale: str | None = None) -> dict[str, Any]:
     """Pictures are drawn by the sender, off the lock: the body says what to draw, its
-    words already in the language of whoever will see it."""
-    return {"kind": kind, "events": [event_to_json(e, locale or i18n.current())
-                                     for e in events], "names": list(names)}
+    words already in the language of whoever will see it, and that language, which the
+    drawing's own words (a caption, a declaration, a card's "WILD") are written in."""
+    language = locale or i18n.current()
+    return {"kind": kind, "events": [event_to_json(e, language) for e in events],
+            "names": list(names), "locale": language}
 
 
 def post(*, channel: int | None = None, user: int | None = None, content: str = "",

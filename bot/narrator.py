@@ -222,8 +222,22 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
 
 
 def replay_line(table: Table) -> str:
-    """A finished game's short id, by which `/replay` and `/stats` find it."""
-    return t("🎞️ Replay: `/replay game:{table}`, or the button below.", table=table.table_id)
+    """A finished game's short id, by which `/replay` and `/stats` find it. A channel's
+    readers type commands in their own Discord's language, whatever the table's: a table
+    not in English names the command in its language and in English (`/repris` would not
+    be found by an English client); the Replay button below needs no typing at all."""
+    english = f"/replay game:{table.table_id}"
+    local = f"/{command_name('replay')} {command_name('game')}:{table.table_id}"
+    if local == english:
+        return t("🎞️ Replay: `{command}`, or the button below.", command=english)
+    return t("🎞️ Replay: the button below, or `{command}` (in English Discord: `{english}`).",
+             command=local, english=english)
+
+
+def command_name(name: str) -> str:
+    """A slash command's or option's name as a Discord client in the current locale shows
+    it (`bot.translator`)."""
+    return i18n.translate_command(name, i18n.current(), "name") or name
 
 
 def with_replay(table: Table, bodies: list[Body]) -> list[Body]:
@@ -275,7 +289,7 @@ def _closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
     if table.status == "lobby":
         bodies.append(messages.edit("lobby", text))
     else:
-        title = table.game_class.title
+        title = render(table.game_class.title)
         bodies.append(messages.edit("board", f"**{title}** — {text}"))
         bodies += [messages.strip(f"prompt:{seat}") for seat in range(len(table.seats))]
     return bodies

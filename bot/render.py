@@ -276,12 +276,13 @@ def board_text(table: Table) -> str:
 
 
 def game_title(game: Game) -> str:
-    """The game as its messages name it: a Dealer's Choice deal names the game the dealer
-    chose too ("Dealer's Choice · Spew"), since every deal there is another game."""
+    """The game as its messages name it, in the current locale (the solitaire's board says
+    Po-Ke-No-patiens in Swedish, as its lobby does): a Dealer's Choice deal names the game
+    the dealer chose too ("Dealer's Choice · Spew"), since every deal there is another game."""
     playing = getattr(game, "playing", game.kind)
     if playing == game.kind or playing not in GAMES:
-        return game.title
-    return f"{game.title} · {GAMES[playing].title}"
+        return render(game.title)
+    return f"{render(game.title)} · {render(GAMES[playing].title)}"
 
 
 def _board_text(table: Table) -> str:

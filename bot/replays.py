@@ -23,15 +23,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.i18n import render, t
+from bot.i18n import DEFAULT_LOCALE, catalogue, current, render, t
 from bot.inert import TEXT_LIMIT, clean, inert
 from bot.render import cards_text, clip, renderer_for, shown_view
 from bot.store import Store
 from bot.table import DEAL_RECORD
 from engine.game import Action
 from engine.games import GAMES
-from engine.i18n import msg
+from engine.games.pokeno_scoring import space_name
+from engine.i18n import N_, msg
 from engine.notation import Deal, Frame, Move, Notation
+from engine.partial import Space
+from engine.replay import format_action
 
 SHORT_ID_CHARS = 8  # a table id: secrets.token_hex(4)
 
@@ -207,6 +210,78 @@ def file_name(game: PlayedGame) -> str:
 
 EVERYONE = -1  # "who" of a page showing the table and every hand, no one seat's knowledge
 
+# A move line in the reader's language. The English line is the notation itself ("declare
+# poker", "bet 20", "choose badugi"), so these entries are there to be translated: where a
+# catalogue has none (English), the notation's own word is shown. Keys are the action's name
+# (a verb) and the words among its arguments; a game whose action means something else
+# there has its own entry (Chicago's "call" is the Chicago call, Po-Ke-No's a full board).
+MOVE_VERBS = {
+    "bet": N_("move: bet"), "call": N_("move: call"), "check": N_("move: check"),
+    "choose": N_("move: choose"), "confirm": N_("move: confirm"),
+    "declare": N_("move: declare"), "discard": N_("move: discard"), "draw": N_("move: draw"),
+    "end": N_("move: end"), "exchange": N_("move: exchange"), "fold": N_("move: fold"),
+    "next_hand": N_("move: next_hand"), "order": N_("move: order"), "pass": N_("move: pass"),
+    "pick": N_("move: pick"), "place": N_("move: place"), "play": N_("move: play"),
+    "raise": N_("move: raise"), "reset": N_("move: reset"), "reveal": N_("move: reveal"),
+    "stand": N_("move: stand"), "timeout": N_("move: timeout"), "undo": N_("move: undo"),
+    "word": N_("move: word"),
+}
+GAME_MOVE_VERBS = {
+    ("chicago", "call"): N_("move: call Chicago"), ("chicago", "pass"): N_("move: no call"),
+    ("pokeno", "call"): N_("move: call full board"),
+    ("pokeno_solitaire", "call"): N_("move: call full board"),
+}
+MOVE_WORDS = {
+    "poker": N_("move: poker"), "spelling": N_("move: spelling"),
+    "double": N_("move: double"), "both": N_("move: both"), "high": N_("move: high"),
+    "low": N_("move: low"),
+}
+
+
+def _entry(key: str, fallback: str) -> str:
+    """A move's word in the current locale, or the notation's own word without one."""
+    found = catalogue().gettext(key)
+    return fallback if found == key else found
+
+
+def move_text(move: Move, kind: str) -> str:
+    """What a replay's line says a seat did, without the seat: the notation's words (the
+    action, then its arguments) in the reader's language, a typed word made inert.
+
+    The English is the notation as written; Swedish names the action in Swedish, its
+    declared side (poker, high) too, a Po-Ke-No space by its name and a Dealer's Choice
+    game by its title. Cards and numbers are the same in every language."""
+    name = move.action.name
+    verb = GAME_MOVE_VERBS.get((kind, name)) or MOVE_VERBS.get(name)
+    words = [_entry(verb, name) if verb else name]
+    if move.hidden:
+        words.append("?")
+        return " ".join(words)
+    for arg in move.action.args:
+        if arg is None and current() != DEFAULT_LOCALE:
+            continue  # the notation's `null` (no word yet) says nothing to a reader
+        plain = format_action(Action("", (arg,))).strip()
+        if isinstance(arg, str) and arg in MOVE_WORDS:
+            words.append(_entry(MOVE_WORDS[arg], plain))
+        elif isinstance(arg, str) and name == "choose" and arg in GAMES:
+            words.append(_entry_title(arg, plain))
+        elif isinstance(arg, str) and name == "place" and arg.upper() in Space.__members__:
+            words.append(_localized(render(space_name(Space[arg.upper()])), plain))
+        else:
+            words.append(inert(plain, limit=TEXT_LIMIT, squeeze=False))
+    return " ".join(words)
+
+
+def _entry_title(kind: str, plain: str) -> str:
+    """A game chosen, by its title in the reader's language (its kind in English, as
+    the notation writes it)."""
+    return _localized(render(GAMES[kind].title), plain)
+
+
+def _localized(shown: str, plain: str) -> str:
+    """A translated word where the reader's language is not the notation's (English)."""
+    return plain if current() == DEFAULT_LOCALE else shown
+
 
 def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EVERYONE) -> str:
     """One step of a replay: the move and what it told (a seat's own news marked 🔒 with its
@@ -232,8 +307,8 @@ def frame_text(game: PlayedGame, notation: Notation, frame: Frame, who: int = EV
     # did not see (a sealed declaration, cards placed face down), none of another's news.
     shown_move = frame.move_seen_by(who) if one else frame.move
     if shown_move is not None:  # its words are as typed: inert too
-        move = inert(shown_move.format().partition(" ")[2], limit=TEXT_LIMIT, squeeze=False)
-        lines.append(f"**{names[shown_move.seat]}**: {move}")
+        lines.append(f"**{names[shown_move.seat]}**: "
+                     f"{move_text(shown_move, frame.public.kind)}")
     for event in frame.known_to(who) if one else frame.events:
         for text in render(event.text).split("\n"):
             if text.strip():

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiohttp
 import discord
 
+from bot import i18n
 from bot.delivery import Delivery
 from bot.in_place import InPlace
 from bot.messages import Body, destination, event_from_json, pinged
@@ -73,9 +74,11 @@ def _painter_started() -> None:
 
 
 def draw(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
-    """In the painter process: the pictures a body asks for."""
+    """In the painter process: the pictures a body asks for, in the language the body was
+    written in (a row written before bodies said it: English)."""
     events = [event_from_json(event) for event in picture["events"]]
-    return renderer_for(picture["kind"]).images(events, picture["names"])
+    with i18n.using(picture.get("locale")):
+        return renderer_for(picture["kind"]).images(events, picture["names"])
 
 
 class Sender:

@@ -19,6 +19,7 @@ from bot.validation import (
     guild_settings,
 )
 from cogs.common import Dictionary, Option, Refusals, refused_answer
+from cogs.sppoker import default_dictionary
 
 
 @app_commands.guild_only()
@@ -77,23 +78,48 @@ class Tables(Refusals, commands.GroupCog, group_name="table",
             i18n.remember_guild_locale(interaction.guild_id, str(changes["locale"]))
             await i18n.for_interaction(interaction)  # answered in the new language
         current = await guild_settings(store, interaction.guild_id)
-        language = i18n.LOCALE_NAMES.get(str(current.get("locale", i18n.DEFAULT_LOCALE)),
-                                         "English")
+        locale = str(current.get("locale", i18n.DEFAULT_LOCALE))
+        language = i18n.LOCALE_NAMES.get(locale, "English")
         bank = self.bot.bank  # type: ignore[attr-defined]
-        default_language = self.bot.settings.dictionary  # type: ignore[attr-defined]
+        bot_default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
+        chosen = current.get("dictionary")
+        # What a word game opened now would judge words by (`cogs.sppoker.default_dictionary`,
+        # which both word games' `start` use), not only what the server chose.
+        dictionary = default_dictionary(chosen, locale, bot_default)
+        option = command_name("dictionary")
+        if chosen:
+            words = t("• word games use the **{dictionary}** dictionary (`{option}`)",
+                      dictionary=dictionary, option=option)
+        elif dictionary != bot_default:
+            words = t("• word games use the **{dictionary}** dictionary, the one of the "
+                      "server's language (`{option}` chooses another)",
+                      dictionary=dictionary, option=option)
+        else:
+            words = t("• word games use the **{dictionary}** dictionary, the bot's default "
+                      "(`{option}` chooses another)", dictionary=dictionary, option=option)
+        daily_command = f"/{command_name('chips')} {command_name('daily')}"
         return Answer("\n".join([
             t("Settings of this server:"),
-            t("• the bot speaks **{language}** in this server's channels (`locale`); "
+            t("• the bot speaks **{language}** in this server's channels (`{option}`); "
               "what only you see follows your Discord language when the bot speaks it",
-              language=language),
-            t("• idle lobbies close after **{minutes} minutes**",
-              minutes=current.get("lobby_minutes", 10)),
-            t("• word games use the **{dictionary}** dictionary (`dictionary`)",
-              dictionary=current.get("dictionary", default_language)),
-            t("• new players start with **{chips}** chips; `/chips daily` gives **{daily}**",
+              language=language, option=command_name("locale")),
+            t("• idle lobbies close after **{minutes} minutes** (`{option}`)",
+              minutes=current.get("lobby_minutes", 10), option=command_name("lobby_minutes")),
+            words,
+            t("• new players start with **{chips}** chips (`{starting}`); `{daily_command}` "
+              "gives **{daily}** (`{daily_option}`)",
               chips=await bank.starting(interaction.guild_id),
-              daily=await bank.daily_amount(interaction.guild_id)),
+              daily=await bank.daily_amount(interaction.guild_id),
+              starting=command_name("starting_chips"),
+              daily_command=daily_command,
+              daily_option=command_name("daily_chips")),
         ]))
+
+
+def command_name(name: str) -> str:
+    """A command's or option's name as the reader's Discord client shows it (the reply is
+    in their language: `i18n.for_interaction`), so what it cites can be typed as it reads."""
+    return i18n.translate_command(name, i18n.current(), "name") or name
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -169,13 +169,16 @@ def fold_word(text: str) -> str:
 
 
 def validate_word(
-    word: str | None, cards: Iterable[Any] | str, dictionary: Dictionary
+    word: str | None, cards: Iterable[Any] | str, dictionary: Dictionary,
+    language: str | None = None,
 ) -> WordCheck:
     """Judge a declared word against a hand, per RULINGS: letters only, at least 2 of them,
     each card's letter used at most once, and accepted by the dictionary in lower case. The
     word is compared after `fold_word` (compatibility, then case folding).
 
-    The reasons are shown to the player as they are, so they say what to fix.
+    The reasons are shown to the player as they are, so they say what to fix; a word the
+    dictionary refuses names the dictionary that judged it when `language` (its tag) is
+    given, since a table may play with another language's words than its players expect.
 
     >>> d = WordListDictionary(["bee", "be"])
     >>> validate_word("b", "BEEXQ", d).reason
@@ -186,6 +189,8 @@ def validate_word(
     'letters not in your hand: 1 more E (you hold 2) (your letters: BEEXQ)'
     >>> validate_word("xq", "BEEXQ", d).reason
     'not in the dictionary: XQ'
+    >>> validate_word("xq", "BEEXQ", d, "sv_SE").reason
+    'not in the sv_SE dictionary: XQ'
     """
     text = fold_word(word or "").strip()
     upper = text.upper()
@@ -226,6 +231,9 @@ def validate_word(
                 missing=Msg.joined(", ", missing), letters=letters),
         )
     if not dictionary.check(text.lower()):
+        if language:
+            return WordCheck(False, upper, msg("not in the {language} dictionary: {word}",
+                                               language=language, word=upper))
         return WordCheck(False, upper, msg("not in the dictionary: {word}", word=upper))
     return WordCheck(True, upper, "")
 

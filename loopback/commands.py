@@ -3,6 +3,11 @@
 The registered command definitions decide the shape, exactly as the Discord client uses them:
 subcommand groups nest, options are coerced to their declared types, choices, ranges and
 required options are checked, and users, channels and roles come with `resolved` data.
+
+A user types names as their Discord client shows them: a client in Swedish (`User.locale`
+sv-SE) shows a command's, option's and choice's `name_localizations` for its locale (`/repris
+spel:…`), and the interaction carries the names the bot registered (`/replay game:…`), as
+Discord sends them. The registered names are accepted too, in any locale.
 """
 
 from __future__ import annotations
@@ -48,6 +53,17 @@ def parse_invocation(text: str) -> tuple[list[str], dict[str, str]]:
     return path, options
 
 
+def shown_name(node: dict[str, Any], locale: str) -> str:
+    """A command's, option's or choice's name as a client in `locale` shows it."""
+    return str((node.get("name_localizations") or {}).get(locale) or node["name"])
+
+
+def _named(node: dict[str, Any], word: str, locale: str) -> bool:
+    """Whether a typed word names this command, option or choice: as the user's client shows
+    it, or as registered."""
+    return word in (node["name"], shown_name(node, locale))
+
+
 def find_command(
     state: LoopbackState, name: str, channel: Channel, user: User
 ) -> dict[str, Any]:
@@ -55,10 +71,10 @@ def find_command(
     scopes = [channel.guild_id, None] if channel.guild_id is not None else [None]
     for scope in scopes:
         for command in state.commands.get(scope, []):
-            if command["name"] == name and command.get("type", 1) == 1:
+            if _named(command, name, user.locale) and command.get("type", 1) == 1:
                 _check_available(state, command, channel, user)
                 return command
-    known = sorted({c["name"] for s in scopes for c in state.commands.get(s, [])})
+    known = sorted({shown_name(c, user.locale) for s in scopes for c in state.commands.get(s, [])})
     raise CommandNotFound(f"/{name} is not registered here; known: {', '.join(known) or 'none'}")
 
 
@@ -91,19 +107,24 @@ def build_data(
     """The `data` of a type 2 (or, with `focused`, type 4 autocomplete) interaction."""
     command = find_command(state, path[0], channel, user)
     node, chain = command, []
+    locale = user.locale
     for word in path[1:]:
         sub = next((o for o in node.get("options") or []
-                    if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP) and o["name"] == word),
-                   None)
+                    if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                    and _named(o, word, locale)), None)
         if sub is None:
             raise CommandNotFound(f"/{' '.join(path)}: no subcommand {word!r}; "
-                                  f"choose from {_subcommands(node)}")
+                                  f"choose from {_subcommands(node, locale)}")
         chain.append(sub)
         node = sub
     if _subcommands(node):
-        raise CommandNotFound(f"/{' '.join(path)} needs a subcommand: {_subcommands(node)}")
+        raise CommandNotFound(f"/{' '.join(path)} needs a subcommand: "
+                              f"{_subcommands(node, locale)}")
     resolved: dict[str, dict[str, Any]] = {}
-    leaf = _leaf_options(state, channel, node, options, resolved, focused)
+    if focused is not None:
+        [focused] = _registered(node, {focused: None}, locale)
+    leaf = _leaf_options(state, channel, node, _registered(node, options, locale), resolved,
+                         focused, locale)
     for sub in reversed(chain):
         leaf = [{"name": sub["name"], "type": sub["type"], "options": leaf}]
     data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1,
@@ -115,9 +136,22 @@ def build_data(
     return data
 
 
-def _subcommands(node: dict[str, Any]) -> list[str]:
-    return [o["name"] for o in node.get("options") or []
+def _subcommands(node: dict[str, Any], locale: str = "en-US") -> list[str]:
+    return [shown_name(o, locale) for o in node.get("options") or []
             if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+
+
+def _registered(node: dict[str, Any], given: dict[str, Any], locale: str) -> dict[str, Any]:
+    """The typed options under the names the bot registered (a name the user's client shows
+    in its language is the option's own name in the interaction)."""
+    declared = [o for o in node.get("options") or []
+                if o.get("type") not in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+    out: dict[str, Any] = {}
+    for typed, value in given.items():
+        option = next((o for o in declared if o["name"] == typed), None) \
+            or next((o for o in declared if _named(o, typed, locale)), None)
+        out[option["name"] if option is not None else typed] = value
+    return out
 
 
 def _leaf_options(
@@ -127,11 +161,13 @@ def _leaf_options(
     given: dict[str, Any],
     resolved: dict[str, dict[str, Any]],
     focused: str | None,
+    locale: str = "en-US",
 ) -> list[dict[str, Any]]:
     declared = {o["name"]: o for o in node.get("options") or []}
     unknown = set(given) - set(declared)
     if unknown:
-        raise BadOption(f"unknown option(s) {sorted(unknown)}; declared: {sorted(declared)}")
+        shown = sorted(shown_name(o, locale) for o in declared.values())
+        raise BadOption(f"unknown option(s) {sorted(unknown)}; declared: {shown}")
     out = []
     for name, option in declared.items():
         if name not in given:
@@ -142,7 +178,7 @@ def _leaf_options(
             out.append({"name": name, "type": option["type"], "value": str(given[name]),
                         "focused": True})
             continue
-        value = _coerce(state, channel, option, given[name], resolved)
+        value = _coerce(state, channel, option, given[name], resolved, locale)
         out.append({"name": name, "type": option["type"], "value": value})
     return out
 
@@ -153,10 +189,11 @@ def _coerce(
     option: dict[str, Any],
     raw: Any,
     resolved: dict[str, dict[str, Any]],
+    locale: str = "en-US",
 ) -> Any:
     kind, name = option["type"], option["name"]
     if kind in (STRING, INTEGER, NUMBER):
-        value = _scalar(kind, name, _choice_value(option, raw))
+        value = _scalar(kind, name, _choice_value(option, raw, locale))
         _check_range(option, value)
         return value
     if kind == BOOLEAN:
@@ -193,14 +230,15 @@ def _coerce(
     raise BadOption(f"option {name!r} (type {kind}) cannot take {raw!r}")
 
 
-def _choice_value(option: dict[str, Any], raw: Any) -> Any:
+def _choice_value(option: dict[str, Any], raw: Any, locale: str = "en-US") -> Any:
     choices = option.get("choices") or []
     if not choices:
         return raw
     for choice in choices:
-        if raw == choice["value"] or str(raw) == str(choice["value"]) or raw == choice["name"]:
+        if raw == choice["value"] or str(raw) == str(choice["value"]) \
+                or (isinstance(raw, str) and _named(choice, raw, locale)):
             return choice["value"]
-    names = [c["name"] for c in choices]
+    names = [shown_name(c, locale) for c in choices]
     raise BadOption(f"option {option['name']!r} must be one of {names}, not {raw!r}")
 
 

@@ -196,7 +196,7 @@ def test_lone_spelling_declarer_with_an_invalid_word_scores_nothing():
     g = game(QUADS, FLUSH)
     events = declare(g, ("poker",), ("spelling", "wank"))  # W A N K are there; not a word here
     assert points(events) == [1, 0]
-    assert "invalid word: not in the dictionary: WANK" in notes(events, 1)
+    assert "invalid word: not in the en_US dictionary: WANK" in notes(events, 1)
 
 
 @pytest.mark.parametrize(
@@ -207,7 +207,7 @@ def test_lone_spelling_declarer_with_an_invalid_word_scores_nothing():
         ("be-ast", "not a word: '-' is not a letter"),
         ("bea'st", "not a word: \"'\" is not a letter"),
         ("beasts", "letters not in your hand: 1 more S (you hold 1)"),
-        ("bestiax", "not in the dictionary: BESTIAX"),
+        ("bestiax", "not in the en_US dictionary: BESTIAX"),
     ],
 )
 def test_each_invalid_reason_is_told_privately_at_once_and_the_word_loses(word, reason):
@@ -514,7 +514,7 @@ def test_an_invalid_word_does_not_declare_and_the_reveal_waits():
 def test_an_invalid_word_is_told_at_once_and_asked_again():
     g = game(QUADS, FLUSH)
     [check] = g.apply(0, Action("declare", ("double", "bestiax")))
-    assert check.seat == 0 and "not in the dictionary: BESTIAX" in check.text
+    assert check.seat == 0 and "not in the en_US dictionary: BESTIAX" in check.text
     assert "You have not declared yet" in check.text
     prompt = g.prompt(0)
     assert prompt is not None and "BESTIAX is not valid" in prompt.text
@@ -533,7 +533,7 @@ def test_time_running_out_with_an_invalid_word_reveals_it_not_an_automatic_loss(
     assert g.phase == "declare" and [t.seats for t in g.timers()][1] == (0,)
     events = g.apply(0, TIMEOUT)
     assert points(events) == [0, 1, 1]
-    assert notes(events, 0) == "invalid word: not in the dictionary: BESTIAX"
+    assert notes(events, 0) == "invalid word: not in the en_US dictionary: BESTIAX"
     assert reveal_of(events)["players"][0]["word"] == "BESTIAX"
     assert reveal_of(events)["players"][0]["declaration"] == "spelling"
 

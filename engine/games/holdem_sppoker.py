@@ -416,7 +416,8 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
         return self._check(seat).ok
 
     def _check(self, seat: int) -> WordCheck:
-        return validate_word(self.words[seat], self._cards_of(seat), self.dictionary)
+        return validate_word(self.words[seat], self._cards_of(seat), self.dictionary,
+                             self.settings["language"])
 
     def _apply_declaring(self, seat: int, action: Action) -> list[Event]:
         if seat not in self.betting.live:

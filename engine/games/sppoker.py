@@ -917,7 +917,8 @@ class Sppoker(WordDeclarations, Game):
         if check is None:
             if len(self._checks) > 64:
                 self._checks.clear()
-            check = validate_word(self.words[seat], self.hands[seat], self.dictionary)
+            check = validate_word(self.words[seat], self.hands[seat], self.dictionary,
+                                  self.options.language)
             self._checks[key] = check
         return check
 

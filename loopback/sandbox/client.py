@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from loopback import InteractionResult, LoopbackDiscord, LoopbackError, Message, UserHandle
+from loopback.commands import shown_name
 from loopback.models import Attachment, Channel
 from loopback.sandbox.render import button_text, option_text, render, select_rule
 from loopback.sandbox.terminal import Terminal
@@ -346,9 +347,12 @@ class SandboxClient:
                  *(f"  {usage}" for usage in self._command_usages()))
 
     def _command_usages(self) -> list[str]:
+        """The commands as this user's Discord client shows them (SANDBOX_LOCALE): in
+        Swedish, `/repris spel:…`, which is what they type."""
+        locale = self.me.user.locale
         usages = []
-        for command in sorted(self.discord.commands(), key=lambda c: c["name"]):
-            usages += _usages([command["name"]], command)
+        for command in sorted(self.discord.commands(), key=lambda c: shown_name(c, locale)):
+            usages += _usages([shown_name(command, locale)], command, locale)
         return usages
 
     async def slash(self, line: str) -> None:
@@ -605,18 +609,21 @@ def _count(rest: str, default: int) -> int:
     return int(word)
 
 
-def _usages(path: list[str], node: dict[str, Any]) -> list[str]:
-    """One usage line per leaf command: required options bare, optional ones in [ ]."""
+def _usages(path: list[str], node: dict[str, Any], locale: str = "en-US") -> list[str]:
+    """One usage line per leaf command: required options bare, optional ones in [ ]; names
+    and descriptions as a client in `locale` shows them."""
     subs = [o for o in node.get("options") or [] if o.get("type") in (1, 2)]
     if subs:
-        return [line for sub in subs for line in _usages([*path, sub["name"]], sub)]
+        return [line for sub in subs
+                for line in _usages([*path, shown_name(sub, locale)], sub, locale)]
     words = [f"/{' '.join(path)}"]
     for option in node.get("options") or []:
         choices = [str(c["value"]) for c in option.get("choices") or []]
         value = "|".join(choices) if 0 < len(choices) <= 6 else "…"
-        text = f"{option['name']}:{value}"
+        text = f"{shown_name(option, locale)}:{value}"
         words.append(text if option.get("required") else f"[{text}]")
-    description = node.get("description") or ""
+    description = (node.get("description_localizations") or {}).get(locale) \
+        or node.get("description") or ""
     usage = " ".join(words)
     if len(usage) > 40:
         return [usage, f"{'':<42}{description}".rstrip()]
