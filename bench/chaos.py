@@ -176,7 +176,7 @@ async def soak_one(args: argparse.Namespace, backend: str, workdir: Path) -> dic
             workdir, f"chaos-{backend}")
         log_path = workdir / f"chaos-{backend}.log"
         bot = BotProcess(discord, database, log_path=log_path,
-                         extra_env={"LOG_LEVEL": "INFO", "AI_DELAY": str(args.ai_delay)})
+                         extra_env={"LOG_LEVEL": args.log_level, "AI_DELAY": str(args.ai_delay)})
         await bot.start(ready_timeout=READY_TIMEOUT)
         progress(f"{backend}: bot ready; {args.tables} tables for {args.minutes:g} min")
         db = await open_database(database)
@@ -384,6 +384,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "decision; 0.3 for a quick smoke run)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--logs", help="keep the bot's logs (and SQLite files) in this folder")
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING"),
+                        help="the bot's LOG_LEVEL (DEBUG: every message it sends, for a hunt)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 

@@ -326,6 +326,9 @@ class Sender:
         if body.get("user") is not None:
             sent = await self.delivery.dm(body["user"], body["content"], view, files,
                                           nonce=nonce)
+            log.debug("row %s: DM %s for %s (stamp %s, step %s)", nonce,
+                      sent.id if sent else None, ref_of(body),
+                      (body.get("view") or {}).get("stamp"), body.get("step"))
             if sent is not None and self._answered_since(table_id, body):
                 # Answered while this went out: taken back, so the message answered on stays
                 # the seat's prompt (not stripped, its ref kept) and no step-old buttons stay.
@@ -389,6 +392,8 @@ class Sender:
         if where is None:
             return None
         placed = MessageRef(where.channel_id, where.message_id)
+        log.debug("row %s.%s: in place into %s for %s (stamp %s)", table_id, row_id,
+                  where.message_id, ref, (body.get("view") or {}).get("stamp"))
         await self.store.remember_message(table_id, marker, placed)
         refs[marker] = placed
         if await self.in_place.edit(where, body["content"], view, files):

@@ -381,6 +381,15 @@ class AutoPlayer:
                 for callback in self.on_move:
                     callback(move)
                 return move
+            if not getattr(result, "answered", result.acked):
+                # No answer came: the bot was killed (or fell far behind) between the click
+                # and its answer, so whether the move was made is unknown. Not a refusal:
+                # the prompt may be answered again once it is shown again (a move that was
+                # saved is refused then as out of date; one that was not is made).
+                seat.answered.discard(version_key(prompt))
+                if stamp is not None:
+                    seat.answered_stamps.discard(stamp)
+                return None
             seat.refusals.append(result.text)
             if any(why in result.text for why in self.words.withdrawn):
                 # A newer view is on its way, the clock answered for the seat meanwhile, or
