@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.store_core import _ts
+from bot.store.base import _ts
 from bot.table import Table, TableError, error_text
 from engine.cards import CardError, parse_cards
 from engine.game import Action, CardPick, Choice, Prompt, TextAsk

@@ -37,7 +37,7 @@ from bot.store import (
     TableChips,
     table_account,
 )
-from bot.store_migrations import MIGRATIONS_DIR
+from bot.store.migrations import MIGRATIONS_DIR
 from tests.support.rawdb import dump, execute, fetch
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)

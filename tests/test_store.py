@@ -37,8 +37,8 @@ from bot.store import (
     Store,
     StoreError,
 )
-from bot.store_db import numbered, postgres_ddl
-from bot.store_migrations import MIGRATIONS_DIR, discover_migrations, split_statements
+from bot.store.db import numbered, postgres_ddl
+from bot.store.migrations import MIGRATIONS_DIR, discover_migrations, split_statements
 from tests.support.rawdb import dump, execute, fetch, fetch_one, is_postgres, table_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -857,11 +857,11 @@ async def test_player_stats_per_kind(store, clock):
 
 def test_docstring_examples_hold():
     # bot/ is outside pytest's doctest paths; the examples are documentation, so keep them true.
-    import bot.store_db
-    import bot.store_migrations
-    import bot.store_types
+    import bot.store.db
+    import bot.store.migrations
+    import bot.store.rows
 
-    for module in (bot.store_types, bot.store_migrations, bot.store_db):
+    for module in (bot.store.rows, bot.store.migrations, bot.store.db):
         assert doctest.testmod(module).failed == 0
 
 

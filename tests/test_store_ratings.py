@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from bot.store import ChipChange, GameRecord, PlayerResult, Store
-from bot.store_ratings import Ratings
+from bot.store.ratings import Ratings
 
 ROOT = Path(__file__).resolve().parent.parent
 G, CH = 111, 222
@@ -110,7 +110,7 @@ async def test_a_process_killed_between_result_and_rating_keeps_neither(
         import asyncio, os, sys
         sys.path.insert(0, {str(ROOT)!r})
         from bot.store import GameRecord, PlayerResult, Store
-        import bot.store_ratings as ratings
+        import bot.store.ratings as ratings
 
         async def main():
             store = await Store.open({str(db_path)!r})

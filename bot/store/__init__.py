@@ -3,14 +3,14 @@ or a PostgreSQL database (DATABASE a ``postgresql://`` URL), behind one interfac
 
 Why it is shaped like this:
 
-* The SQL is written once, portable, against a small adapter (`bot.store_db`): SQLite with
+* The SQL is written once, portable, against a small adapter (`bot.store.db`): SQLite with
   one connection and one lock (every method holds it for its whole transaction, writes
   `BEGIN IMMEDIATE`), PostgreSQL with a pool (transactions side by side, rows that are read
   and written back locked `FOR UPDATE` in a fixed order). The same migrations and the same
   tests run on both.
 * A chip change and the snapshot that caused it are written in one transaction
   (`save_snapshot`): after a crash the table resumes from a snapshot that matches the chips.
-  Chips are double-entry bookkeeping (`bot.store_chips`): every move a transfer between a
+  Chips are double-entry bookkeeping (`bot.store.chips`): every move a transfer between a
   member, a table's account and the house, the database refusing a negative member or table
   balance, and `chip_audit` showing that every account equals its ledger.
 * WAL with synchronous=NORMAL: a crashed process loses nothing committed and never leaves
@@ -19,7 +19,7 @@ Why it is shaped like this:
   back, so tests are deterministic. Timestamps are stored as fixed-width UTC ISO-8601 text.
 * Aborted games are recorded (for the record and chip audit) but never count in stats.
 
-Everything the callers build or receive is in `bot.store_types` and re-exported here.
+Everything the callers build or receive is in `bot.store.rows` and re-exported here.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from bot.store_core import (
+from bot.store.base import (
     DEFAULT_STARTING_CHIPS,
     REASON_DAILY,
     REASON_OPENING,
@@ -41,10 +41,9 @@ from bot.store_core import (
     _json,
     utc_now,
 )
-from bot.store_leases import Lease, ShardLeaseRows
-from bot.store_outbox import LoggedAction, MessageRef, PendingMessage
-from bot.store_tables import TableRows
-from bot.store_types import (
+from bot.store.leases import Lease, ShardLeaseRows
+from bot.store.outbox import LoggedAction, MessageRef, PendingMessage
+from bot.store.rows import (
     HOUSE,
     AccountMismatch,
     BrokenSnapshot,
@@ -72,6 +71,7 @@ from bot.store_types import (
     member_account,
     table_account,
 )
+from bot.store.tables import TableRows
 
 __all__ = [
     "DEFAULT_STARTING_CHIPS",

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, get_args
 
-from bot.store_chips import ChipAccounts
-from bot.store_core import _check_page, _check_record, _from_ts, _json, _ts
-from bot.store_db import Connection
-from bot.store_ratings import Ratings
-from bot.store_types import (
+from bot.store.base import _check_page, _check_record, _from_ts, _json, _ts
+from bot.store.chips import ChipAccounts
+from bot.store.db import Connection
+from bot.store.ratings import Ratings
+from bot.store.rows import (
     GameRecord,
     KindStats,
     LeaderboardOrder,

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.store_core import StoreCore, _check_text, _from_ts, _ts
-from bot.store_db import Row
+from bot.store.base import StoreCore, _check_text, _from_ts, _ts
+from bot.store.db import Row
 
 
 @dataclass(frozen=True)

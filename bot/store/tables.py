@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from bot.store_core import (
+from bot.store.base import (
     _MAX_ERROR_CHARS,
     REASON_REFUND,
     _check_id,
@@ -17,10 +17,10 @@ from bot.store_core import (
     _json,
     log,
 )
-from bot.store_db import Connection, Row
-from bot.store_games import GameRecords
-from bot.store_outbox import LoggedAction, OutboxRows, _compact
-from bot.store_types import (
+from bot.store.db import Connection, Row
+from bot.store.games import GameRecords
+from bot.store.outbox import LoggedAction, OutboxRows, _compact
+from bot.store.rows import (
     BrokenSnapshot,
     ChipChange,
     GameRecord,

@@ -22,9 +22,9 @@ from bot.ratings import (
     user_entity,
     user_of,
 )
-from bot.store_core import StoreCore, _check_id, _check_page
-from bot.store_db import Connection, Row
-from bot.store_types import GameRecord, GameStatus
+from bot.store.base import StoreCore, _check_id, _check_page
+from bot.store.db import Connection, Row
+from bot.store.rows import GameRecord, GameStatus
 
 # The conservative rating, mu − 3 sigma, to order by (Z is a constant of ours, not input).
 _CONSERVATIVE = f"(r.mu - {Z!r} * r.sigma)"

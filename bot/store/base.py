@@ -1,4 +1,4 @@
-"""The store's database: opening, migrating, explicit transactions (`bot.store_db`).
+"""The store's database: opening, migrating, explicit transactions (`bot.store.db`).
 
 See `bot.store` for why the store is shaped this way."""
 
@@ -14,9 +14,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from bot.store_db import Connection, Database, SharedDatabase, is_postgres_url, open_database
-from bot.store_migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
-from bot.store_types import (
+from bot.store.db import Connection, Database, SharedDatabase, is_postgres_url, open_database
+from bot.store.migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
+from bot.store.rows import (
     GameRecord,
     StoreError,
 )
@@ -173,7 +173,7 @@ class StoreCore:
     # --- transactions -----------------------------------------------------------------------
 
     def _read(self) -> AbstractAsyncContextManager[Connection]:
-        """A connection for reads (see `bot.store_db`)."""
+        """A connection for reads (see `bot.store.db`)."""
         return self._db.reading()
 
     def _write(self) -> AbstractAsyncContextManager[Connection]:

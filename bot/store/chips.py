@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from bot.store_core import (
+from bot.store.base import (
     REASON_DAILY,
     REASON_OPENING,
     REASON_RECONCILE,
@@ -33,8 +33,8 @@ from bot.store_core import (
     _from_ts,
     _ts,
 )
-from bot.store_db import Connection
-from bot.store_types import (
+from bot.store.db import Connection
+from bot.store.rows import (
     HOUSE,
     AccountMismatch,
     ChipAudit,

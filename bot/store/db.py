@@ -39,7 +39,7 @@ How the two keep transactions atomic and safe to run side by side:
 
 Either way COMMIT and ROLLBACK run to the end even when the waiting task is cancelled.
 
-Migrations (`bot.store_migrations`) are written in SQLite's dialect; `Database.ddl` turns one
+Migrations (`bot.store.migrations`) are written in SQLite's dialect; `Database.ddl` turns one
 statement into this database's. For PostgreSQL that is a short, fixed list of rewrites (see
 `postgres_ddl`); anything it cannot express must be avoided in a migration.
 """
@@ -60,7 +60,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
-from bot.store_types import StoreError
+from bot.store.rows import StoreError
 
 __all__ = [
     "POSTGRES_SCHEMES",

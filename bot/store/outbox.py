@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store_core import StoreCore
-from bot.store_db import Connection
+from bot.store.base import StoreCore
+from bot.store.db import Connection
 
 
 @dataclass(frozen=True)

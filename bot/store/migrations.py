@@ -10,7 +10,7 @@ BEGIN/COMMIT inside; PRAGMAs that cannot run in a transaction (`foreign_keys`) h
 effect, so a table rebuild should use `PRAGMA defer_foreign_keys = ON` instead.
 
 One file serves both databases. It is written in SQLite's dialect and PostgreSQL gets it
-through a short, fixed list of rewrites (`bot.store_db.postgres_ddl`: INTEGER is BIGINT,
+through a short, fixed list of rewrites (`bot.store.db.postgres_ddl`: INTEGER is BIGINT,
 INTEGER PRIMARY KEY an identity column, no WITHOUT ROWID, REAL is DOUBLE PRECISION, BLOB is
 TEXT; `json_valid()` exists on both). So a migration keeps to what both understand: no
 triggers (their bodies differ), no PRAGMAs, no ALTER TABLE beyond ADD COLUMN / RENAME, no
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store_db import Connection, Database
-from bot.store_types import MigrationError, SchemaTooNewError
+from bot.store.db import Connection, Database
+from bot.store.rows import MigrationError, SchemaTooNewError
 
 __all__ = [
     "MIGRATIONS_DIR",
@@ -37,7 +37,7 @@ __all__ = [
     "split_statements",
 ]
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "data" / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "data" / "migrations"
 
 _FILE = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
 _TRANSACTION_CONTROL = re.compile(
