@@ -129,7 +129,8 @@ def settle_deal(table: Table) -> list[Event]:
     broke = [seat.name for seat, stack in zip(table.seats, table.stacks, strict=True)
              if stack <= 0]
     if broke:
-        return [Event(", ".join(broke) + " cannot play on without chips: rebuy or leave.")]
+        return [Event(msg("{names} cannot play on without chips: rebuy or leave.",
+                          names=", ".join(broke)))]
     return []
 
 

@@ -224,6 +224,9 @@ class Table:
             self.log_deal(seed, options)
             self.deals += 1
             self.deal_stacks = list(self.stacks)
+        # A new deal: the last one's private news is stale (a Dealer's Choice dealer choosing
+        # the next game read "You declared low." from the deal before, no hand event between).
+        self.notes.clear()
         events = self.game.opening_events()
         self.record(events)
         return events

@@ -180,10 +180,7 @@ def badugi_private(view: BadugiSeatView) -> list[str]:
     lines = [t("Your hand: {cards}", cards=cards_text(list(view.hand)))]
     if view.hand_value:
         lines.append(t("Your Badugi: **{hand}**", hand=render(view.hand_value)))
-    lines += badugi_public(view)
-    if view.seat in view.to_act and view.to_call:
-        lines.append(t("To call: {n}.", n=view.to_call))
-    return lines
+    return lines + badugi_public(view)  # the amount to call is the prompt's
 
 
 def red_dog_public(view: RedDogView) -> list[str]:
@@ -278,7 +275,10 @@ PLUGINS = (
                # The dealer's choice is posted, not only told on the board: it sets
                # what the deal is, and a board edit can be superseded before it is sent.
                renderer=Renderer(private=session_private, public=session_public,
-                                 embed_kinds=frozenset({"choice"})),
+                                 embed_kinds=frozenset({"choice"}),
+                                 # A deal's showdown is pictured as at the game's own
+                                 # table: the table's kind is the session's, not the deal's.
+                                 images=showdown_images, image_kinds=SHOWN),
                extension=__name__),
 )
 

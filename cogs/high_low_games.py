@@ -57,9 +57,13 @@ def _totals(low: int, high: int) -> str:
 
 
 def reveal_public(view: RevealView) -> list[str]:
-    lines = [t("{phase} · reveals {n} · ante {ante}, bets {small}/{big} · **pot {pot}**",
-               phase=phase_title(view.phase), n=view.reveals, ante=view.ante,
-               small=view.small_bet, big=view.big_bet, pot=view.pot)]
+    if view.is_over:  # the pot is paid out: "Over · reveals 5 · pot 0" told nothing
+        lines = [t("Deal over · ante {ante}, bets {small}/{big}", ante=view.ante,
+                   small=view.small_bet, big=view.big_bet)]
+    else:
+        lines = [t("{phase} · reveals {n} · ante {ante}, bets {small}/{big} · **pot {pot}**",
+                   phase=phase_title(view.phase), n=view.reveals, ante=view.ante,
+                   small=view.small_bet, big=view.big_bet, pot=view.pot)]
     lines += pots_line(view.pots)
     for seat, name in enumerate(view.names):
         shown = cards_text(list(view.exposed[seat])) if view.exposed[seat] else "—"
@@ -75,9 +79,10 @@ def reveal_public(view: RevealView) -> list[str]:
             side = side_name(str(view.declarations[seat]))
             marks.append(t("declared {side}", side=side))
         extra = f" · {', '.join(marks)}" if marks else ""
-        down = t("{n} down", n=view.hidden[seat])
+        # No "+ 0 down" once every card is turned (or a folded hand is thrown away).
+        down = " + " + t("{n} down", n=view.hidden[seat]) if view.hidden[seat] else ""
         lines.append(f"{name} {view.stacks[seat]}{bet}{state}: {shown}"
-                     f"{f' = {total}' if total else ''} + {down}{extra}")
+                     f"{f' = {total}' if total else ''}{down}{extra}")
     return lines
 
 
@@ -86,8 +91,13 @@ def reveal_private(view: RevealSeatView) -> list[str]:
                cards=cards_text(list(view.cards)), high=view.high_total, low=view.low_total)]
     if view.picked and not view.order_fixed:
         lines.append(t("Reveal order so far: {cards}", cards=cards_text(list(view.picked))))
-    if view.order_fixed:
+    # The hand is the cards still face down: once some are turned, they are what is left
+    # to turn (not "your order is fixed: 2♦"), and nothing once all are.
+    if view.order_fixed and len(view.hand) == len(view.cards):
         lines.append(t("Your reveal order is fixed: {cards}",
+                       cards=cards_text(list(view.hand))))
+    elif view.order_fixed and view.hand:
+        lines.append(t("Still to turn, in this order: {cards}",
                        cards=cards_text(list(view.hand))))
     if view.declaration:
         lines.append(t("Your declaration: **{declaration}**",
@@ -96,7 +106,10 @@ def reveal_private(view: RevealSeatView) -> list[str]:
 
 
 def spew_public(view: SpewView) -> list[str]:
-    if view.betting_round < view.rounds:
+    if view.is_over:  # the pot is paid out: "Over · pot 0" told nothing
+        lines = [t("Deal over · ante {ante}, bets {small}/{big}", ante=view.ante,
+                   small=view.small_bet, big=view.big_bet)]
+    elif view.betting_round < view.rounds:
         lines = [t("{phase} · round {n} of {rounds} · ante {ante}, bets {small}/{big} · "
                    "**pot {pot}**", phase=phase_title(view.phase), n=view.betting_round + 1,
                    rounds=view.rounds, ante=view.ante, small=view.small_bet, big=view.big_bet,

@@ -425,7 +425,7 @@ class Badugi(ChipDeal):
                 tuple(c.label for c in hand),
             )
             return Prompt(text, (pick, Choice(msg("Stand pat"), Action("stand"), "primary")))
-        return self._bet_prompt(seat, msg("Your hand: {hand}.", hand=self._hand_text(seat)))
+        return self._bet_prompt(seat)
 
     def _public_fields(self) -> dict[str, Any]:
         return {

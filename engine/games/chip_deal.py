@@ -243,12 +243,14 @@ class ChipDeal(Game):
         assert options is not None
         return Action("check" if options.call == 0 else "fold")
 
-    def _bet_prompt(self, seat: int, hand_text: str) -> Prompt:
+    def _bet_prompt(self, seat: int) -> Prompt:
+        """The pot and the call: no hand, which the seat's view just above the prompt shows
+        (with it the DM said the hand twice, as Red Dog's did)."""
         options = self.betting.options(seat)
         assert options is not None
         to_call = msg("To call: {n}.", n=options.call) if options.call \
             else msg("Nothing to call.")
-        text = Msg.joined(" ", [msg("Pot {n}.", n=self.pot), to_call, hand_text])
+        text = Msg.joined(" ", [msg("Pot {n}.", n=self.pot), to_call])
         stack, bet = self.betting.stacks[seat], self.betting.bets[seat]
         return Prompt(text, tuple(bet_choices(options, stack, bet)))
 

@@ -695,7 +695,7 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
             ))
         if seat not in self.to_act:
             return None
-        return self._bet_prompt(seat, msg("Your cards: {hand}.", hand=self._hand_text(seat)))
+        return self._bet_prompt(seat)
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting

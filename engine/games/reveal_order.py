@@ -567,11 +567,10 @@ class RevealGame(SealedDeclarations, ChipDeal):
             rest = [c for c in hand if c not in picked]
             if len(rest) == 1:
                 picked.append(rest[0])  # the last card has only one place left
-            text: str = msg("Order so far: {cards}.", cards=label_cards(picked))
-            if len(picked) == len(hand):
-                text = Msg.joined(" ", [text, msg(
-                    "Confirm it to fix it: it cannot change afterwards.")])
-            return [Event(text, seat, "order_pick", {"picked": cards_to_json(picked)})]
+            # No words, so no note in the seat's log: its view ("Reveal order so far") and
+            # prompt ("picked: …") show the order, where a note a card made the DM say it
+            # three times and grow a line with every card.
+            return [Event("", seat, "order_pick", {"picked": cards_to_json(picked)})]
         if action.name == "confirm":
             if len(picked) != len(hand):
                 raise IllegalAction(msg("Pick all your cards in order first."))
@@ -773,7 +772,7 @@ class RevealGame(SealedDeclarations, ChipDeal):
                        hand=self._hand_text(seat))
             return Prompt(text, tuple(Choice(SIDE_LABELS[side], Action("declare", (side,)),
                                              "primary") for side in SIDES))
-        return self._bet_prompt(seat, msg("Your cards: {hand}.", hand=self._hand_text(seat)))
+        return self._bet_prompt(seat)
 
     def _public_fields(self) -> dict[str, Any]:
         return {

@@ -691,7 +691,7 @@ class Spew(SealedDeclarations, ChipDeal):
             pick = CardPick(msg("Throw cards"), "draw", tuple(cards_to_json(hand)), 0,
                             min(self.max_draw, len(hand)), tuple(c.label for c in hand))
             return Prompt(text, (pick, Choice(msg("Stand pat"), Action("stand"), "primary")))
-        return self._bet_prompt(seat, msg("Your hand: {hand}.", hand=self._hand_text(seat)))
+        return self._bet_prompt(seat)
 
     def _public_fields(self) -> dict[str, Any]:
         b = self.betting
