@@ -50,7 +50,7 @@ from bench.chaos_checks import Violation, as_json, check_all, rows, undelivered
 from bench.chaos_play import Bot, Channel, Feed, Soak
 from bench.load import cpu_seconds, database_for, json_safe, machine_busy
 from bench.scale import outbox_drained, progress
-from bot.store.db import Database, open_database
+from bot.store.drivers import Database, open_database
 from loopback import LoopbackDiscord
 from loopback.process import BotProcess
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.chaos_play import Lives, Soak, TableRecord, has_button
-from bot.store.db import Database
+from bot.store.drivers import Database
 from loopback import LoopbackDiscord
 from tests.support.autoplay import is_prompt_component
 

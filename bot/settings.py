@@ -303,7 +303,7 @@ def _data_dir(raw: str | None) -> Path | None:
 
 def _redacted(url: str) -> str:
     """A URL without its password (settings are shown in errors and logs)."""
-    from bot.store.db import redact_url  # late: the store's adapter is not needed to read
+    from bot.store.drivers.postgres import redact_url  # late: the store is not needed to read
 
     return redact_url(url)
 

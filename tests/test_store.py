@@ -37,7 +37,7 @@ from bot.store import (
     Store,
     StoreError,
 )
-from bot.store.db import numbered, postgres_ddl
+from bot.store.drivers.postgres import numbered, postgres_ddl
 from bot.store.migrations import MIGRATIONS_DIR, discover_migrations, split_statements
 from tests.support.rawdb import dump, execute, fetch, fetch_one, is_postgres, table_names
 
@@ -857,11 +857,13 @@ async def test_player_stats_per_kind(store, clock):
 
 def test_docstring_examples_hold():
     # bot/ is outside pytest's doctest paths; the examples are documentation, so keep them true.
-    import bot.store.db
+    import bot.store.drivers
+    import bot.store.drivers.postgres
     import bot.store.migrations
     import bot.store.rows
 
-    for module in (bot.store.rows, bot.store.migrations, bot.store.db):
+    for module in (bot.store.rows, bot.store.migrations, bot.store.drivers,
+                   bot.store.drivers.postgres):
         assert doctest.testmod(module).failed == 0
 
 

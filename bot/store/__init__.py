@@ -3,8 +3,9 @@ or a PostgreSQL database (DATABASE a ``postgresql://`` URL), behind one interfac
 
 Why it is shaped like this:
 
-* The SQL is written once, portable, against a small adapter (`bot.store.db`): SQLite with
-  one connection and one lock (every method holds it for its whole transaction, writes
+* The SQL is written once, portable, against a small interface with one driver per
+  database (`bot.store.drivers`, laid out like Red-DiscordBot's): SQLite with one
+  connection and one lock (every method holds it for its whole transaction, writes
   `BEGIN IMMEDIATE`), PostgreSQL with a pool (transactions side by side, rows that are read
   and written back locked `FOR UPDATE` in a fixed order). The same migrations and the same
   tests run on both.
@@ -19,14 +20,19 @@ Why it is shaped like this:
   back, so tests are deterministic. Timestamps are stored as fixed-width UTC ISO-8601 text.
 * Aborted games are recorded (for the record and chip audit) but never count in stats.
 
-Everything the callers build or receive is in `bot.store.rows` and re-exported here.
+Callers import from here only: the `Store` and everything they build or receive
+(`bot.store.rows`) or catch (`bot.store.errors`). The package:
+
+* `base`: opening and migrating the database, its transactions, the clock; `migrations`
+  applies data/migrations/NNNN_name.sql;
+* `drivers`: the database interface, `sqlite` and `postgres`;
+* one module per concern: `chips` (moving chips) and `ledger` (reading the books), `games`
+  (finished games, leaderboards, stats) and `ratings`, `tables` (snapshots, set-aside
+  tables), `outbox` (messages to send, the action log), `leases` (shards),
+  `guild_settings` and `players`.
 """
 
 from __future__ import annotations
-
-import json
-from datetime import datetime
-from typing import Any
 
 from bot.store.base import (
     DEFAULT_STARTING_CHIPS,
@@ -35,38 +41,39 @@ from bot.store.base import (
     REASON_RECONCILE,
     REASON_REFUND,
     Clock,
-    _check_id,
-    _check_text,
-    _from_ts,
-    _json,
     utc_now,
 )
+from bot.store.errors import (
+    ChipAuditError,
+    InsufficientChipsError,
+    MigrationError,
+    SchemaTooNewError,
+    SnapshotConflictError,
+    StoreError,
+)
+from bot.store.guild_settings import GuildSettingRows
 from bot.store.leases import Lease, ShardLeaseRows
+from bot.store.ledger import ChipLedger
 from bot.store.outbox import LoggedAction, MessageRef, PendingMessage
+from bot.store.players import PlayerRows
 from bot.store.rows import (
     HOUSE,
     AccountMismatch,
     BrokenSnapshot,
     ChipAudit,
-    ChipAuditError,
     ChipChange,
     ChipRow,
     DailyClaim,
     GameRecord,
     GameStatus,
-    InsufficientChipsError,
     KindStats,
     LeaderboardOrder,
     LeaderboardRow,
     LedgerEntry,
-    MigrationError,
     Player,
     PlayerResult,
     SaveResult,
-    SchemaTooNewError,
-    SnapshotConflictError,
     SnapshotRow,
-    StoreError,
     TableChips,
     member_account,
     table_account,
@@ -115,84 +122,9 @@ __all__ = [
 ]
 
 
-class Store(TableRows, ShardLeaseRows):
-    """The bot's persistent state. Open with `await Store.open(path_or_url)`; close when done."""
+class Store(TableRows, ChipLedger, ShardLeaseRows, GuildSettingRows, PlayerRows):
+    """The bot's persistent state. Open with `await Store.open(path_or_url)`; close when done.
 
-    # --- guild settings ---------------------------------------------------------------------
-
-    async def get_guild_setting(self, guild_id: int, key: str, default: Any = None) -> Any:
-        """A server's setting, or `default` if the server never changed it."""
-        _check_id(guild_id, "guild_id")
-        async with self._read() as conn:
-            row = await conn.fetch_one(
-                "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?",
-                (guild_id, key),
-            )
-        return json.loads(row["value"]) if row is not None else default
-
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        """Every setting the server changed (defaults are the caller's business)."""
-        _check_id(guild_id, "guild_id")
-        async with self._read() as conn:
-            rows = await conn.fetch_all(
-                "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key",
-                (guild_id,),
-            )
-        return {row["key"]: json.loads(row["value"]) for row in rows}
-
-    async def set_guild_setting(
-        self, guild_id: int, key: str, value: Any, *, now: datetime | None = None
-    ) -> None:
-        """Store any JSON-safe value (None is stored as JSON null; use delete to unset)."""
-        _check_id(guild_id, "guild_id")
-        _check_text(key, "key")
-        encoded = _json(value, f"the setting {key!r}")
-        await self._write_one(
-            "INSERT INTO guild_settings (guild_id, key, value, updated_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, key)"
-            " DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            (guild_id, key, encoded, self._now(now)),
-        )
-
-    async def delete_guild_setting(self, guild_id: int, key: str) -> bool:
-        """Back to the default; returns whether there was a setting to remove."""
-        _check_id(guild_id, "guild_id")
-        deleted = await self._write_one(
-            "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-        )
-        return deleted > 0
-
-    # --- players ----------------------------------------------------------------------------
-
-    async def upsert_player(
-        self, user_id: int, display_name: str, *, now: datetime | None = None
-    ) -> None:
-        """Remember a player and the name to show for them; first_seen never moves."""
-        _check_id(user_id, "user_id")
-        _check_text(display_name, "display_name")
-        stamp = self._now(now)
-        await self._write_one(
-            "INSERT INTO players (user_id, display_name, first_seen, last_seen)"
-            " VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,"
-            " last_seen = CASE WHEN excluded.last_seen > players.last_seen"
-            " THEN excluded.last_seen ELSE players.last_seen END",
-            (user_id, display_name, stamp, stamp),
-        )
-
-    async def player(self, user_id: int) -> Player | None:
-        async with self._read() as conn:
-            row = await conn.fetch_one(
-                "SELECT user_id, display_name, first_seen, last_seen FROM players"
-                " WHERE user_id = ?",
-                (user_id,),
-            )
-        if row is None:
-            return None
-        return Player(
-            row["user_id"],
-            row["display_name"],
-            _from_ts(row["first_seen"]),
-            _from_ts(row["last_seen"]),
-        )
-
+    Each base is one concern, over the one database and clock of `StoreCore`: tables and
+    their snapshots (`TableRows`, which builds on game records, ratings, chips and the
+    outbox), the chip books (`ChipLedger`), shard leases, server settings and players."""

@@ -1,4 +1,5 @@
-"""The store's database: opening, migrating, explicit transactions (`bot.store.db`).
+"""What every part of the store stands on: the database (`bot.store.drivers`) opened and
+migrated, its explicit transactions, the clock, and the checks and encodings they share.
 
 See `bot.store` for why the store is shaped this way."""
 
@@ -14,12 +15,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from bot.store.db import Connection, Database, SharedDatabase, is_postgres_url, open_database
-from bot.store.migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
-from bot.store.rows import (
-    GameRecord,
-    StoreError,
+from bot.store.drivers import (
+    Connection,
+    Database,
+    SharedDatabase,
+    is_postgres_url,
+    open_database,
 )
+from bot.store.errors import StoreError
+from bot.store.migrations import MIGRATIONS_DIR, apply_migrations, discover_migrations
+from bot.store.rows import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +178,7 @@ class StoreCore:
     # --- transactions -----------------------------------------------------------------------
 
     def _read(self) -> AbstractAsyncContextManager[Connection]:
-        """A connection for reads (see `bot.store.db`)."""
+        """A connection for reads (see `bot.store.drivers.base`)."""
         return self._db.reading()
 
     def _write(self) -> AbstractAsyncContextManager[Connection]:

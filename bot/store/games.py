@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 from bot.store.base import _check_page, _check_record, _from_ts, _json, _ts
 from bot.store.chips import ChipAccounts
-from bot.store.db import Connection
+from bot.store.drivers import Connection
 from bot.store.ratings import Ratings
 from bot.store.rows import (
     GameRecord,

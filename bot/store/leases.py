@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.store.base import StoreCore, _check_text, _from_ts, _ts
-from bot.store.db import Row
+from bot.store.drivers import Row
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ BEGIN/COMMIT inside; PRAGMAs that cannot run in a transaction (`foreign_keys`) h
 effect, so a table rebuild should use `PRAGMA defer_foreign_keys = ON` instead.
 
 One file serves both databases. It is written in SQLite's dialect and PostgreSQL gets it
-through a short, fixed list of rewrites (`bot.store.db.postgres_ddl`: INTEGER is BIGINT,
-INTEGER PRIMARY KEY an identity column, no WITHOUT ROWID, REAL is DOUBLE PRECISION, BLOB is
-TEXT; `json_valid()` exists on both). So a migration keeps to what both understand: no
-triggers (their bodies differ), no PRAGMAs, no ALTER TABLE beyond ADD COLUMN / RENAME, no
-SQLite-only functions; a table rebuild is CREATE new / INSERT ... SELECT / DROP / ALTER
-TABLE ... RENAME. The store tests run every migration on both (`./dev test`).
+through a short, fixed list of rewrites (`bot.store.drivers.postgres.postgres_ddl`: INTEGER
+is BIGINT, INTEGER PRIMARY KEY an identity column, no WITHOUT ROWID, REAL is DOUBLE
+PRECISION, BLOB is TEXT; `json_valid()` exists on both). So a migration keeps to what both
+understand: no triggers (their bodies differ), no PRAGMAs, no ALTER TABLE beyond ADD COLUMN /
+RENAME, no SQLite-only functions; a table rebuild is CREATE new / INSERT ... SELECT / DROP /
+ALTER TABLE ... RENAME. The store tests run every migration on both (`./dev test`).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store.db import Connection, Database
-from bot.store.rows import MigrationError, SchemaTooNewError
+from bot.store.drivers import Connection, Database
+from bot.store.errors import MigrationError, SchemaTooNewError
 
 __all__ = [
     "MIGRATIONS_DIR",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store.base import StoreCore
-from bot.store.db import Connection
+from bot.store.drivers import Connection
 
 
 @dataclass(frozen=True)

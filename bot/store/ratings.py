@@ -23,7 +23,7 @@ from bot.ratings import (
     user_of,
 )
 from bot.store.base import StoreCore, _check_id, _check_page
-from bot.store.db import Connection, Row
+from bot.store.drivers import Connection, Row
 from bot.store.rows import GameRecord, GameStatus
 
 # The conservative rating, mu − 3 sigma, to order by (Z is a constant of ours, not input).

@@ -1,7 +1,6 @@
-"""The values that go into and come out of the store, and its errors.
+"""The values that go into and come out of the store (its errors are in `bot.store.errors`).
 
-Kept apart from `bot.store` so that the table manager and the cogs can build records and catch
-errors without importing aiosqlite; `bot.store` re-exports everything here.
+`bot.store` re-exports everything here: callers import from there.
 
 Inputs validate themselves on construction, so a bad record fails where it is built (with a
 message naming the field) rather than half-way through a transaction as an IntegrityError.
@@ -20,25 +19,19 @@ __all__ = [
     "AccountMismatch",
     "BrokenSnapshot",
     "ChipAudit",
-    "ChipAuditError",
     "ChipChange",
     "ChipRow",
     "DailyClaim",
     "GameRecord",
     "GameStatus",
-    "InsufficientChipsError",
     "KindStats",
     "LeaderboardOrder",
     "LeaderboardRow",
     "LedgerEntry",
-    "MigrationError",
     "Player",
     "PlayerResult",
     "SaveResult",
-    "SchemaTooNewError",
-    "SnapshotConflictError",
     "SnapshotRow",
-    "StoreError",
     "TableChips",
     "member_account",
     "table_account",
@@ -67,54 +60,6 @@ def member_account(user_id: int) -> str:
     'user:42'
     """
     return f"user:{user_id}"
-
-
-# --- errors ---------------------------------------------------------------------------------
-
-
-class StoreError(Exception):
-    """Something the store cannot do; the message is fit to show whoever runs the bot."""
-
-
-class MigrationError(StoreError):
-    """A migration file is malformed or failed; the database was left at the previous version."""
-
-
-class SchemaTooNewError(StoreError):
-    """The database was written by newer code; refusing protects it from being misread."""
-
-    def __init__(self, path: object, found: int, known: int) -> None:
-        self.found = found
-        self.known = known
-        super().__init__(
-            f"The database {path} has schema version {found} but this version of Dealer's "
-            f"Choice only knows up to version {known}; upgrade the bot or point DATABASE at "
-            "another file."
-        )
-
-
-class SnapshotConflictError(StoreError):
-    """A table id was reused for another channel or game, which would overwrite a live table."""
-
-
-class InsufficientChipsError(StoreError):
-    """A chip change would take a balance below zero; nothing was changed.
-
-    Carries the numbers so that a cog can word its own reply (it knows the player's name).
-    """
-
-    def __init__(self, guild_id: int, user_id: int, balance: int, delta: int) -> None:
-        self.guild_id = guild_id
-        self.user_id = user_id
-        self.balance = balance
-        self.delta = delta
-        super().__init__(f"Not enough chips: user {user_id} has {balance} and this needs {-delta}.")
-
-
-class ChipAuditError(StoreError):
-    """A chip move the books cannot take: a table paying out more than its account holds, or
-    a table ending with chips still in its account. The transaction is rolled back, so
-    nothing was written; it is a bug in whoever computed the moves, never a player's doing."""
 
 
 # --- inputs ---------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from bot.store.base import (
     _json,
     log,
 )
-from bot.store.db import Connection, Row
+from bot.store.drivers import Connection, Row
+from bot.store.errors import SnapshotConflictError
 from bot.store.games import GameRecords
 from bot.store.outbox import LoggedAction, OutboxRows, _compact
 from bot.store.rows import (
@@ -25,7 +26,6 @@ from bot.store.rows import (
     ChipChange,
     GameRecord,
     SaveResult,
-    SnapshotConflictError,
     SnapshotRow,
     table_account,
 )

@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 
-from bot.store.db import is_postgres_url
+from bot.store.drivers import is_postgres_url
 from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
 from loopback.process import BotProcess

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.store.db import is_postgres_url, open_database
+from bot.store.drivers import is_postgres_url, open_database
 
 Target = Path | str
 
