@@ -104,7 +104,8 @@ def own_pyramid(view: PokenoSeatView) -> list[str]:
 def private_lines(view: PokenoSeatView) -> list[str]:
     lines = []
     if view.hand or not view.is_over:
-        lines.append(t("Your hand: {cards}", cards=cards_text(list(view.hand))))
+        # An empty hand (every card placed) reads "—", as an empty space does, not "Your hand:"
+        lines.append(t("Your hand: {cards}", cards=cards_text(list(view.hand)) or "—"))
     if not view.is_over:
         if any(view.fresh):
             lines.append(t("Your pyramid (✚ placed this turn: Undo takes it back until you "

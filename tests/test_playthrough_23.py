@@ -22,10 +22,13 @@ from bot.render import cards_text, private_text
 from bot.table import Seat, Table
 from cogs import chip_games
 from cogs.high_low_games import reveal_private, spew_public
+from cogs.pokeno import private_lines
 from engine.game import Action, Event, Game
+from engine.games import GAMES
 from engine.games.badugi import Badugi
 from engine.games.dealers_choice import DealersChoice
 from engine.games.old_man_49er import OldMan49er
+from engine.games.pokeno_base import PokenoSeatView
 from engine.games.spew import Spew
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -186,3 +189,14 @@ def test_a_finished_spew_deal_shows_no_empty_pot() -> None:
     play_out(game)
     [header, *_] = spew_public(game.public_view())
     assert header == "Deal over · ante 5, bets 10/20"
+
+
+# --- Po-Ke-No -------------------------------------------------------------------------------
+
+
+def test_a_pokeno_hand_with_every_card_placed_reads_as_an_empty_space_does() -> None:
+    game = GAMES["pokeno"](NAMES, {}, random.Random(1))
+    dealt = game.view(0)
+    assert isinstance(dealt, PokenoSeatView) and dealt.hand
+    view = replace(dealt, hand=())
+    assert "Your hand: —" in private_lines(view)
