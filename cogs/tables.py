@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+from babel import Locale, UnknownLocaleError
 from discord import app_commands
 from discord.ext import commands
 
@@ -20,6 +21,16 @@ from bot.validation import (
 )
 from cogs.common import Dictionary, Option, Refusals, refused_answer
 from cogs.sppoker import default_dictionary
+
+
+def language_name(locale: str) -> str:
+    """The server's language as the reader names it in a sentence: "svenska" to a Swedish
+    reader, "Swedish" to an English one. The endonym the choice shows ("Svenska") read
+    "boten talar Svenska" in Swedish and "the bot speaks Svenska" in English."""
+    try:
+        return Locale.parse(locale).get_language_name(i18n.current()) or locale
+    except (ValueError, TypeError, UnknownLocaleError):
+        return i18n.LOCALE_NAMES.get(locale, locale)
 
 
 @app_commands.guild_only()
@@ -79,7 +90,7 @@ class Tables(Refusals, commands.GroupCog, group_name="table",
             await i18n.for_interaction(interaction)  # answered in the new language
         current = await guild_settings(store, interaction.guild_id)
         locale = str(current.get("locale", i18n.DEFAULT_LOCALE))
-        language = i18n.LOCALE_NAMES.get(locale, "English")
+        language = language_name(locale)
         bank = self.bot.bank  # type: ignore[attr-defined]
         bot_default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
         chosen = current.get("dictionary")

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot import cash, narrator, render
+from bot import cash, i18n, narrator, render
 from bot.i18n import render as render_text
 from bot.images import Row
 from bot.plugins import install_plugins
@@ -23,6 +23,7 @@ from bot.table import Seat, Table
 from cogs import chip_games
 from cogs.high_low_games import reveal_private, spew_public
 from cogs.pokeno import private_lines
+from cogs.tables import language_name
 from engine.game import Action, Event, Game
 from engine.games import GAMES
 from engine.games.badugi import Badugi
@@ -200,3 +201,15 @@ def test_a_pokeno_hand_with_every_card_placed_reads_as_an_empty_space_does() -> 
     assert isinstance(dealt, PokenoSeatView) and dealt.hand
     view = replace(dealt, hand=())
     assert "Your hand: —" in private_lines(view)
+
+
+# --- /table settings -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reader", "server", "named"), [
+    ("sv", "sv", "svenska"), ("en", "sv", "Swedish"), ("sv", "en", "engelska"),
+    ("en", "en", "English")])
+def test_table_settings_names_the_servers_language_as_its_reader_says_it(
+        reader: str, server: str, named: str) -> None:
+    with i18n.using(reader):
+        assert language_name(server) == named

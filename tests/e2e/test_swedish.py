@@ -34,7 +34,7 @@ async def test_a_whole_poangpoker_game_in_swedish(world: World) -> None:
 
     shown = await alice.slash(general, "table settings locale:sv")
     assert shown.ephemeral and "Den här serverns inställningar" in shown.text, shown.text
-    assert "**Svenska**" in shown.text
+    assert "**svenska**" in shown.text  # the language as a Swedish sentence names it
     # The rules: in Swedish for Bob, in English for Carol, whose own locale is English.
     rules = await bob.slash(general, "poangpoker rules")
     assert "Sista sticket" in rules.text and "Köpstopp" in rules.text, rules.text[:200]
