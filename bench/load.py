@@ -404,7 +404,7 @@ async def open_table(discord: LoopbackDiscord, seat: Seat, phase: Phase, start: 
     channel = discord.state.channels[seat.channel_id]
     host = discord.user(seat.host.user.name)
     result = await host.slash(ChannelHandle(discord, channel.id),
-                              "sppoker start target:99 seconds:600", check=False)
+                              "sppoker start target:99 declare_seconds:600", check=False)
     phase.clicks.append(("/sppoker start", discord.state.interactions[result.id]))
     if start:
         await start_table(discord, seat, phase)

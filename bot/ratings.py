@@ -20,7 +20,7 @@ Why it is shaped like this:
   the model is sure of would show 2000. A rating climbs as the games make the model surer,
   which is the point of the conservative figure: one lucky game does not top the board.
 
-The store (`bot.store_ratings`) reads the ratings before a game, calls `rate`, and writes
+The store (`bot.store.ratings`) reads the ratings before a game, calls `rate`, and writes
 the new ones in the same transaction as the game's result.
 """
 

@@ -8,7 +8,7 @@ each deal (`bot.table.Table.log_deal`: its seed, seats and options, stacks and b
 them), which starts that deal's section. Only ended tables have a record, so a game still
 running is never found: its notation is never written here.
 
-The queries are plain, portable SQL with `?` placeholders (`bot.store_db`), on the store's
+The queries are plain, portable SQL with `?` placeholders (`bot.store.drivers`), on the store's
 read connection; SQLite and PostgreSQL alike.
 
 A notation keeps names and typed words as they were played; a replay's page shows them inert

@@ -6,7 +6,7 @@ DMs (guild None) belong to shard 0, as Discord sends them there.
 
 So that two processes never drive the same tables (a mistyped SHARD_IDS, a process thought
 dead that is not), each shard's tables are driven only under a lease in the database
-(`bot.store_leases`): taken at start-up before any table is restored, renewed every
+(`bot.store.leases`): taken at start-up before any table is restored, renewed every
 `RENEW_EVERY` seconds, given up at a clean stop. A process that cannot renew its lease (the
 database is gone for longer than the lease, or another process took it) stops at once. A
 killed process's shards are taken over when its lease expires, or at once by a process on the
