@@ -67,7 +67,7 @@ class Setup:
 # Short targets and clocks a person can miss (a think of over a minute times a seat out), so
 # that games end within a soak and the clocks' resumption after a restart is played too.
 SETUPS: tuple[Setup, ...] = (
-    Setup("sppoker", "sppoker start target:2 seconds:60"),
+    Setup("sppoker", "sppoker start target:2 declare_seconds:60"),
     Setup("poke", "poke start turn_seconds:60", max_ai=0),
     Setup("poangpoker", "poangpoker start turn_seconds:60"),
     Setup("chicago", "chicago start turn_seconds:60"),
