@@ -31,6 +31,7 @@ from engine.games.dealers_choice import DealersChoice
 from engine.games.old_man_49er import OldMan49er
 from engine.games.pokeno_base import PokenoSeatView
 from engine.games.spew import Spew
+from loopback.sandbox.render import plain
 
 NAMES = ["Ann", "Bob", "Cid"]
 USER = 1_000
@@ -213,3 +214,15 @@ def test_table_settings_names_the_servers_language_as_its_reader_says_it(
         reader: str, server: str, named: str) -> None:
     with i18n.using(reader):
         assert language_name(server) == named
+
+
+# --- the sandbox -------------------------------------------------------------------------------
+
+
+def test_the_sandbox_words_a_relative_time_in_its_readers_client_language() -> None:
+    # Discord's client says "om 10 minuter" to a Swedish reader: the lobby's Swedish
+    # sentence read "Den här lobbyn stänger in 10 minutes" in the sandbox.
+    text = "Den här lobbyn stänger <t:1600:R> om ingen startar den."
+    assert plain(text, now=1_000, locale="sv-SE") == \
+        "Den här lobbyn stänger om 10 minuter om ingen startar den."
+    assert plain("Closes <t:1600:R>.", now=1_000) == "Closes in 10 minutes."

@@ -275,7 +275,8 @@ class SandboxClient:
         numbers = self.numbers.assign(message.id, enabled)
         block = render(message, where=where, numbers=numbers, names=self._name,
                        attachments=[str(self._save(a)) for a in message.attachments],
-                       notes=notes, now=self.discord.clock.time())
+                       notes=notes, now=self.discord.clock.time(),
+                       locale=self.me.user.locale or "en-US")
         self.say(*block.lines(self.terminal.width))
 
     def _command_used(self, message: Message) -> str | None:

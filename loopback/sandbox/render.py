@@ -36,13 +36,24 @@ _SUBTEXT = re.compile(r"^-# ")
 INVISIBLE = " \t\n\u200b\u200c\u200d\ufeff"
 
 
-def relative_time(when: float, now: float | None = None) -> str:
-    """Discord's `<t:…:R>` wording ("in 5 minutes", "2 hours ago"), coarse on purpose.
+# Discord words `<t:…:R>` in its client's language: a Swedish client reads "om 10 minuter"
+# inside the Swedish sentence, where English ("in 10 minutes") read as the bot's mistake.
+_UNITS_SV = {"second": ("sekund", "sekunder"), "minute": ("minut", "minuter"),
+             "hour": ("timme", "timmar"), "day": ("dag", "dagar")}
+
+
+def relative_time(when: float, now: float | None = None, locale: str = "en-US") -> str:
+    """Discord's `<t:…:R>` wording ("in 5 minutes", "2 hours ago"), coarse on purpose, in
+    the client's language (English, or Swedish for a client in `sv-SE`).
 
     >>> relative_time(1_000 + 90, now=1_000)
     'in 2 minutes'
     >>> relative_time(1_000 - 30, now=1_000)
     '30 seconds ago'
+    >>> relative_time(1_000 + 600, now=1_000, locale="sv-SE")
+    'om 10 minuter'
+    >>> relative_time(1_000 - 1, now=1_000, locale="sv-SE")
+    'för 1 sekund sedan'
     """
     delta = when - (time.time() if now is None else now)
     seconds = abs(delta)
@@ -55,6 +66,9 @@ def relative_time(when: float, now: float | None = None) -> str:
     else:
         unit, size = "day", 86_400
     count = max(1, round(seconds / size))
+    if locale.startswith("sv"):
+        text = f"{count} {_UNITS_SV[unit][0 if count == 1 else 1]}"
+        return f"om {text}" if delta >= 0 else f"för {text} sedan"
     text = f"{count} {unit}{'' if count == 1 else 's'}"
     return f"in {text}" if delta >= 0 else f"{text} ago"
 
@@ -66,8 +80,10 @@ def _absolute_time(when: float, style: str) -> str:
     return moment.strftime(formats.get(style, formats["f"]))
 
 
-def plain(text: str, names: Names | None = None, now: float | None = None) -> str:
-    """Markdown and Discord markup turned into what a reader of the client actually sees.
+def plain(text: str, names: Names | None = None, now: float | None = None,
+          locale: str = "en-US") -> str:
+    """Markdown and Discord markup turned into what a reader of the client actually sees
+    (a client in `locale`: its relative times in that language).
 
     >>> plain("**Start** <t:1090:R> in <#7>", lambda i: "general", now=1000)
     'Start in 2 minutes in #general'
@@ -76,7 +92,8 @@ def plain(text: str, names: Names | None = None, now: float | None = None) -> st
 
     def timestamp(match: re.Match[str]) -> str:
         when, style = int(match[1]), match[2] or "f"
-        return relative_time(when, now) if style == "R" else _absolute_time(when, style)
+        return relative_time(when, now, locale) if style == "R" \
+            else _absolute_time(when, style)
 
     def mention(match: re.Match[str]) -> str:
         kind, ident = match[1], int(match[2])
@@ -154,15 +171,17 @@ def render(
     attachments: Iterable[str] = (),
     notes: Iterable[str] = (),
     now: float | None = None,
+    locale: str = "en-US",
 ) -> Block:
     """Lay out one message: `where` names its place ("#general", "DM"), `numbers` the
-    components' numbers, `attachments` the paths the files were saved under."""
+    components' numbers, `attachments` the paths the files were saved under, `locale` the
+    reader's client language."""
     header = " · ".join([where, *notes])
     body: list[str] = []
 
     def add(text: str | None, indent: str = "  ") -> None:
         if text and text.strip(INVISIBLE):
-            body.extend(indent + line for line in plain(text, names, now).splitlines())
+            body.extend(indent + line for line in plain(text, names, now, locale).splitlines())
 
     add(message.content)
     for embed in message.embeds:
