@@ -21,6 +21,7 @@ from bot.plugins import install_plugins
 from bot.render import cards_text, private_text
 from bot.table import Seat, Table
 from cogs import chip_games
+from cogs.chip_games import holdem_public
 from cogs.high_low_games import reveal_private, spew_public
 from cogs.pokeno import private_lines
 from cogs.tables import language_name
@@ -28,9 +29,11 @@ from engine.game import Action, Event, Game
 from engine.games import GAMES
 from engine.games.badugi import Badugi
 from engine.games.dealers_choice import DealersChoice
+from engine.games.holdem_sppoker import HoldemSppoker
 from engine.games.old_man_49er import OldMan49er
 from engine.games.pokeno_base import PokenoSeatView
 from engine.games.spew import Spew
+from engine.words import WordFinder, WordListDictionary
 from loopback.sandbox.render import plain
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -226,3 +229,18 @@ def test_the_sandbox_words_a_relative_time_in_its_readers_client_language() -> N
     assert plain(text, now=1_000, locale="sv-SE") == \
         "Den här lobbyn stänger om 10 minuter om ingen startar den."
     assert plain("Closes <t:1600:R>.", now=1_000) == "Closes in 10 minutes."
+
+
+# --- Hold'em Sppoker in Swedish ------------------------------------------------------------------
+
+
+def test_a_swedish_holdem_board_names_its_streets_as_the_swedish_narration_does() -> None:
+    # The board said "Flop" (and "Preflop") above the narration's "Floppen: …".
+    words = WordListDictionary(["hej"])
+    game = HoldemSppoker(NAMES, {"stacks": [200] * 3}, random.Random(1), dictionary=words,
+                         finder=WordFinder(["hej"], words))
+    with i18n.using("sv"):
+        assert holdem_public(game.public_view())[0].startswith("Före floppen · mörkar 5/10")
+        while game.public_view().street == "preflop":
+            step(game)
+        assert holdem_public(game.public_view())[0].startswith("Flopp · mörkar 5/10")
