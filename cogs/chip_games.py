@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.app import DealersChoiceBot
 from bot.i18n import render, t
 from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
@@ -45,7 +46,6 @@ from cogs.common import (
     LastSeconds,
     MinBuyIn,
     Option,
-    Refusals,
     SmallBet,
     TurnSeconds,
     send_rules,
@@ -233,7 +233,11 @@ def holdem_private(view: HoldemSppokerSeatView) -> list[str]:
                letters=view.letters)]
     if view.poker:
         lines.append(t("Best poker hand: **{hand}**", hand=render(view.poker)))
-    if view.declaration:
+    # A word refused while declaring is no declaration ("you have not declared yet", the
+    # prompt says, with why): the view said "Your declaration: both with HJEDS" above it,
+    # and the reason a third time.
+    refused = view.word_check is not None and not view.word_check.ok
+    if view.declaration and not (refused and view.phase == "declare"):
         # The view holds Sppoker's name ("double"); players read the button's word (both).
         declared = KIND_NAMES.get(view.declaration)
         declaration = render(declared) if declared is not None else view.declaration
@@ -242,7 +246,7 @@ def holdem_private(view: HoldemSppokerSeatView) -> list[str]:
                            declaration=declaration, word=view.word.upper()))
         else:
             lines.append(t("Your declaration: **{declaration}**", declaration=declaration))
-    if view.word_check is not None and not view.word_check.ok:
+    if refused and view.word_check is not None and view.phase != "declare":
         lines.append(f"⚠️ {render(view.word_check.reason)}")
     return lines + holdem_public(view)
 
@@ -287,9 +291,9 @@ MIN_BUY_IN = "The least a player short of the buy-in may sit down with (default:
 
 
 @app_commands.guild_only()
-class BadugiCommands(Refusals, commands.GroupCog, group_name="badugi",
+class BadugiCommands(commands.GroupCog, group_name="badugi",
                      group_description="Badugi: four cards, ace low, three draws (chips)"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Badugi cash table in this channel")
@@ -311,9 +315,9 @@ class BadugiCommands(Refusals, commands.GroupCog, group_name="badugi",
 
 
 @app_commands.guild_only()
-class RedDogCommands(Refusals, commands.GroupCog, group_name="reddog",
+class RedDogCommands(commands.GroupCog, group_name="reddog",
                      group_description="Red Dog: bet that your hand beats the next card (chips)"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Red Dog cash table in this channel")
@@ -335,10 +339,10 @@ class RedDogCommands(Refusals, commands.GroupCog, group_name="reddog",
 
 
 @app_commands.guild_only()
-class HoldemSppokerCommands(Refusals, commands.GroupCog, group_name="holdem-sppoker",
+class HoldemSppokerCommands(commands.GroupCog, group_name="holdem-sppoker",
                             group_description="Hold'em Sppoker: Texas Hold'em with the letter "
                             "deck; pots split between poker and spelling (chips)"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Hold'em Sppoker cash table here")
@@ -363,10 +367,10 @@ class HoldemSppokerCommands(Refusals, commands.GroupCog, group_name="holdem-sppo
             """The dictionary Sppoker's `default_dictionary` picks for this server, the one
             `/table settings` names (read within the command's time; a stored value no
             longer installed reads as no choice)."""
-            default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
+            default = self.bot.settings.dictionary
             if interaction.guild_id is None:
                 return {"language": default}
-            store = self.bot.store  # type: ignore[attr-defined]
+            store = self.bot.store
             chosen = await guild_setting(store, interaction.guild_id, "dictionary", None)
             locale = await i18n.load_guild_locale(store, interaction.guild_id)
             return {"language": default_dictionary(chosen, locale, default)}
@@ -383,9 +387,9 @@ class HoldemSppokerCommands(Refusals, commands.GroupCog, group_name="holdem-sppo
 
 
 @app_commands.guild_only()
-class DealersChoiceCommands(Refusals, commands.GroupCog, group_name="dealers-choice",
+class DealersChoiceCommands(commands.GroupCog, group_name="dealers-choice",
                             group_description="A chip session: each dealer picks the game"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Dealer's Choice table here")
@@ -400,7 +404,7 @@ class DealersChoiceCommands(Refusals, commands.GroupCog, group_name="dealers-cho
         await send_rules(interaction, DealersChoice.kind, DealersChoice.title)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: DealersChoiceBot) -> None:
     await bot.add_cog(BadugiCommands(bot))
     await bot.add_cog(RedDogCommands(bot))
     await bot.add_cog(HoldemSppokerCommands(bot))

@@ -244,3 +244,21 @@ def test_a_swedish_holdem_board_names_its_streets_as_the_swedish_narration_does(
         while game.public_view().street == "preflop":
             step(game)
         assert holdem_public(game.public_view())[0].startswith("Flopp · mörkar 5/10")
+
+
+def test_a_refused_word_is_not_shown_as_a_declaration_nor_its_reason_three_times() -> None:
+    # The DM read "Din deklaration: båda med HJEDS", "⚠️ finns inte i ordlistan sv_SE: HJEDS"
+    # and then "HJEDS är inte giltigt — …: du har inte deklarerat än".
+    words = WordListDictionary(["chest", "the"])
+    game = HoldemSppoker.from_deal(NAMES[:2], ("Ks Kh", "As 3c"), "Kc Kd 4c 9h 2d",
+                                   {"stacks": [200, 200]}, random.Random(5),
+                                   dictionary=words, finder=WordFinder(["chest", "the"], words))
+    while game.phase == "bet":
+        step(game)
+    table = table_for(game, "holdem_sppoker", [200, 200])
+    table.record(game.apply(1, Action("declare", ("double", "hjeds"))))
+    text = private_text(table, 1, game.prompt(1))
+    assert "Your declaration" not in text and "⚠️" not in text
+    assert "HJEDS is not valid" in text and "you have not declared yet" in text.lower()
+    table.record(game.apply(1, Action("declare", ("double", "the"))))
+    assert "Your declaration: **both** with **THE**" in private_text(table, 1, game.prompt(1))
