@@ -204,7 +204,9 @@ def red_dog_public(view: RedDogView) -> list[str]:
 
 def red_dog_private(view: RedDogSeatView) -> list[str]:
     lines = [t("Your hand: {cards}", cards=cards_text(list(view.hand)))] if view.hand else []
-    if view.unseen:
+    # The odds while waiting: at one's turn the prompt gives them (with the percentage), and
+    # after the deal they are stale ("23 of the 40 unseen cards would win" under the end).
+    if view.unseen and not view.is_over and view.seat not in view.to_act:
         lines.append(t("{n} of the {unseen} unseen cards would win for you.", n=view.beats,
                        unseen=view.unseen))
     return lines + red_dog_public(view)

@@ -32,6 +32,7 @@ from engine.games.dealers_choice import DealersChoice
 from engine.games.holdem_sppoker import HoldemSppoker
 from engine.games.old_man_49er import OldMan49er
 from engine.games.pokeno_base import PokenoSeatView
+from engine.games.red_dog import RedDog
 from engine.games.spew import Spew
 from engine.words import WordFinder, WordListDictionary
 from loopback.sandbox.render import plain
@@ -262,3 +263,20 @@ def test_a_refused_word_is_not_shown_as_a_declaration_nor_its_reason_three_times
     assert "HJEDS is not valid" in text and "you have not declared yet" in text.lower()
     table.record(game.apply(1, Action("declare", ("double", "the"))))
     assert "Your declaration: **both** with **THE**" in private_text(table, 1, game.prompt(1))
+
+
+# --- Red Dog ---------------------------------------------------------------------------------
+
+
+def test_red_dogs_odds_are_said_once_at_ones_turn_and_not_after_the_deal() -> None:
+    game = RedDog(NAMES, {"stacks": [30, 30, 30]}, random.Random(1))
+    table = table_for(game, "red_dog", [30, 30, 30])
+    seat = min(game.to_act)
+    waiting = next(s for s in range(3) if s != seat)
+    assert "unseen cards would win for you" in private_text(table, waiting, None)
+    mine = private_text(table, seat, game.prompt(seat))
+    assert "unseen cards would win for you" not in mine and "cards you have not seen" in mine
+    while not game.is_over:
+        seat = min(game.to_act)
+        game.apply(seat, Action("pass"))
+    assert "would win for you" not in private_text(table, seat, None)
