@@ -27,9 +27,9 @@ def point_at(settings: Settings) -> None:
 
 
 async def run(settings: Settings) -> int:
-    from bot.app import DealersChoice
+    from bot.app import DealersChoiceBot
 
-    bot = DealersChoice(settings)
+    bot = DealersChoiceBot(settings)
     async with bot:
         try:
             await bot.start(settings.discord_token or "")

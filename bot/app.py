@@ -1,6 +1,11 @@
 """The bot: a `commands.AutoShardedBot` whose `setup_hook` opens the store, takes its shards'
 leases (bot.shards), restores their unfinished tables, registers the buttons that must survive
-restarts, loads the cogs and syncs the commands."""
+restarts, loads the cogs and syncs the commands.
+
+What the cogs use of it (its settings, store, bank, presenter) are typed attributes of
+`DealersChoiceBot`; a cog gets the bot in `setup`, a module-level helper from an interaction
+through `bot_of`. Errors have one handler for the commands (bot.tree) and one for the buttons
+(bot.components' `refusing`)."""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ import asyncio
 import gc
 import logging
 import os
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -18,21 +23,26 @@ from bot.bank import Bank
 from bot.components import (
     CashButton,
     ChoiceButton,
+    Host,
     LobbyButton,
     PickSelect,
     ReplayButton,
+    ReplayPages,
     ShowHandButton,
+    refusing,
 )
 from bot.global_pace import GlobalPace, pace_requests, share_of_limit
-from bot.plugins import install_plugins
-from bot.presenter import Presenter
+from bot.plugins import GamePlugin, install_plugins
+from bot.presenter import Presenter, refuse
 from bot.routing import InteractionRouter
 from bot.sender import Sender
 from bot.service import TableService
 from bot.settings import Settings
 from bot.shards import LeaseKeeper, ShardPlan
 from bot.store import Store
+from bot.table import TableError
 from bot.translator import Translator
+from bot.tree import Tree
 from bot.wordlists import install as install_word_lists
 from engine.words import get_finder
 
@@ -69,8 +79,20 @@ def settle_garbage_collector() -> None:
     gc.set_threshold(10_000, 50, 100)
 
 
-class DealersChoice(commands.AutoShardedBot):
-    def __init__(self, settings: Settings, **options: object) -> None:
+class DealersChoiceBot(commands.AutoShardedBot):
+    """The bot, and what its cogs and buttons reach through it, each made in `setup_hook`."""
+
+    settings: Settings
+    store: Store
+    bank: Bank
+    tables: TableService
+    sender: Sender
+    presenter: Presenter
+    plugins: dict[str, GamePlugin]
+    shard_plan: ShardPlan
+    leases: LeaseKeeper
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
         # The bot uses no voice: discord.py's warnings that PyNaCl and davey are missing are
         # noise, printed before the bot's own first sentence.
         discord.VoiceClient.warn_nacl = False
@@ -84,15 +106,24 @@ class DealersChoice(commands.AutoShardedBot):
             # Nothing pings unless a message names whom, by id (bot.sender: a body's `pings`):
             # a mention in a name or a typed word must never notify anyone (bot/inert.py).
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=Tree,  # one error handler for every command
             **_sharding(settings),
-            **options,  # type: ignore[arg-type]
+            **options,
         )
         self.settings = settings
-        self.store: Store
-        self.tables: TableService
-        self.sender: Sender
-        self.presenter: Presenter
         self._resumed = False
+
+    @property
+    def replays(self) -> ReplayPages:
+        """The replays' cog (cogs/replays.py, loaded by `setup_hook`): the Replay button's."""
+        cog = self.get_cog("Replays")
+        if not isinstance(cog, ReplayPages):
+            raise LookupError("the Replays cog is not loaded")
+        return cog
+
+    async def refuse(self, interaction: discord.Interaction, error: TableError) -> None:
+        """A click's refusal, for the buttons' one error handler (bot.components)."""
+        await refuse(interaction, error)
 
     async def setup_hook(self) -> None:
         # The word finder's lists come from the installed dictionaries, cached in the data
@@ -153,7 +184,8 @@ class DealersChoice(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.modal_submit:
-            await self.presenter.on_modal_submit(interaction)
+            # A word modal's answer, refused as a button's is (its TextModal was stopped).
+            await refusing(interaction, self.presenter.on_modal_submit(interaction))
 
     async def close(self) -> None:
         if hasattr(self, "tables"):
@@ -165,3 +197,13 @@ class DealersChoice(commands.AutoShardedBot):
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
+
+
+def bot_of(interaction: discord.Interaction) -> DealersChoiceBot:
+    """The bot an interaction reached, typed. discord.py types `interaction.client` as the
+    bare `discord.Client`; every interaction this process gets is its DealersChoiceBot's."""
+    return cast(DealersChoiceBot, interaction.client)
+
+
+# The buttons reach the bot as a `Host` (bot.components): mypy checks this bot is one.
+_BUTTONS_HOST: type[Host] = DealersChoiceBot

@@ -3,21 +3,25 @@
 They are `DynamicItem`s: discord.py rebuilds them from the custom_id of any click, so every
 button keeps working after a restart. Their callbacks only parse the id and hand the
 interaction to the table manager; no rule of any game lives here.
+
+They reach the bot as a `Host`, the little of it they need (bot.app's `DealersChoiceBot` is
+one), so this module needs nothing of the presenter that builds its views. A table's refusal
+(`TableError`) raised by a click is answered in one place, `refusing`: discord.py only logs
+what a dynamic item's callback raises (no view's `on_error` sees it).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
 from bot.i18n import t
+from bot.table import TableError
 from engine.game import CardPick, Choice, Prompt, TextAsk
 from engine.i18n import N_
-
-if TYPE_CHECKING:
-    from bot.presenter import Presenter
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
@@ -37,8 +41,61 @@ _STYLES = {
 }
 
 
-def presenter_of(interaction: discord.Interaction) -> Presenter:
-    return interaction.client.presenter  # type: ignore[attr-defined,no-any-return]
+class Clicks(Protocol):
+    """What the buttons, menus and word modals ask of the presenter (bot.presenter's
+    `Presenter`). Each may raise `TableError`: the service's refusal, for `refusing`."""
+
+    async def lobby_action(self, interaction: discord.Interaction, table_id: str,
+                           op: str) -> None: ...
+
+    async def cash_action(self, interaction: discord.Interaction, table_id: str,
+                          op: str) -> None: ...
+
+    async def show_hand(self, interaction: discord.Interaction, table_id: str) -> None: ...
+
+    async def answer(self, interaction: discord.Interaction, table_id: str, seat: int,
+                     stamp: str, index: int, *, values: list[str] | None = None,
+                     text: str | None = None) -> None: ...
+
+
+@runtime_checkable
+class ReplayPages(Protocol):
+    """What the Replay button asks of the replays' cog (cogs/replays.py's `Replays`)."""
+
+    async def page(self, interaction: discord.Interaction, table_id: str, index: int,
+                   who: int, *, new: bool) -> None: ...
+
+
+class Host(Protocol):
+    """The bot as its buttons see it (bot.app's `DealersChoiceBot`, checked there)."""
+
+    @property
+    def presenter(self) -> Clicks: ...
+
+    @property
+    def replays(self) -> ReplayPages: ...
+
+    async def refuse(self, interaction: discord.Interaction, error: TableError) -> None:
+        """Answer the service's refusal to the person alone (bot.presenter's `refuse`)."""
+
+
+def host(interaction: discord.Interaction) -> Host:
+    """The bot a click reached. discord.py types `interaction.client` as the bare
+    `discord.Client`; these buttons are registered by one client only, bot.app's
+    `DealersChoiceBot`, which is a `Host`."""
+    return cast(Host, interaction.client)
+
+
+async def refusing(interaction: discord.Interaction, work: Awaitable[object]) -> None:
+    """The one error handler of the buttons, menus and word modals: `work` (the presenter
+    answering the click) runs, and a refusal it raises (`TableError`: not your turn, that
+    choice is out of date) is answered to the clicker alone, in the language the click set.
+    Anything else goes on to discord.py, which logs it (bot.app's `on_interaction` uses this
+    for the word modals too)."""
+    try:
+        await work
+    except TableError as error:
+        await host(interaction).refuse(interaction, error)
 
 
 class LobbyButton(
@@ -59,7 +116,8 @@ class LobbyButton(
         return cls(match["table"], op)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await presenter_of(interaction).lobby_action(interaction, self.table_id, self.op)
+        await refusing(interaction, host(interaction).presenter.lobby_action(
+            interaction, self.table_id, self.op))
 
 
 CASH_OPS = {
@@ -91,7 +149,8 @@ class CashButton(
         return cls(match["table"], op)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await presenter_of(interaction).cash_action(interaction, self.table_id, self.op)
+        await refusing(interaction, host(interaction).presenter.cash_action(
+            interaction, self.table_id, self.op))
 
 
 class ShowHandButton(
@@ -113,7 +172,8 @@ class ShowHandButton(
         return cls(match["table"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await presenter_of(interaction).show_hand(interaction, self.table_id)
+        await refusing(interaction, host(interaction).presenter.show_hand(
+            interaction, self.table_id))
 
 
 _ACT = r"(?P<table>[0-9a-f]+):(?P<seat>\d+):(?P<stamp>[0-9a-f-]+):(?P<index>\d+)"
@@ -140,9 +200,8 @@ class ChoiceButton(discord.ui.DynamicItem[Button], template=r"dc:c:" + _ACT):
         return cls(match["table"], int(match["seat"]), match["stamp"], int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await presenter_of(interaction).answer(
-            interaction, self.table_id, self.seat, self.stamp, self.index
-        )
+        await refusing(interaction, host(interaction).presenter.answer(
+            interaction, self.table_id, self.seat, self.stamp, self.index))
 
 
 class PickSelect(discord.ui.DynamicItem[Select], template=r"dc:p:" + _ACT):
@@ -178,9 +237,8 @@ class PickSelect(discord.ui.DynamicItem[Select], template=r"dc:p:" + _ACT):
     async def callback(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(value) for value in data.get("values") or []]
-        await presenter_of(interaction).answer(
-            interaction, self.table_id, self.seat, self.stamp, self.index, values=values
-        )
+        await refusing(interaction, host(interaction).presenter.answer(
+            interaction, self.table_id, self.seat, self.stamp, self.index, values=values))
 
 
 class TextModal(discord.ui.Modal):
@@ -201,9 +259,8 @@ class TextModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         table_id, seat, stamp, index = self.ids
-        await presenter_of(interaction).answer(
-            interaction, table_id, seat, stamp, index, text=self.text.value
-        )
+        await refusing(interaction, host(interaction).presenter.answer(
+            interaction, table_id, seat, stamp, index, text=self.text.value))
 
 
 class ReplayButton(discord.ui.DynamicItem[Button], template=r"dc:r:(?P<table>[0-9a-f]+)"):
@@ -223,8 +280,7 @@ class ReplayButton(discord.ui.DynamicItem[Button], template=r"dc:r:(?P<table>[0-
         return cls(match["table"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        replays: Any = interaction.client.get_cog("Replays")  # type: ignore[attr-defined]
-        await replays.page(interaction, self.table_id, 0, -1, new=True)
+        await host(interaction).replays.page(interaction, self.table_id, 0, -1, new=True)
 
 
 def replay_view(table_id: str) -> discord.ui.View:

@@ -109,6 +109,14 @@ def refusal(text: str) -> Answer:
     return Answer(i18n.render(text))
 
 
+async def refuse(interaction: discord.Interaction, error: TableError) -> None:
+    """The table service's refusal, to the person alone, in the language their interaction
+    set (`i18n.for_interaction`). The service refuses by raising `TableError`; the presenter
+    lets it go, and the one handler of the commands (`bot.tree.Tree.on_error`) or of the
+    buttons (`bot.components.refusing`) answers it here."""
+    await deliver(interaction, refusal(error_text(error)))
+
+
 async def deliver(interaction: discord.Interaction, answer: Answer) -> int | None:
     """Send `answer` as this interaction's answer, whatever state it is in; the id of the
     message it made (None if it made none, or could not be sent).
@@ -273,11 +281,8 @@ class Presenter:
             if defaults is not None:
                 given = {**(await defaults()), **given}
             user = interaction.user
-            try:
-                opened, outcome = await self.service.open_table(
-                    interaction.guild_id, channel_id, user.id, user.display_name, kind, given)
-            except TableError as error:
-                return refusal(error_text(error))
+            opened, outcome = await self.service.open_table(
+                interaction.guild_id, channel_id, user.id, user.display_name, kind, given)
             if not outcome.open:  # a one-person game starts at once
                 return Answer(outcome.content, ephemeral=False)
             table_id = opened
@@ -318,13 +323,9 @@ class Presenter:
             await reply(interaction, i18n.render(elsewhere))
             return
         async with self.replying(table_id):
-            try:
-                outcome = await in_time(interaction, self.service.lobby_action(
-                    table_id, user.id, user.display_name, op, is_admin=is_admin(interaction),
-                    guild_id=interaction.guild_id))
-            except TableError as error:
-                await reply(interaction, i18n.render(error_text(error)))
-                return
+            outcome = await in_time(interaction, self.service.lobby_action(
+                table_id, user.id, user.display_name, op, is_admin=is_admin(interaction),
+                guild_id=interaction.guild_id))
             with i18n.using(i18n.guild_locale(interaction.guild_id)):  # the channel's language
                 view = components.lobby_view(table_id) if outcome.open else None
             await update_clicked(interaction, Answer(outcome.content, view=view))
@@ -343,13 +344,9 @@ class Presenter:
         if elsewhere is not None:
             await reply(interaction, i18n.render(elsewhere))
             return
-        try:
-            text = await in_time(interaction, self.cash.act(
-                table_id, user.id, user.display_name, op, is_admin=is_admin(interaction),
-                guild_id=interaction.guild_id))
-        except TableError as error:
-            await reply(interaction, i18n.render(error_text(error)))
-            return
+        text = await in_time(interaction, self.cash.act(
+            table_id, user.id, user.display_name, op, is_admin=is_admin(interaction),
+            guild_id=interaction.guild_id))
         await reply(interaction, text)
 
     async def status(self, interaction: discord.Interaction) -> None:
@@ -363,12 +360,8 @@ class Presenter:
         async def work() -> Answer:
             await i18n.for_interaction(interaction)
             user = interaction.user
-            try:
-                text = await self.service.abort(interaction.channel_id or 0, user.id,
-                                                user.display_name,
-                                                is_admin=is_admin(interaction))
-            except TableError as error:
-                return refusal(error_text(error))
+            text = await self.service.abort(interaction.channel_id or 0, user.id,
+                                            user.display_name, is_admin=is_admin(interaction))
             return Answer(text, ephemeral=False)
 
         table = self.service.table_in(interaction.channel_id or 0, interaction.user.id)
@@ -384,12 +377,8 @@ class Presenter:
         if elsewhere is not None:
             await reply(interaction, i18n.render(elsewhere))
             return
-        try:
-            private = await in_time(interaction,
-                                    self.service.show_hand(table_id, interaction.user.id))
-        except TableError as error:
-            await reply(interaction, i18n.render(error_text(error)))
-            return
+        private = await in_time(interaction,
+                                self.service.show_hand(table_id, interaction.user.id))
         view = components.prompt_view(table_id, private.seat, private.stamp,
                                       localized_prompt(private.prompt))
         await deliver(interaction, Answer(private.content, view=view))
@@ -402,14 +391,10 @@ class Presenter:
         if elsewhere is not None:
             await reply(interaction, i18n.render(elsewhere))
             return
-        try:
-            # `answering`: from the save on, no older prompt of the seat goes out over this
-            # answer (and one being edited in at this instant lands before it).
-            outcome = await in_time(interaction, self.sender.answering(self.service.act(
-                table_id, interaction.user.id, seat, stamp, index, values=values, text=text)))
-        except TableError as error:
-            await reply(interaction, i18n.render(error_text(error)))
-            return
+        # `answering`: from the save on, no older prompt of the seat goes out over this
+        # answer (and one being edited in at this instant lands before it).
+        outcome = await in_time(interaction, self.sender.answering(self.service.act(
+            table_id, interaction.user.id, seat, stamp, index, values=values, text=text)))
         if isinstance(outcome, NeedText) and interaction.response.is_done():
             # Deferred while the bot was busy: a modal can only be the first answer.
             await reply(interaction, i18n.t("The bot was busy; press the button again to type "

@@ -7,22 +7,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.app import bot_of
 from bot.bank import Bank, BankError
 from bot.i18n import t
 from bot.inert import inert
 from bot.presenter import Answer, answer_in_time
 from bot.table import error_text
 from bot.validation import GRANT
-from cogs.common import Option, Refusals
+from cogs.common import Option
 
 
 def bank_of(interaction: discord.Interaction) -> Bank:
-    bank: Bank = interaction.client.bank  # type: ignore[attr-defined]
-    return bank
+    return bot_of(interaction).bank
 
 
 @app_commands.guild_only()
-class Chips(Refusals, commands.GroupCog, group_name="chips",
+class Chips(commands.GroupCog, group_name="chips",
             group_description="Play-money chips for the chip games (no real money, ever)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

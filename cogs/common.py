@@ -4,8 +4,8 @@ Every slash option with a range or a fixed set of values is declared in `bot/val
 and annotated here as an `Option` (`app_commands.Transform[int, Option(BUY_IN)]`): Discord's
 schema (min and max, choices) comes from that declaration, and every value that arrives is
 checked against it again, since a crafted interaction can carry any value. A refused value
-never reaches the command: the cog's `Refusals` answers it privately with what the option
-accepts.
+never reaches the command: the command tree's error handler (bot.tree) answers it privately
+with what the option accepts.
 """
 
 from __future__ import annotations
@@ -19,21 +19,15 @@ import discord
 from discord import app_commands
 
 from bot import i18n, validation
+from bot.app import bot_of
 from bot.i18n import t
 from bot.presenter import Answer, answer_in_time, deliver, in_time
+from bot.tree import Refused, refused_answer
 from bot.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf, checked_relations
 
 log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25  # Discord's limit for an option's choices
-
-
-class Refused(app_commands.AppCommandError):
-    """An option's value that its declaration refuses (raised by `Option.transform`)."""
-
-    def __init__(self, invalid: InvalidValue) -> None:
-        super().__init__(str(invalid))
-        self.invalid = invalid
 
 
 class Option(app_commands.Transformer):
@@ -98,38 +92,6 @@ DESCRIBE_LAST_SECONDS = "Seconds the last person to declare has (default 10)"
 DESCRIBE_DICTIONARY = "Dictionary for words (default: the server's, see /table settings)"
 
 
-def refused_answer(invalid: InvalidValue) -> Answer:
-    """The refusal in the reader's language, the options named as their client names them."""
-    def named(option: str) -> str:
-        return i18n.translate_command(option, i18n.current(), "name") or option
-
-    other = named(invalid.other) if invalid.other is not None else None
-    return Answer(i18n.render(invalid.shown(named(invalid.option), other)))
-
-
-class Refusals:
-    """Mixed into every cog with options: a refused value (`Refused`) is answered privately
-    with what the option accepts, and nothing else happens; any other error is logged as
-    discord.py logs an error no handler took."""
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        if isinstance(error, Refused):
-            invalid = error.invalid
-
-            async def work() -> Answer:
-                await i18n.for_interaction(interaction)
-                return refused_answer(invalid)
-
-            log.info("refused /%s from %s: %s", getattr(interaction.command, "qualified_name",
-                                                         "?"), interaction.user.id, invalid)
-            await answer_in_time(interaction, work())
-            return
-        command = interaction.command
-        log.error("Ignoring exception in command %r", command.name if command else None,
-                  exc_info=error)
-
-
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 
@@ -163,8 +125,8 @@ async def start_table(
         log.info("refused /%s start from %s: %s", kind, interaction.user.id, invalid)
         await answer_in_time(interaction, refusal())
         return
-    presenter = interaction.client.presenter  # type: ignore[attr-defined]
-    await presenter.open_table(interaction, kind, options, defaults=defaults)
+    await bot_of(interaction).presenter.open_table(interaction, kind, options,
+                                                   defaults=defaults)
 
 
 EMBED_TOTAL_LIMIT = 6000  # characters in all the embeds of one message

@@ -27,7 +27,6 @@ from cogs.common import (
     LastSeconds,
     MinBuyIn,
     Option,
-    Refusals,
     SmallBet,
     send_rules,
     start_table,
@@ -163,7 +162,7 @@ STAKES_AND_CLOCKS = {"buy_in": BUY_IN, "min_buy_in": MIN_BUY_IN, "ante": DESCRIB
 
 
 @app_commands.guild_only()
-class OldMan49erCommands(Refusals, commands.GroupCog, group_name="old-man-49er",
+class OldMan49erCommands(commands.GroupCog, group_name="old-man-49er",
                          group_description="Old Man 49er: reveal one by one; 49 takes all (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -189,7 +188,7 @@ class OldMan49erCommands(Refusals, commands.GroupCog, group_name="old-man-49er",
 
 
 @app_commands.guild_only()
-class SpewCommands(Refusals, commands.GroupCog, group_name="spew",
+class SpewCommands(commands.GroupCog, group_name="spew",
                    group_description="Spew: spew cards strip ranks from every hand (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -219,7 +218,7 @@ class SpewCommands(Refusals, commands.GroupCog, group_name="spew",
 
 
 @app_commands.guild_only()
-class ZeroTo55Commands(Refusals, commands.GroupCog, group_name="zero-to-55",
+class ZeroTo55Commands(commands.GroupCog, group_name="zero-to-55",
                        group_description="Zero to 55: closest to 0 or to 55 wins (chips)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

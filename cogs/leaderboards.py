@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.bank import Bank
+from bot.app import DealersChoiceBot, bot_of
 from bot.i18n import t, t_n
 from bot.inert import inert
 from bot.presenter import Answer, answer_in_time, in_time, update_clicked
@@ -23,7 +23,7 @@ from bot.ratings import BASE, SCALE, RatingRow
 from bot.replays import recent_games
 from bot.store import LeaderboardOrder, LeaderboardRow, Store
 from bot.validation import OneOf
-from cogs.common import Option, Refusals
+from cogs.common import Option
 from engine.games import GAMES
 from engine.i18n import N_
 
@@ -37,8 +37,7 @@ PER_GAME = frozenset({"points", "rating", "best"})  # orders the all-games board
 
 
 def store_of(interaction: discord.Interaction) -> Store:
-    store: Store = interaction.client.store  # type: ignore[attr-defined]
-    return store
+    return bot_of(interaction).store
 
 
 def game_title(kind: str) -> str:
@@ -200,8 +199,8 @@ ORDER = OneOf("order", lambda: ORDERS)
 
 
 @app_commands.guild_only()
-class Leaderboards(Refusals, commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+class Leaderboards(commands.Cog):
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="This server's best players")
@@ -219,7 +218,7 @@ class Leaderboards(Refusals, commands.Cog):
         async def work() -> Answer:
             await i18n.for_interaction(interaction, private=False)  # the board is public
             if game == "chips":
-                bank: Bank = self.bot.bank  # type: ignore[attr-defined]
+                bank = self.bot.bank
                 lines = await bank.richest(guild_id)
                 embed = discord.Embed(title=t("🪙 Chips — the richest players"),
                                       colour=discord.Colour.gold(),
@@ -280,6 +279,6 @@ class Leaderboards(Refusals, commands.Cog):
         return Answer(embeds=(embed,), ephemeral=False)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: DealersChoiceBot) -> None:
     bot.add_dynamic_items(PageButton)
     await bot.add_cog(Leaderboards(bot))

@@ -18,7 +18,7 @@ from bot.images import Row, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
 from bot.validation import POKENO_TARGET, POKENO_TURN_SECONDS
-from cogs.common import Option, Refusals, send_rules, start_table
+from cogs.common import Option, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
@@ -180,7 +180,7 @@ PLUGINS = (
 
 
 @app_commands.guild_only()
-class Pokeno(Refusals, commands.GroupCog, group_name="pokeno",
+class Pokeno(commands.GroupCog, group_name="pokeno",
              group_description="Pyramid Po-Ke-No: build ten poker hands face down; to 500"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.app import DealersChoiceBot, bot_of
 from bot.i18n import render, t
 from bot.inert import TEXT_LIMIT, clean, inert
 from bot.presenter import Answer, deliver, in_time, update_clicked
@@ -36,7 +37,7 @@ from bot.replays import (
 from bot.store import Store
 from bot.table import error_text
 from bot.validation import EXPORT
-from cogs.common import Option, Refusals
+from cogs.common import Option
 from engine.notation import Notation, NotationError, Replayer, write
 from engine.replay import ReplayError
 
@@ -48,16 +49,15 @@ Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 
 
-class Replays(Refusals, commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+class Replays(commands.Cog):
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
         self._cache: OrderedDict[tuple[int, str], tuple[PlayedGame, Notation, Replayer]] = \
             OrderedDict()
 
     @property
     def store(self) -> Store:
-        store: Store = self.bot.store  # type: ignore[attr-defined]
-        return store
+        return self.bot.store
 
     async def replayer(self, guild_id: int, short_id: str
                        ) -> tuple[PlayedGame, Notation, Replayer]:
@@ -153,7 +153,7 @@ class Replays(Refusals, commands.Cog):
 
 
 def replays_of(interaction: discord.Interaction) -> Replays:
-    cog = interaction.client.get_cog("Replays")  # type: ignore[attr-defined]
+    cog = bot_of(interaction).get_cog("Replays")
     assert isinstance(cog, Replays)
     return cog
 
@@ -280,6 +280,6 @@ def replay_view(table: str, names: tuple[str, ...], index: int, length: int, who
     return view
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: DealersChoiceBot) -> None:
     bot.add_dynamic_items(StepButton, WhoSelect, DealSelect, ExportButton)
     await bot.add_cog(Replays(bot))

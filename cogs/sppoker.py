@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.app import DealersChoiceBot
 from bot.i18n import render, t
 from bot.images import Row, render_cards, render_rows
 from bot.plugins import GamePlugin
@@ -20,7 +21,6 @@ from cogs.common import (
     Dictionary,
     LastSeconds,
     Option,
-    Refusals,
     send_rules,
     start_table,
 )
@@ -130,9 +130,9 @@ PLUGINS = (GamePlugin(
 
 
 @app_commands.guild_only()
-class Sppoker(Refusals, commands.GroupCog, group_name="sppoker",
+class Sppoker(commands.GroupCog, group_name="sppoker",
               group_description="Sppoker: poker and spelling with sealed declarations"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="start", description="Open a Sppoker table in this channel")
@@ -154,10 +154,10 @@ class Sppoker(Refusals, commands.GroupCog, group_name="sppoker",
             """The dictionary `default_dictionary` picks for this server (read within the
             command's time; a stored choice that is no longer installed, or never was, reads
             as no choice)."""
-            default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
+            default = self.bot.settings.dictionary
             if interaction.guild_id is None:
                 return {"language": default}
-            store = self.bot.store  # type: ignore[attr-defined]
+            store = self.bot.store
             chosen = await guild_setting(store, interaction.guild_id, "dictionary", None)
             locale = await i18n.load_guild_locale(store, interaction.guild_id)
             return {"language": default_dictionary(chosen, locale, default)}
@@ -171,5 +171,5 @@ class Sppoker(Refusals, commands.GroupCog, group_name="sppoker",
         await send_rules(interaction, KIND, N_("Sppoker"))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: DealersChoiceBot) -> None:
     await bot.add_cog(Sppoker(bot))

@@ -8,8 +8,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.app import DealersChoiceBot
 from bot.i18n import t
 from bot.presenter import Answer, answer_in_time
+from bot.tree import refused_answer
 from bot.validation import (
     DAILY_CHIPS,
     LOBBY_MINUTES,
@@ -19,7 +21,7 @@ from bot.validation import (
     checked_settings,
     guild_settings,
 )
-from cogs.common import Dictionary, Option, Refusals, refused_answer
+from cogs.common import Dictionary, Option
 from cogs.sppoker import default_dictionary
 
 
@@ -34,20 +36,20 @@ def language_name(locale: str) -> str:
 
 
 @app_commands.guild_only()
-class Tables(Refusals, commands.GroupCog, group_name="table",
+class Tables(commands.GroupCog, group_name="table",
              group_description="The table in this channel"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: DealersChoiceBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="status", description="Show the table in this channel")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.bot.presenter.status(interaction)  # type: ignore[attr-defined]
+        await self.bot.presenter.status(interaction)
 
     @app_commands.command(
         name="abort", description="End the table in this channel (host or Manage Server)"
     )
     async def abort(self, interaction: discord.Interaction) -> None:
-        await self.bot.presenter.abort(interaction)  # type: ignore[attr-defined]
+        await self.bot.presenter.abort(interaction)
 
     @app_commands.command(name="settings", description="This server's table settings")
     @app_commands.describe(
@@ -82,7 +84,7 @@ class Tables(Refusals, commands.GroupCog, group_name="table",
             changes = checked_settings(asked)
         except InvalidValue as invalid:
             return refused_answer(invalid)
-        store = self.bot.store  # type: ignore[attr-defined]
+        store = self.bot.store
         for key, value in changes.items():
             await store.set_guild_setting(interaction.guild_id, key, value)
         if "locale" in changes:
@@ -91,8 +93,8 @@ class Tables(Refusals, commands.GroupCog, group_name="table",
         current = await guild_settings(store, interaction.guild_id)
         locale = str(current.get("locale", i18n.DEFAULT_LOCALE))
         language = language_name(locale)
-        bank = self.bot.bank  # type: ignore[attr-defined]
-        bot_default: str = self.bot.settings.dictionary  # type: ignore[attr-defined]
+        bank = self.bot.bank
+        bot_default = self.bot.settings.dictionary
         chosen = current.get("dictionary")
         # What a word game opened now would judge words by (`cogs.sppoker.default_dictionary`,
         # which both word games' `start` use), not only what the server chose.
@@ -133,5 +135,5 @@ def command_name(name: str) -> str:
     return i18n.translate_command(name, i18n.current(), "name") or name
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: DealersChoiceBot) -> None:
     await bot.add_cog(Tables(bot))

@@ -16,7 +16,7 @@ from bot.images import Row, render_cards, render_rows
 from bot.plugins import GamePlugin
 from bot.render import Renderer, cards_text
 from bot.validation import CHICAGO_CALL
-from cogs.common import Option, Refusals, TurnSeconds, send_rules, start_table
+from cogs.common import Option, TurnSeconds, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
@@ -130,7 +130,7 @@ TURN_SECONDS = "Seconds each player has to act (default 120)"
 
 
 @app_commands.guild_only()
-class Poke(Refusals, commands.GroupCog, group_name="poke",
+class Poke(commands.GroupCog, group_name="poke",
            group_description="Poke: Sid Sackson's two-player trick-taking poker"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -147,7 +147,7 @@ class Poke(Refusals, commands.GroupCog, group_name="poke",
 
 
 @app_commands.guild_only()
-class Poangpoker(Refusals, commands.GroupCog, group_name="poangpoker",
+class Poangpoker(commands.GroupCog, group_name="poangpoker",
                  group_description="Poängpoker: exchange, five tricks, best hand; first to 13"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -164,7 +164,7 @@ class Poangpoker(Refusals, commands.GroupCog, group_name="poangpoker",
 
 
 @app_commands.guild_only()
-class Chicago(Refusals, commands.GroupCog, group_name="chicago",
+class Chicago(commands.GroupCog, group_name="chicago",
               group_description="Chicago (Poängpoker variant): three exchanges, first to 52"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
