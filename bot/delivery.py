@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -46,7 +46,7 @@ class Delivery:
 
     @staticmethod
     async def _send(target: discord.abc.Messageable, content: str, nonce: str | None = None,
-                    pings: Sequence[int] = (), **extras: object) -> discord.Message:
+                    pings: Sequence[int] = (), **extras: Any) -> discord.Message:
         """Send a text in as many messages as it needs; view, files and embeds go with the
         last one, so they stay under the whole text. With a nonce, each part carries its own
         (Discord hands back the message it already made for a nonce instead of a copy).
@@ -62,7 +62,7 @@ class Delivery:
             if nonce is not None:
                 kwargs["nonce"] = nonce if number == 0 else f"{nonce}.{number}"
             text = part or (None if kwargs.get("embeds") or kwargs.get("files") else "\u200b")
-            message = await target.send(text, **kwargs)  # type: ignore[call-overload]
+            message = await target.send(text, **kwargs)
         assert message is not None
         return message
 

@@ -73,5 +73,7 @@ def pace_requests(http: discord.http.HTTPClient, pace: GlobalPace) -> None:
         await pace.wait()
         return await request(route, **kwargs)
 
-    http.request = paced  # type: ignore[method-assign]
+    # discord.py has no hook around its requests, so the client's own method is replaced;
+    # its stubs declare `request` a method, which mypy will not let an instance reassign.
+    http.request = paced  # type: ignore[method-assign]  # discord.py: no request hook
 
