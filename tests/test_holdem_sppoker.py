@@ -287,7 +287,8 @@ def test_an_invalid_word_does_not_declare_and_the_player_is_told_why_privately()
     assert [e.kind for e in events] == ["word_check"] and events[0].seat == 1
     assert "not valid" in events[0].text and "S" in events[0].data["reason"]
     assert game.to_act == {0, 1} and game.public_view().declared == (False, False)
-    assert "not valid" in game.prompt(1).text
+    # Why is the event's (the DM's note); the prompt asks again, without saying it twice.
+    assert "not declared yet" in game.prompt(1).text
     events = game.apply(1, Action("declare", ("spelling", "chest")))
     assert [(e.kind, e.seat) for e in events] == [
         ("declared", None), ("declaration", 1), ("word_check", 1), ("last_call", 0)]

@@ -248,8 +248,9 @@ def test_a_swedish_holdem_board_names_its_streets_as_the_swedish_narration_does(
 
 
 def test_a_refused_word_is_not_shown_as_a_declaration_nor_its_reason_three_times() -> None:
-    # The DM read "Din deklaration: båda med HJEDS", "⚠️ finns inte i ordlistan sv_SE: HJEDS"
-    # and then "HJEDS är inte giltigt — …: du har inte deklarerat än".
+    # The DM read "Din deklaration: båda med HJEDS", "⚠️ finns inte i ordlistan sv_SE: HJEDS",
+    # the note "HJEDS är inte giltigt — …", then the prompt "HJEDS är inte giltigt — …: du
+    # har inte deklarerat än".
     words = WordListDictionary(["chest", "the"])
     game = HoldemSppoker.from_deal(NAMES[:2], ("Ks Kh", "As 3c"), "Kc Kd 4c 9h 2d",
                                    {"stacks": [200, 200]}, random.Random(5),
@@ -260,7 +261,8 @@ def test_a_refused_word_is_not_shown_as_a_declaration_nor_its_reason_three_times
     table.record(game.apply(1, Action("declare", ("double", "hjeds"))))
     text = private_text(table, 1, game.prompt(1))
     assert "Your declaration" not in text and "⚠️" not in text
-    assert "HJEDS is not valid" in text and "you have not declared yet" in text.lower()
+    assert text.count("HJEDS is not valid") == 1  # the news; the prompt asks again
+    assert "**You have not declared yet: send another word, or declare poker." in text
     table.record(game.apply(1, Action("declare", ("double", "the"))))
     assert "Your declaration: **both** with **THE**" in private_text(table, 1, game.prompt(1))
 

@@ -677,11 +677,9 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
             if kind is None:
                 text: str = msg("Declare poker, spelling or both (sealed).")
             elif not self._is_done(seat):
-                check = self._check(seat)
-                why = msg("{word} is not valid — {reason}", word=check.word,
-                          reason=check.reason) if check.word else msg("No word")
-                text = msg("{why}: you have not declared yet. Send another word, or declare "
-                           "poker.", why=why)
+                # Why the word was refused is the seat's news just above (`_word_event`): the
+                # prompt said it again, "… dictionary: HJEDS: you have not declared yet".
+                text = msg("You have not declared yet: send another word, or declare poker.")
             else:
                 text = msg("You declared {declaration}. You may change it until the reveal.",
                            declaration=self._shown(seat))
