@@ -2,7 +2,10 @@
 
 It decides nothing: a click or a command becomes a service call; the outcome becomes the
 interaction's answer (an ephemeral error, the seat's updated view where it clicked, a modal).
-Everything else a step tells goes through the outbox (`bot.sender`).
+Everything else a step tells goes through the outbox (`bot.sender`). The service's refusal
+(`TableError`) is not caught here: it goes on to the one handler of the commands
+(`bot.tree.Tree.on_error`) or of the buttons (`bot.components.refusing`), which answer it
+with `refuse`.
 
 Every interaction that waits on the database or the service is answered in time: its work
 runs under `in_time`, which acknowledges it (a deferral) once Discord's 3 s are close, and
