@@ -18,8 +18,10 @@ log excerpt where there is one).
    saved was left unsent), the bot never gave up on a row, no message of a table is told
    twice under two nonces (the nonce, `<table>.<row>`, is what makes a re-sent row harmless,
    so a copy under another nonce was written twice): the same prompt (its buttons carry the
-   step it first appeared at) in two live messages, or the same message twice with no
-   action of the table between them; and Discord refused no request as malformed.
+   step it first appeared at) posted twice, or the same message posted twice with no action
+   of the table between them; each message compared as it was posted (what it told when it
+   arrived, not what a later answer or strip made of it); and Discord refused no request as
+   malformed.
 4. No acknowledged move lost: at every table, each seat has at least as many actions in the
    action log as the clicks the harness saw acknowledged as that seat's moves.
 5. No table stuck: every table still open at the end accepted a click after the last restart.
@@ -39,6 +41,7 @@ from typing import Any
 from bench.chaos_play import Lives, Soak, TableRecord, has_button
 from bot.store.drivers import Database
 from loopback import LoopbackDiscord
+from loopback.models import walk_components
 from tests.support.autoplay import is_prompt_component
 
 REASONS_ISSUED = ("opening balance", "daily claim", "admin grant")
@@ -204,12 +207,23 @@ async def check_games(db: Database, soak: Soak, out: list[Violation]) -> dict[st
 
 
 def message_key(message: Any) -> str:
-    """What a reader sees of a message: a copy of it under another nonce says the same."""
-    return json.dumps([message.content, message.embeds,
-                       sorted(f"{b.custom_id}{' (disabled)' if b.disabled else ''}"
-                              for b in message.buttons()),
-                       sorted(a.filename for a in message.attachments)], sort_keys=True,
+    """What a reader was told by a message when it arrived (its first version, before any
+    edit): a copy of it under another nonce says the same. Not as it is now: a seat's DM of
+    news without buttons ("Nothing is needed from you right now."), then its turn as a new DM,
+    which the seat answered, end up reading alike (the answered DM shows the seat's view
+    again, and loses its buttons), though each told something new when it came."""
+    first = message.history[0] if message.history else message
+    buttons = sorted(f"{c.get('custom_id')}{' (disabled)' if c.get('disabled') else ''}"
+                     for c in walk_components(first.components) if c.get("type") == 2)
+    return json.dumps([first.content, first.embeds, buttons,
+                       sorted(a.filename for a in first.attachments)], sort_keys=True,
                       default=str)
+
+
+def is_prompt_key(key: str) -> bool:
+    """Whether a message, as `message_key` read it, carried a seat's prompt buttons."""
+    return any(is_prompt_component(custom_id.removesuffix(" (disabled)"))
+               for custom_id in json.loads(key)[2])
 
 
 async def undelivered(db: Database, kinds: dict[str, str], waited: float) -> list[Violation]:
@@ -239,12 +253,12 @@ async def actions_by_table(db: Database) -> dict[str, list[float]]:
     return times
 
 
-def same_step(copies: list[Any], action_times: list[float]) -> list[Any]:
+def same_step(copies: list[Any], action_times: list[float], key: str) -> list[Any]:
     """The copies that tell the same thing twice: a prompt (its buttons carry the step it
     first appeared at, so the same prompt is the same question) however far apart; any other
     message only when no action came between the copies (the same step told again: a deal's
     narration may well read the same at a later deal)."""
-    if any(is_prompt_component(b.custom_id) for m in copies for b in m.buttons()):
+    if is_prompt_key(key):
         return copies
     by_step: dict[int, list[Any]] = defaultdict(list)
     for message in copies:
@@ -289,7 +303,7 @@ async def check_delivery(db: Database, discord: LoopbackDiscord, log: str, lives
         told[(message.channel_id, table, message_key(message))].append(message)
     action_times = await actions_by_table(db)
     for (channel, table, key), found in told.items():
-        copies = same_step(found, action_times.get(table, []))
+        copies = same_step(found, action_times.get(table, []), key)
         if len(copies) > 1:
             where = "a DM" if state.channels[channel].is_dm else f"channel {channel}"
             seen = ", ".join(f"{nonce_of[m.id]} (message {m.id} at {lives.at(m.created_at)})"
