@@ -35,10 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.chips.deal import ChipDeal
 from engine.game import Action
 from engine.games import GAMES
-from engine.games.chip_deal import ChipDeal
-from engine.games.holdem_sppoker import HoldemSppoker
+from engine.games.holdem_sppoker.rules import HoldemSppoker
 from engine.words import WordFinder, WordListDictionary
 
 KINDS = ("badugi", "spew", "holdem_sppoker", "old_man_49er", "zero_to_55")

@@ -60,9 +60,9 @@ from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
 from engine import evaluator_tables
-from engine.badugi import badugi_strength
 from engine.cards import Card, deck_with_jokers
 from engine.evaluator import strength_of_codes
+from engine.games.badugi.hand import badugi_strength
 
 SEED = 20_240_601
 HANDS = 100_000  # per pass and case: engine and eval7

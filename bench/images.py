@@ -17,7 +17,7 @@ from collections.abc import Callable
 from bot import card_art
 from bot.images import Row, render_cards, render_rows
 from engine.cards import Suit, parse_cards, sppoker_card, sppoker_wild
-from engine.partial import Space
+from engine.games.pokeno.spaces import Space
 
 
 def _cases() -> dict[str, Callable[[], bytes]]:

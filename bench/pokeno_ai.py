@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.game import Game
-from engine.games.pokeno import Pokeno
-from engine.games.pokeno_solitaire import PokenoSolitaire
+from engine.games.pokeno.rules import Pokeno
+from engine.games.pokeno.solitaire import PokenoSolitaire
 
 
 def play(game: Game, ai_seats: set[int], seed: int) -> int:

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.game import Action
-from engine.games.red_dog import RedDog
+from engine.games.red_dog.rules import RedDog
 
 Policy = Callable[[RedDog, int, random.Random], Action]
 

@@ -22,7 +22,7 @@ from typing import Any
 from bot.settings import load_settings
 from bot.wordlists import load
 from engine.game import Action
-from engine.games.sppoker import Sppoker
+from engine.games.sppoker.rules import Sppoker
 from engine.words import (
     WordFinder,
     WordListDictionary,

@@ -25,8 +25,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.game import Game
-from engine.games.poangpoker import Chicago, Poangpoker
-from engine.games.poke import Poke
+from engine.games.poangpoker.rules import Chicago, Poangpoker
+from engine.games.poke.rules import Poke
 
 
 def play_one(cls: type[Game], players: int, ai_seat: int, seed: int) -> tuple[bool, bool, int]:

@@ -24,10 +24,10 @@ from bot.inert import inert
 from bot.table import DEFAULT_BUY_IN, Table
 from bot.validation import installed_dictionaries
 from engine.cards import CardError, label_cards, parse_cards
+from engine.chips.deal import STAKES
 from engine.game import CardPick, Choice, Event, Game, Prompt, TextAsk
 from engine.games import GAMES
-from engine.games.chip_deal import STAKES
-from engine.games.holdem_sppoker import DEFAULTS as HOLDEM_DEFAULTS
+from engine.games.holdem_sppoker.rules import DEFAULTS as HOLDEM_DEFAULTS
 from engine.i18n import N_
 from engine.views import GameView, SeatView
 
@@ -114,7 +114,7 @@ def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
 
 
 # The stakes a table plays when its command leaves one of a pair out (the engines' defaults:
-# engine/games/chip_deal.py, engine/games/holdem_sppoker.py), so "bets 15/20" shows both.
+# engine/chips/deal.py, engine/games/holdem_sppoker/rules.py), so "bets 15/20" shows both.
 STAKE_DEFAULTS = {"small_bet": STAKES["small_bet"], "big_bet": STAKES["big_bet"],
                   "small_blind": HOLDEM_DEFAULTS["small_blind"],
                   "big_blind": HOLDEM_DEFAULTS["big_blind"]}

@@ -30,10 +30,10 @@ from bot.store import Store
 from bot.table import DEAL_RECORD
 from engine.game import Action
 from engine.games import GAMES
-from engine.games.pokeno_scoring import space_name
+from engine.games.pokeno.scoring import space_name
+from engine.games.pokeno.spaces import Space
 from engine.i18n import N_, msg
 from engine.notation import Deal, Frame, Move, Notation
-from engine.partial import Space
 from engine.replay import format_action
 
 SHORT_ID_CHARS = 8  # a table id: secrets.token_hex(4)

@@ -25,9 +25,9 @@ from typing import Any, Protocol
 
 from bot import i18n
 from bot.table import DEFAULT_BUY_IN
-from engine.games.chip_deal import STAKES
-from engine.games.holdem_sppoker import DEFAULTS as HOLDEM_DEFAULTS
-from engine.games.red_dog import DEFAULT_ANTE as RED_DOG_DEFAULT_ANTE
+from engine.chips.deal import STAKES
+from engine.games.holdem_sppoker.rules import DEFAULTS as HOLDEM_DEFAULTS
+from engine.games.red_dog.rules import DEFAULT_ANTE as RED_DOG_DEFAULT_ANTE
 from engine.i18n import Msg, msg
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 rules), and how their tables read.
 
 Formatting only: the pot, the side pots, each stack and bet, whose turn; the games decide
-everything (engine/games/badugi.py, engine/games/red_dog.py), the cash table carries the
+everything (engine/games/badugi/rules.py, engine/games/red_dog/rules.py), the cash table carries the
 stacks from deal to deal (bot/cash.py).
 """
 
@@ -52,19 +52,19 @@ from cogs.common import (
     start_table,
 )
 from cogs.sppoker import default_dictionary
-from engine.betting import Pot
 from engine.cards import parse_cards
+from engine.chips.betting import Pot
+from engine.declaring import TIMED_OUT
 from engine.game import Event
-from engine.games.badugi import Badugi, BadugiSeatView, BadugiView
-from engine.games.dealers_choice import DealersChoice
-from engine.games.holdem_sppoker import (
+from engine.games.badugi.rules import Badugi, BadugiSeatView, BadugiView
+from engine.games.dealers_choice.rules import DealersChoice
+from engine.games.holdem_sppoker.rules import (
     KIND_NAMES,
     HoldemSppoker,
     HoldemSppokerSeatView,
     HoldemSppokerView,
 )
-from engine.games.red_dog import RedDog, RedDogSeatView, RedDogView
-from engine.games.sppoker import TIMED_OUT
+from engine.games.red_dog.rules import RedDog, RedDogSeatView, RedDogView
 from engine.i18n import N_
 from engine.views import GameView, SeatView
 

@@ -83,7 +83,7 @@ DeclareSeconds = app_commands.Transform[int, Option(validation.DECLARE_SECONDS)]
 LastSeconds = app_commands.Transform[int, Option(validation.LAST_SECONDS)]
 
 # What the start commands say of the options several games share (the defaults are the
-# engines': engine/games/chip_deal.py STAKES, engine/games/sppoker.py's declaring clocks).
+# engines': engine/chips/deal.py STAKES, engine/games/sppoker/rules.py's declaring clocks).
 DESCRIBE_ANTE = "Chips each player antes every deal (default 5; 0: no ante)"
 DESCRIBE_SMALL_BET = "Bets and raises in the early rounds (default 10)"
 DESCRIBE_BIG_BET = "Bets and raises in the late rounds (default 20)"

@@ -31,10 +31,10 @@ from cogs.common import (
     send_rules,
     start_table,
 )
-from engine.games.old_man_49er import OldMan49er
-from engine.games.reveal_order import RevealSeatView, RevealView
-from engine.games.spew import Spew, SpewSeatView, SpewView
-from engine.games.zero_to_55 import ZeroTo55
+from engine.chips.reveal_order import RevealSeatView, RevealView
+from engine.games.old_man_49er.rules import OldMan49er
+from engine.games.spew.rules import Spew, SpewSeatView, SpewView
+from engine.games.zero_to_55.rules import ZeroTo55
 from engine.i18n import N_
 
 PHASES = {"bet": N_("Bet"), "deal": N_("Deal"), "declare": N_("Declare"), "draw": N_("Draw"),

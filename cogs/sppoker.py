@@ -26,8 +26,8 @@ from cogs.common import (
 )
 from engine.cards import parse_cards
 from engine.game import Event
-from engine.games.sppoker import Sppoker as SppokerGame
-from engine.games.sppoker import SppokerSeatView, SppokerView
+from engine.games.sppoker.rules import Sppoker as SppokerGame
+from engine.games.sppoker.rules import SppokerSeatView, SppokerView
 from engine.i18n import N_
 from engine.words import available_languages
 

@@ -20,10 +20,10 @@ from cogs.common import Option, TurnSeconds, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
-from engine.games.poangpoker import PointsView
-from engine.games.poke import PokeView, Scoresheet
-from engine.games.trickgame import TrickSeatView, TrickView
+from engine.games.poangpoker.rules import PointsView
+from engine.games.poke.rules import PokeView, Scoresheet
 from engine.i18n import N_
+from engine.tricks.deal import TrickSeatView, TrickView
 from engine.views import GameView, SeatView
 
 PHASES = {"draw": N_("drawing"), "exchange": N_("exchanging"), "call": N_("Chicago calls"),

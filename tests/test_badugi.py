@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.badugi import BadugiHand, badugi_hand, badugi_strength
 from engine.cards import parse_cards, standard_deck
+from engine.games.badugi.hand import BadugiHand, badugi_hand, badugi_strength
 
 
 def strength(text: str) -> int:

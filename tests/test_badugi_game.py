@@ -1,4 +1,4 @@
-"""Badugi as the table plays it (engine/games/badugi.py): one deal per game on the stacks the
+"""Badugi as the table plays it (engine/games/badugi/rules.py): one deal per game on the stacks the
 table gives it, one test per ruling of the seed and RULINGS.md."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from engine.cards import Card, parse_cards, standard_deck
 from engine.game import TIMEOUT, Action, CardPick, Choice, IllegalAction
 from engine.games import GAMES
-from engine.games.badugi import Badugi
+from engine.games.badugi.rules import Badugi
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 

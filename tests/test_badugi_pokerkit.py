@@ -49,10 +49,10 @@ import pytest
 from pokerkit import Automation, FixedLimitBadugi, State
 from pokerkit import Card as PKCard
 
-from engine.betting import BetOptions
 from engine.cards import Card, parse_card, shuffled, standard_deck
+from engine.chips.betting import BetOptions
 from engine.game import Action, Event
-from engine.games.badugi import Badugi
+from engine.games.badugi.rules import Badugi
 
 HANDS = int(os.environ.get("DC_BADUGI_HANDS", "1500"))
 ANTE, SMALL, BIG = 5, 10, 20

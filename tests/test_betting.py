@@ -1,4 +1,4 @@
-"""The betting kit (engine/betting.py): one test per ruling of the chip games, then
+"""The betting kit (engine/chips/betting.py): one test per ruling of the chip games, then
 properties over any legal sequence (chips conserved, pots never negative, side pots right)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import Automation, ChipsPushing, FixedLimitTexasHoldem
 
-from engine.betting import (
+from engine.chips.betting import (
     Betting,
     Declaration,
     Pot,

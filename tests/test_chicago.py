@@ -9,7 +9,7 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.game import TIMEOUT, Action, IllegalAction
-from engine.games.poangpoker import Chicago
+from engine.games.poangpoker.rules import Chicago
 
 A, B, C = 0, 1, 2
 
@@ -382,7 +382,7 @@ def test_when_the_stock_runs_out_the_discards_are_reshuffled():
     ],
 )
 def test_ai_calls_only_with_a_strong_hand(hand, players, calls):
-    from engine.games.poangpoker import should_call
+    from engine.games.poangpoker.rules import should_call
 
     assert should_call(parse_cards(hand), players) is calls
 

@@ -23,11 +23,11 @@ from cogs.chip_games import badugi_public, holdem_private
 from cogs.high_low_games import spew_public
 from engine.cards import parse_cards, standard_deck
 from engine.game import TIMEOUT, Action, Event, Game
-from engine.games.badugi import Badugi
-from engine.games.dealers_choice import DealersChoice
-from engine.games.holdem_sppoker import HoldemSppoker
-from engine.games.red_dog import RedDog
-from engine.games.spew import Spew
+from engine.games.badugi.rules import Badugi
+from engine.games.dealers_choice.rules import DealersChoice
+from engine.games.holdem_sppoker.rules import HoldemSppoker
+from engine.games.red_dog.rules import RedDog
+from engine.games.spew.rules import Spew
 from engine.words import WordFinder, WordListDictionary
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]

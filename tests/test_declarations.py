@@ -9,9 +9,9 @@ import random
 
 import pytest
 
+from engine.declaring import SealedDeclarations
 from engine.game import TIMEOUT, Action, Game
 from engine.games import GAMES
-from engine.games.sppoker import SealedDeclarations
 from tests.support.play import extras, names
 
 DECLARING = ("sppoker", "holdem_sppoker", "spew", "old_man_49er", "zero_to_55")

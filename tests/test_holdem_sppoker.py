@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from engine.game import TIMEOUT, Action, Event, IllegalAction, TextAsk
 from engine.games import GAMES
-from engine.games.holdem_sppoker import HoldemSppoker
+from engine.games.holdem_sppoker.rules import HoldemSppoker
 from engine.words import WordFinder, WordListDictionary
 
 # Board letters H P E T E, a pair of kings on the board.

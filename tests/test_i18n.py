@@ -16,7 +16,7 @@ from bot import i18n
 from engine.cards import parse_cards
 from engine.evaluator import evaluate
 from engine.game import Action, Choice, Game, Prompt
-from engine.games.poangpoker import Chicago, Poangpoker
+from engine.games.poangpoker.rules import Chicago, Poangpoker
 from engine.i18n import Msg, msg, msg_n
 
 FIELD = re.compile(r"\{(\w+)\}")
@@ -269,7 +269,7 @@ def test_sppoker_in_swedish_spells_with_the_decks_letters() -> None:
 
 def test_a_whole_sppoker_game_reads_in_swedish_with_swedish_words() -> None:
     from bot.wordlists import build
-    from engine.games.sppoker import Sppoker
+    from engine.games.sppoker.rules import Sppoker
     from engine.words import WordFinder, available_languages, get_dictionary
 
     if "sv_SE" not in available_languages():
@@ -301,7 +301,7 @@ def test_a_whole_sppoker_game_reads_in_swedish_with_swedish_words() -> None:
 
 
 def test_a_whole_poke_rubber_reads_in_swedish() -> None:
-    from engine.games.poke import Poke, Scoresheet
+    from engine.games.poke.rules import Poke, Scoresheet
 
     english = re.compile(r"\b(the|and|wins|deal|trick|tricks|points|your|cards|with|draws|"
                          r"above|below|leads|plays|rubber|game)\b")
@@ -317,9 +317,9 @@ def test_a_whole_poke_rubber_reads_in_swedish() -> None:
 
 
 def test_the_chip_games_betting_reads_in_swedish() -> None:
-    """The betting every chip game shares (engine/betting.py, chip_deal.py): its buttons, the
+    """The betting every chip game shares (engine/chips/betting.py, chip_deal.py): its buttons, the
     bets told to the table and the refusals."""
-    from engine.games.badugi import Badugi
+    from engine.games.badugi.rules import Badugi
 
     rng = random.Random(3)
     english = re.compile(r"\b(bets|calls|checks|folds|raises|Pot|Call|Bet|Raise|Fold|Check)\b")
@@ -345,7 +345,7 @@ def test_the_chip_games_betting_reads_in_swedish() -> None:
 
 
 def test_a_badugi_deal_reads_in_swedish() -> None:
-    from engine.games.badugi import Badugi
+    from engine.games.badugi.rules import Badugi
 
     english = re.compile(r"\b(the|and|deals|draws|pot|cards|stands|folded|with|split|"
                          r"Showdown|Side|main)\b")
@@ -361,7 +361,7 @@ BAD_BETS = (Action("bet", (10_000,)), Action("bet", ("x",)), Action("fly"))
 
 
 def test_a_red_dog_game_reads_in_swedish() -> None:
-    from engine.games.red_dog import RedDog
+    from engine.games.red_dog.rules import RedDog
 
     english = re.compile(r"\b(the|and|bets|passes|pot|chips?|shows|wins|into|higher|"
                          r"Round|deals|first|Final|stacks|shared|Bet|Pass|your)\b")
@@ -378,7 +378,7 @@ def test_a_red_dog_game_reads_in_swedish() -> None:
 
 
 def test_a_spew_deal_reads_in_swedish() -> None:
-    from engine.games.spew import Spew
+    from engine.games.spew.rules import Spew
 
     english = re.compile(r"\b(the|and|deals|draws|pot|cards|stands|folded|with|split|"
                          r"Showdown|Side|main|declared|declare|high|low|both|spews|nobody|"
@@ -405,8 +405,8 @@ def test_a_spew_deal_reads_in_swedish() -> None:
 
 
 def test_old_man_49er_and_zero_to_55_deals_read_in_swedish() -> None:
-    from engine.games.old_man_49er import OldMan49er
-    from engine.games.zero_to_55 import ZeroTo55
+    from engine.games.old_man_49er.rules import OldMan49er
+    from engine.games.zero_to_55.rules import ZeroTo55
 
     english = re.compile(r"\b(the|and|deals|draws|pays|pot|cards|stands|folded|with|"
                          r"Showdown|Side|main|declared|declare|high|low|both|nobody|wins|"
@@ -436,7 +436,7 @@ def test_old_man_49er_and_zero_to_55_deals_read_in_swedish() -> None:
 
 def test_a_dealers_choice_session_reads_in_swedish() -> None:
     """The dealer's choice, then a whole deal of each game chosen."""
-    from engine.games.dealers_choice import DealersChoice
+    from engine.games.dealers_choice.rules import DealersChoice
 
     english = re.compile(r"\b(the|and|deals|chooses|choose|game|games|pot|cards|with|wins|"
                          r"takes|folded|Showdown|declared|Reveal|Round|bets|passes)\b")
@@ -488,7 +488,7 @@ def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
 
 
 def test_a_holdem_sppoker_deal_reads_in_swedish() -> None:
-    from engine.games.holdem_sppoker import HoldemSppoker
+    from engine.games.holdem_sppoker.rules import HoldemSppoker
     from engine.words import WordFinder, WordListDictionary
 
     words = WordListDictionary(["tea", "eat", "seat", "rose", "note", "stone", "tone", "ten"])
@@ -523,8 +523,8 @@ def test_a_whole_pokeno_game_and_solitaire_read_in_swedish() -> None:
     """Every event, prompt, button and refusal of Pyramid Po-Ke-No and its solitaire, and the
     boards and private views the bot draws of them (cogs/pokeno.py)."""
     from cogs.pokeno import pokeno_public, private_lines, solitaire_public
-    from engine.games.pokeno import Pokeno
-    from engine.games.pokeno_solitaire import PokenoSolitaire
+    from engine.games.pokeno.rules import Pokeno
+    from engine.games.pokeno.solitaire import PokenoSolitaire
 
     english = re.compile(r"\b(the|and|deals|Round|round|deck|cards?|turn|placed|discarded|"
                          r"draws|passes|points|space|board|Your|full|wins|scores|not|only|of|"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from engine.cards import parse_cards
 from engine.game import TIMEOUT, Action, Choice, IllegalAction
 from engine.games import GAMES
-from engine.games.dealers_choice import menu_for
-from engine.games.old_man_49er import OldMan49er
+from engine.games.dealers_choice.rules import menu_for
+from engine.games.old_man_49er.rules import OldMan49er
 from tests.support.reveal import check_everyone, finish, play_randomly, rig
 
 

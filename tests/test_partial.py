@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, Suit, parse_cards, pokeno_deck, standard_deck
-from engine.partial import Space, is_correct, read_space, reading
+from engine.games.pokeno.spaces import Space, is_correct, read_space, reading
 
 
 def ok(space: Space, text: str) -> bool:

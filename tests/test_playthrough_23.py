@@ -27,13 +27,13 @@ from cogs.pokeno import private_lines
 from cogs.tables import language_name
 from engine.game import Action, Event, Game
 from engine.games import GAMES
-from engine.games.badugi import Badugi
-from engine.games.dealers_choice import DealersChoice
-from engine.games.holdem_sppoker import HoldemSppoker
-from engine.games.old_man_49er import OldMan49er
-from engine.games.pokeno_base import PokenoSeatView
-from engine.games.red_dog import RedDog
-from engine.games.spew import Spew
+from engine.games.badugi.rules import Badugi
+from engine.games.dealers_choice.rules import DealersChoice
+from engine.games.holdem_sppoker.rules import HoldemSppoker
+from engine.games.old_man_49er.rules import OldMan49er
+from engine.games.pokeno.base import PokenoSeatView
+from engine.games.red_dog.rules import RedDog
+from engine.games.spew.rules import Spew
 from engine.words import WordFinder, WordListDictionary
 from loopback.sandbox.render import plain
 

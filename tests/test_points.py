@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.cards import Suit, parse_card, parse_cards, standard_deck
-from engine.points import (
+from engine.chips.points import (
     OLD_MAN_49ER,
     SPEW,
     ZERO_TO_55,

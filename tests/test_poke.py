@@ -1,5 +1,5 @@
 """Poke: the draw and its doubling, trick play with sets, honours, the game at 20 and the
-rubber. Deals are set up with the `stacked_deals` option (engine.games.trickgame)."""
+rubber. Deals are set up with the `stacked_deals` option (engine.tricks.deal)."""
 
 import json
 import random
@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from engine.game import TIMEOUT, Action, CardPick, Choice, IllegalAction
-from engine.games.poke import Poke, ScoreColumn
+from engine.games.poke.rules import Poke, ScoreColumn
 
 ANN, BOB = 0, 1
 ALL_FIVE, GAME = 250, 100

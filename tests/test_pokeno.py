@@ -10,11 +10,11 @@ import pytest
 from engine.cards import Card, parse_cards, pokeno_deck
 from engine.game import TIMEOUT, Action, IllegalAction
 from engine.games import GAMES
-from engine.games.pokeno import Pokeno
-from engine.games.pokeno_ai import feasible, pokeno_ai
-from engine.games.pokeno_scoring import SPACES, score_round, solitaire_score, verdict
-from engine.games.pokeno_solitaire import PokenoSolitaire
-from engine.partial import Space
+from engine.games.pokeno.ai import feasible, pokeno_ai
+from engine.games.pokeno.rules import Pokeno
+from engine.games.pokeno.scoring import SPACES, score_round, solitaire_score, verdict
+from engine.games.pokeno.solitaire import PokenoSolitaire
+from engine.games.pokeno.spaces import Space
 
 KEYS = [space.name.lower() for space in SPACES]
 

@@ -18,8 +18,8 @@ from bot.render import private_text
 from bot.table import Table
 from engine.cards import parse_cards
 from engine.game import Action, CardPick, Choice, Prompt
-from engine.games.pokeno import Pokeno
-from engine.games.pokeno_solitaire import PokenoSolitaire
+from engine.games.pokeno.rules import Pokeno
+from engine.games.pokeno.solitaire import PokenoSolitaire
 from tests.test_pokeno import give
 
 USERS = (11, 12, 13)

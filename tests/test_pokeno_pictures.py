@@ -12,7 +12,7 @@ from bot.render import event_embed
 from bot.sender import box_pictures
 from cogs.pokeno import POKENO, event_images
 from engine.game import Event
-from engine.games.pokeno import Pokeno
+from engine.games.pokeno.rules import Pokeno
 
 NAMES = ["alice", "bob", "carol"]
 

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from engine.cards import pokeno_deck
 from engine.game import TIMEOUT, Action, IllegalAction
-from engine.games.pokeno import Pokeno
-from engine.games.pokeno_base import PokenoBase
-from engine.games.pokeno_scoring import SPACES
-from engine.games.pokeno_solitaire import PokenoSolitaire
+from engine.games.pokeno.base import PokenoBase
+from engine.games.pokeno.rules import Pokeno
+from engine.games.pokeno.scoring import SPACES
+from engine.games.pokeno.solitaire import PokenoSolitaire
 
 
 def everything(game: PokenoBase) -> Counter[str]:

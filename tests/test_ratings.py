@@ -21,8 +21,8 @@ from bot.store import GameRecord, PlayerResult, Store
 from cogs.leaderboards import PageButton, default_order, leaderboard_page
 from engine.ai_levels import NOVICE, STANDARD, ai_move
 from engine.game import Game
-from engine.games.poangpoker import Poangpoker
-from engine.games.poke import Poke
+from engine.games.poangpoker.rules import Poangpoker
+from engine.games.poke.rules import Poke
 from tests.support.rawdb import fetch
 
 GUILD, OTHER_GUILD, CHANNEL = 5, 6, 9

@@ -1,7 +1,7 @@
-"""Spew as the table plays it (engine/games/spew.py): one deal per game on the stacks the table
-gives it, one test per ruling of the seed and RULINGS.md, and a property over random deals:
-chips are conserved, and no face-down card or sealed declaration reaches anyone who may not
-see it before the rules show it."""
+"""Spew as the table plays it (engine/games/spew/rules.py): one deal per game on the stacks
+the table gives it, one test per ruling of the seed and RULINGS.md, and a property over
+random deals: chips are conserved, and no face-down card or sealed declaration reaches
+anyone who may not see it before the rules show it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from engine.cards import Card, parse_cards, standard_deck
 from engine.game import TIMEOUT, Action, CardPick, Choice, Event, IllegalAction
 from engine.games import GAMES
-from engine.games.spew import Spew, high_total, low_total, spew_layout
+from engine.games.spew.rules import Spew, high_total, low_total, spew_layout
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SPARE = "7s 8s 9s Ts 7h"  # spew cards of ranks nobody holds in the showdown tests
@@ -63,7 +63,7 @@ def declare(game: Spew, *sides: str) -> list[Event]:
 
 def test_registered_as_a_chip_game() -> None:
     assert GAMES["spew"] is Spew and Spew.chip_game and (Spew.min_seats, Spew.max_seats) == (2, 8)
-    from engine.games.dealers_choice import menu_for
+    from engine.games.dealers_choice.rules import menu_for
 
     assert "spew" in menu_for(8) and "spew" in menu_for(2)
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bot.wordlists import build
 from engine.cards import sppoker_deck
 from engine.game import TIMEOUT, Action, Event, IllegalAction
-from engine.games.sppoker import Sppoker
+from engine.games.sppoker.rules import Sppoker
 from engine.words import WordFinder, WordListDictionary, hand_letters
 
 CANDIDATES = build("en_US")

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from engine.cards import parse_card
 from engine.game import Choice
-from engine.games.poangpoker import Chicago, Poangpoker
-from engine.games.poke import Poke
-from engine.tricks import why_illegal
+from engine.games.poangpoker.rules import Chicago, Poangpoker
+from engine.games.poke.rules import Poke
+from engine.tricks.play import why_illegal
 
 MAX_STEPS = 220
 GAMES = {"poke": Poke, "poangpoker": Poangpoker, "chicago": Chicago}

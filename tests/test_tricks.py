@@ -4,7 +4,7 @@
 import pytest
 
 from engine.cards import parse_card, parse_cards
-from engine.tricks import (
+from engine.tricks.play import (
     CHICAGO,
     POANGPOKER,
     POKE,

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from bot import wordlists
-from engine.games.sppoker import sppoker_cards
+from engine.games.sppoker.rules import sppoker_cards
 from engine.words import (
     Dictionary,
     WordFinder,
@@ -186,7 +186,7 @@ def test_the_finder_list_is_the_installed_dictionarys_and_ai_seats_use_it(tmp_pa
     enchant = pytest.importorskip("enchant")
     if not enchant.dict_exists("en_US"):
         pytest.skip("no en_US dictionary on this host")
-    from engine.games.sppoker import Sppoker
+    from engine.games.sppoker.rules import Sppoker
     from engine.words import EnchantDictionary
 
     words = wordlists.load("en_US", tmp_path)

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from engine.cards import parse_cards
 from engine.game import TIMEOUT, Action, CardPick, IllegalAction
 from engine.games import GAMES
-from engine.games.dealers_choice import menu_for
-from engine.games.zero_to_55 import ZeroTo55
+from engine.games.dealers_choice.rules import menu_for
+from engine.games.zero_to_55.rules import ZeroTo55
 from tests.support.reveal import check_everyone, finish, play_randomly, rig
 
 

@@ -1,4 +1,9 @@
-"""One module per game; importing this package registers every game in `GAMES`."""
+"""One package per game; importing this package registers every game in `GAMES`.
+
+A game's package (`engine.games.<game>`) holds its rules and whatever only it uses; what
+several games share lives beside `engine.games`: `engine.chips` for the chip games,
+`engine.tricks` for the trick games. Adding a game is its package plus one line here.
+"""
 
 from engine.games import (  # noqa: F401  (register themselves)
     badugi,
@@ -8,7 +13,6 @@ from engine.games import (  # noqa: F401  (register themselves)
     poangpoker,
     poke,
     pokeno,
-    pokeno_solitaire,
     red_dog,
     spew,
     sppoker,

@@ -8,8 +8,8 @@ import random
 from collections.abc import Mapping, Sequence
 
 from engine.cards import parse_cards
+from engine.chips.reveal_order import RevealGame
 from engine.game import TIMEOUT, Action, Event
-from engine.games.reveal_order import RevealGame
 from tests.support.play import awaited, random_action
 
 

@@ -22,9 +22,9 @@ from typing import Any
 
 from engine.cards import label_cards, pokeno_deck, shuffled
 from engine.game import Action, Event, GameResult
-from engine.games.pokeno_ai import pokeno_ai
-from engine.games.pokeno_base import HAND_LIMIT, PokenoBase, cards_to_json, sort_cards
-from engine.games.pokeno_scoring import SPACES, solitaire_score, space_title
+from engine.games.pokeno.ai import pokeno_ai
+from engine.games.pokeno.base import HAND_LIMIT, PokenoBase, cards_to_json, sort_cards
+from engine.games.pokeno.scoring import SPACES, solitaire_score, space_title
 from engine.games.registry import register
 from engine.i18n import Msg, msg
 

@@ -45,7 +45,8 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.registry import register
-from engine.games.trickgame import (
+from engine.i18n import Msg, msg, msg_n
+from engine.tricks.deal import (
     HAND_SIZE,
     TrickSeatView,
     TrickView,
@@ -61,9 +62,8 @@ from engine.games.trickgame import (
     trick_plays,
     trick_to_json,
 )
-from engine.i18n import Msg, msg, msg_n
-from engine.tricks import CHICAGO, POANGPOKER, TrickRules, best_play, legal_plays, trick_winner
-from engine.tricks import why_illegal as trick_why_illegal
+from engine.tricks.play import CHICAGO, POANGPOKER, TrickRules, best_play, legal_plays, trick_winner
+from engine.tricks.play import why_illegal as trick_why_illegal
 from engine.views import JSONRecord, json_record
 
 __all__ = [
@@ -183,7 +183,7 @@ class PointsPoker(Game):
     """The deal both games share. Options: `first_dealer` (default drawn by the rng),
     `turn_seconds` (default 120), `start_scores` (default all 0; a handicap, and the test
     hook for positions near the target), `stacked_deals` (test hook, see
-    engine.games.trickgame); Chicago adds `call` (default True)."""
+    engine.tricks.deal); Chicago adds `call` (default True)."""
 
     min_seats = 2
     max_seats = 6

@@ -4,10 +4,10 @@ four, a sealed high / low / both declaration, then the last card and the showdow
 
 Values (RULINGS.md): faces 0 or 10, aces 1 or 11, the ace of spades 1 or 12, 2-10 as ranked,
 each card valued to the player's advantage for the side they declared (each side separately
-for "both"). High is closest to 55 (nothing can pass it: engine/points.py), low closest to 0.
+for "both"). High is closest to 55 (nothing can pass it: engine/chips/points.py), low closest to 0.
 The draw is of up to four cards, three with six or more players; option `draw_fee` (0, off)
 charges that many chips per card drawn, dead money that goes with the main pot. The shared
-machinery (order, reveals, betting, showdown) is engine/games/reveal_order.py.
+machinery (order, reveals, betting, showdown) is engine/chips/reveal_order.py.
 
 >>> import random
 >>> game = ZeroTo55(["Ann", "Bob", "Cid"], {"stacks": [200, 200, 200]}, random.Random(1))
@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import Card
+from engine.chips.points import ZERO_TO_55, ZERO_TO_55_TARGET, PointScheme, best_high
+from engine.chips.reveal_order import RevealGame
 from engine.games.registry import register
-from engine.games.reveal_order import RevealGame
 from engine.i18n import msg
-from engine.points import ZERO_TO_55, ZERO_TO_55_TARGET, PointScheme, best_high
 
 __all__ = ["ZeroTo55"]
 

@@ -4,7 +4,7 @@ Two decks with two jokers each (108 cards), seven cards each. On a turn a player
 number of cards face down on the spaces of their board (never beyond a space's count),
 discards any number, may call "full board" once all ten spaces are complete, and ends the
 turn by drawing up to three from the deck (hand limit seven). The steps stay tentative,
-private and undoable until "End turn" (see engine.games.pokeno_base).
+private and undoable until "End turn" (see engine.games.pokeno.base).
 
 After a call every other player has one last turn, then the round is scored. When a player
 must draw and the deck is empty, the discards are shuffled into a new deck, at most as many
@@ -29,14 +29,14 @@ from typing import Any
 
 from engine.cards import label_cards, pokeno_deck, shuffled
 from engine.game import Action, Event, GameResult, TimerSpec, places_from_scores
-from engine.games.pokeno_ai import pokeno_ai
-from engine.games.pokeno_base import (
+from engine.games.pokeno.ai import pokeno_ai
+from engine.games.pokeno.base import (
     HAND_LIMIT,
     PokenoBase,
     cards_to_json,
     sort_cards,
 )
-from engine.games.pokeno_scoring import SPACES, score_round, space_title
+from engine.games.pokeno.scoring import SPACES, score_round, space_title
 from engine.games.registry import register
 from engine.i18n import Msg, msg, msg_n, names_and
 

@@ -9,10 +9,10 @@ The deal, as RULINGS.md rules it: every seat antes (5), four cards each one at a
 the dealer's left, a betting round (small bet), then three times: a draw of 0-4 cards in
 turn from the dealer's left (one card burned before the first replacement; the discards are
 shuffled into a new stock if it runs out), then a betting round (small bet after the first
-draw, big bet after the second and third). Betting is the betting kit's (engine/betting.py):
+draw, big bet after the second and third). Betting is the betting kit's (engine/chips/betting.py):
 a bet and three raises a round, all-ins and side pots, uncalled chips returned, a lone player
 left after folds takes the pot without a showdown. A player all-in still draws. At the
-showdown each pot goes to the best Badugi hand eligible for it (engine/badugi.py), split
+showdown each pot goes to the best Badugi hand eligible for it (engine/games/badugi/hand.py), split
 evenly on a tie with odd chips one each from the dealer's left.
 
 Six seats at most: the seed plays up to eight but advises six, since so much drawing would
@@ -33,9 +33,14 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from engine.badugi import BADUGI_SIZE, BadugiHand, badugi_hand
-from engine.betting import Betting, Pot, PotAward, Structure, bet_names
 from engine.cards import Card, label_cards, shuffled, standard_deck
+from engine.chips.betting import Betting, Pot, PotAward, Structure, bet_names
+from engine.chips.deal import (
+    STAKES,
+    ChipDeal,
+    ChipDealView,
+    check_stakes,
+)
 from engine.game import (
     TIMEOUT,
     Action,
@@ -47,15 +52,10 @@ from engine.game import (
     Prompt,
     TimerSpec,
 )
-from engine.games.chip_deal import (
-    STAKES,
-    ChipDeal,
-    ChipDealView,
-    check_stakes,
-)
+from engine.games.badugi.hand import BADUGI_SIZE, BadugiHand, badugi_hand
 from engine.games.registry import register
-from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.i18n import Msg, msg, names_and
+from engine.tricks.deal import cards_from_json, cards_to_json, parse_action_cards
 from engine.views import SeatView
 
 __all__ = ["Badugi", "BadugiSeatView", "BadugiView", "badugi_ai"]

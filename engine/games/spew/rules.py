@@ -15,10 +15,10 @@ with a betting round after each. A player left with no cards is out of the pot; 
 option `out_takes_low` they instead take half of every pot they are in as the nut low, play
 no further, and the rest play for high only. Then the players still in declare, sealed and
 together, high, low or both, and each pot is resolved by the betting kit
-(`engine.betting.declared_shares`): half to the highest total among high declarers, half to
+(`engine.chips.betting.declared_shares`): half to the highest total among high declarers, half to
 the lowest among low declarers, "both" must win both outright.
 
-Totals (`engine.points.SPEW`): 2-10 as ranked, J/Q/K 10, each ace 1 or 11 to the player's
+Totals (`engine.chips.points.SPEW`): 2-10 as ranked, J/Q/K 10, each ace 1 or 11 to the player's
 advantage, valued separately for high and for low. No burn card: eight players using every
 draw and four spew cards need exactly the 52 cards.
 
@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from engine.betting import (
+from engine.cards import Card, label_cards, rank_word, shuffled, standard_deck
+from engine.chips.betting import (
     Betting,
     Declaration,
     Pot,
@@ -49,7 +50,14 @@ from engine.betting import (
     resolve_declarations,
     split_evenly,
 )
-from engine.cards import Card, label_cards, rank_word, shuffled, standard_deck
+from engine.chips.deal import (
+    STAKES,
+    ChipDeal,
+    ChipDealView,
+    check_stakes,
+)
+from engine.chips.points import SPEW, best_high, best_low
+from engine.declaring import TIMED_OUT, SealedDeclarations, declaring_options
 from engine.game import (
     TIMEOUT,
     Action,
@@ -61,17 +69,9 @@ from engine.game import (
     Prompt,
     TimerSpec,
 )
-from engine.games.chip_deal import (
-    STAKES,
-    ChipDeal,
-    ChipDealView,
-    check_stakes,
-)
 from engine.games.registry import register
-from engine.games.sppoker import TIMED_OUT, SealedDeclarations, declaring_options
-from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.i18n import Msg, msg, names_and
-from engine.points import SPEW, best_high, best_low
+from engine.tricks.deal import cards_from_json, cards_to_json, parse_action_cards
 from engine.views import SeatView
 
 __all__ = ["Spew", "SpewSeatView", "SpewView", "spew_ai", "spew_layout"]

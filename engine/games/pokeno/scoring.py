@@ -1,7 +1,7 @@
 """Pyramid Po-Ke-No's scoring: each space's verdict (correct or not, and why), the points of
 a round between several boards, the caller's bonus, and the solitaire score.
 
-Whether a space is correct, and how strong it is, is `engine.partial`'s work; this module
+Whether a space is correct, and how strong it is, is the work of `spaces`; this module
 compares boards and explains. Per RULINGS.md: for each space the strongest correct hand
 scores the space's points; equal hands split them, rounded down; the caller of "full board"
 scores +25 when all ten of their spaces are correct, else -25 (a round that ends without a
@@ -26,8 +26,8 @@ from typing import Any
 
 from engine.cards import Card, Suit, label_cards, rank_word
 from engine.evaluator import evaluate
+from engine.games.pokeno.spaces import Space, read_space, reading
 from engine.i18n import Msg, msg
-from engine.partial import Space, read_space, reading
 
 __all__ = [
     "CALL_BONUS",

@@ -5,8 +5,8 @@ sealed high / low / both declaration after the fourth, a last betting round, the
 Values (RULINGS.md): A 1 or 11 at the player's election, J/Q/K 0, 2-10 as ranked; high is
 the highest total, low the lowest, each side valued separately. A hand that can total
 exactly 49 takes every pot it is eligible for whatever was declared (several at 49 split
-it); otherwise each pot is split between high and low as declared (engine/betting.py).
-The shared machinery (order, reveals, betting, showdown) is engine/games/reveal_order.py.
+it); otherwise each pot is split between high and low as declared (engine/chips/betting.py).
+The shared machinery (order, reveals, betting, showdown) is engine/chips/reveal_order.py.
 
 >>> import random
 >>> game = OldMan49er(["Ann", "Bob", "Cid"], {"stacks": [200, 200, 200]}, random.Random(1))
@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import Card
+from engine.chips.points import OLD_MAN_49ER, PointScheme, is_49
+from engine.chips.reveal_order import RevealGame
 from engine.games.registry import register
-from engine.games.reveal_order import RevealGame
 from engine.i18n import msg
-from engine.points import OLD_MAN_49ER, PointScheme, is_49
 
 __all__ = ["OldMan49er"]
 

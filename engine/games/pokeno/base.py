@@ -35,7 +35,7 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
-from engine.games.pokeno_scoring import SPACES, board_complete, space_index, space_name
+from engine.games.pokeno.scoring import SPACES, board_complete, space_index, space_name
 from engine.i18n import Msg, msg, msg_n
 from engine.views import GameView, JSONRecord, SeatView, json_record
 

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.betting import Betting, Pot, bet_choices, bet_names, why_not
+from engine.chips.betting import Betting, Pot, bet_choices, bet_names, why_not
 from engine.game import (
     Action,
     Event,

@@ -44,7 +44,8 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.registry import register
-from engine.games.trickgame import (
+from engine.i18n import Msg, msg, msg_n
+from engine.tricks.deal import (
     HAND_SIZE,
     TrickSeatView,
     TrickView,
@@ -59,8 +60,7 @@ from engine.games.trickgame import (
     trick_plays,
     trick_to_json,
 )
-from engine.i18n import Msg, msg, msg_n
-from engine.tricks import (
+from engine.tricks.play import (
     POKE,
     Play,
     describe_play,
@@ -226,7 +226,7 @@ class PokeSeatView(PokeView, TrickSeatView):
 @register
 class Poke(Game):
     """Poke for two players; options: `first_dealer` (seat, default drawn by the rng),
-    `turn_seconds` (default 120), `stacked_deals` (test hook, see engine.games.trickgame)."""
+    `turn_seconds` (default 120), `stacked_deals` (test hook, see engine.tricks.deal)."""
 
     kind = "poke"
     title = "Poke"

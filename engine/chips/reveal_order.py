@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from engine.betting import (
+from engine.cards import Card, label_cards, shuffled, standard_deck
+from engine.chips.betting import (
     Betting,
     Declaration,
     Pot,
@@ -55,7 +56,9 @@ from engine.betting import (
     shared_by,
     split_evenly,
 )
-from engine.cards import Card, label_cards, shuffled, standard_deck
+from engine.chips.deal import STAKES, ChipDeal, ChipDealView, check_stakes
+from engine.chips.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
+from engine.declaring import TIMED_OUT, SealedDeclarations, declaring_options
 from engine.game import (
     TIMEOUT,
     Action,
@@ -67,11 +70,8 @@ from engine.game import (
     Prompt,
     TimerSpec,
 )
-from engine.games.chip_deal import STAKES, ChipDeal, ChipDealView, check_stakes
-from engine.games.sppoker import TIMED_OUT, SealedDeclarations, declaring_options
-from engine.games.trickgame import cards_from_json, cards_to_json, parse_action_cards
 from engine.i18n import Msg, msg, names_and
-from engine.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
+from engine.tricks.deal import cards_from_json, cards_to_json, parse_action_cards
 from engine.views import SeatView
 
 __all__ = ["RevealGame", "RevealSeatView", "RevealView", "reveal_ai"]

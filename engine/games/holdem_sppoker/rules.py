@@ -7,12 +7,12 @@ seat (`button`), and moves the stacks by `result.chips` when it ends.
 
 The deal, as RULINGS.md rules it: blinds 5/10, two hole cards each (one at a time from the
 dealer's left), a betting round, the flop (3 cards), a round, the turn, a round, the river, a
-round; fixed limit 10/10/20/20 through the betting kit (engine/betting.py): a bet and three
+round; fixed limit 10/10/20/20 through the betting kit (engine/chips/betting.py): a bet and three
 raises a round (the big blind is the first bet before the flop), all-ins and side pots, a
 lone player left after folds takes everything unseen. A card is burned before each street.
 
 Then the players still in declare, sealed and at once, with Sppoker's machinery
-(engine/games/sppoker.py, engine/words.py): poker, spelling or both, with a word for the
+(engine/games/sppoker/rules.py, engine/words.py): poker, spelling or both, with a word for the
 last two, made from the letters of their own seven cards (hole and board), each card once. An
 invalid word does not declare: the player is told why and asked again; if their time runs out
 with it standing, the hand is revealed with it and it loses spelling. A player whose time
@@ -42,7 +42,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.betting import (
+from engine.cards import Card, label_cards, shuffled, sppoker_deck
+from engine.chips.betting import (
     Betting,
     Declaration,
     Pot,
@@ -51,8 +52,9 @@ from engine.betting import (
     declared_shares,
     shared_by,
 )
-from engine.betting import resolve_declarations as resolve_pot
-from engine.cards import Card, label_cards, shuffled, sppoker_deck
+from engine.chips.betting import resolve_declarations as resolve_pot
+from engine.chips.deal import ChipDeal, ChipDealView, check_stakes
+from engine.declaring import TIMED_OUT, declaring_options
 from engine.evaluator import evaluate, strength_of_codes
 from engine.game import (
     TIMEOUT,
@@ -66,19 +68,16 @@ from engine.game import (
     TimerSpec,
     rng_from_json,
 )
-from engine.games.chip_deal import ChipDeal, ChipDealView, check_stakes
 from engine.games.registry import register
-from engine.games.sppoker import (
+from engine.games.sppoker.rules import (
     _ALIASES,
-    TIMED_OUT,
     WordDeclarations,
     _reference,
-    declaring_options,
     sppoker_cards,
     word_tools,
 )
-from engine.games.trickgame import cards_from_json, cards_to_json
 from engine.i18n import Msg, msg, names_and
+from engine.tricks.deal import cards_from_json, cards_to_json
 from engine.views import SeatView
 from engine.words import (
     Dictionary,

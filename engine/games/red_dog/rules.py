@@ -48,8 +48,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.betting import split_evenly
 from engine.cards import Card, label_cards, parse_card, standard_deck
+from engine.chips.betting import split_evenly
 from engine.game import (
     Action,
     Choice,
