@@ -38,6 +38,8 @@ __all__ = [
     "Card",
     "CardError",
     "Suit",
+    "cards_from_json",
+    "cards_to_json",
     "deck_with_jokers",
     "joker",
     "parse_card",
@@ -218,6 +220,22 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Read cards separated by spaces or commas (or an iterable of card texts)."""
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [parse_card(part) for part in parts]
+
+
+def cards_to_json(cards: Iterable[Card]) -> list[str]:
+    """Cards as a snapshot or an action's arguments hold them: their texts, in order.
+
+    >>> cards_to_json(parse_cards("Ah Td Jk"))
+    ['Ah', 'Td', 'Jk']
+    >>> cards_from_json(['Ah', 'Td']) == parse_cards("Ah Td")
+    True
+    """
+    return [str(card) for card in cards]
+
+
+def cards_from_json(texts: Iterable[str]) -> list[Card]:
+    """The cards of `cards_to_json`'s texts."""
+    return [parse_card(text) for text in texts]
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -19,6 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from engine.cards import Card, CardError, parse_card
+from engine.i18n import msg
+from engine.result import GameResult, places_from_scores
 from engine.views import GameView, SeatView
 
 __all__ = [
@@ -33,6 +36,8 @@ __all__ = [
     "Prompt",
     "TextAsk",
     "TimerSpec",
+    "parse_action_cards",
+    "places_from_scores",
     "rng_from_json",
     "rng_to_json",
 ]
@@ -56,6 +61,25 @@ class Action:
     def from_json(cls, data: Sequence[Any]) -> Action:
         name, args = data
         return cls(str(name), tuple(args))
+
+
+def parse_action_cards(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
+    """Read an action's card arguments (cards thrown, played or picked from `hand`); the
+    error says what was wrong, for the player."""
+    cards: list[Card] = []
+    for arg in args:
+        if not isinstance(arg, str):
+            raise IllegalAction(msg("{card} is not a card.", card=repr(arg)))
+        try:
+            card = parse_card(arg)
+        except CardError as error:
+            raise IllegalAction(error.args[0]) from error
+        if card not in hand:
+            raise IllegalAction(msg("You don't hold {card}.", card=card.label))
+        if card in cards:
+            raise IllegalAction(msg("You named {card} twice.", card=card.label))
+        cards.append(card)
+    return cards
 
 
 TIMEOUT = Action("timeout")
@@ -135,42 +159,6 @@ class Prompt:
 
     text: str
     choices: tuple[Choice | CardPick | TextAsk, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """The final standing, per seat in seat order. `chips` is the settlement of a chip game
-    (each seat's net chips won or lost, summing to zero); empty for points games."""
-
-    scores: tuple[int, ...]
-    places: tuple[int, ...]
-    winners: tuple[int, ...]
-    summary: str = ""
-    chips: tuple[int, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "scores": list(self.scores),
-            "places": list(self.places),
-            "winners": list(self.winners),
-            "summary": self.summary,
-            "chips": list(self.chips),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> GameResult:
-        return cls(
-            tuple(data["scores"]),
-            tuple(data["places"]),
-            tuple(data["winners"]),
-            data.get("summary", ""),
-            tuple(data.get("chips") or ()),
-        )
-
-
-def places_from_scores(scores: Sequence[int]) -> tuple[int, ...]:
-    """Competition ranking (1, 2, 2, 4): equal scores share a place."""
-    return tuple(1 + sum(other > score for other in scores) for score in scores)
 
 
 def rng_to_json(rng: random.Random) -> list[Any]:
@@ -258,9 +246,38 @@ class Game(abc.ABC):
         """What `seat` is asked now, or None when nothing is awaited from it. A seat outside
         `to_act` may still be offered something optional (e.g. "Next hand")."""
 
-    @abc.abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply an action, or raise IllegalAction and change nothing."""
+        """Apply an action, or raise IllegalAction and change nothing.
+
+        The checks every game makes are made here once, in one wording, so a stale button
+        reads alike in every game: the game is over, the seat is not at the table, it is
+        not the seat's turn (`_check_turn`, which a game with sealed steps or its own
+        sentence overrides). A clock that ran out (`TIMEOUT`) becomes the game's own
+        default move (`_timeout_action`). Then the game's own step (`_step`) applies it."""
+        if self.is_over:
+            raise IllegalAction(msg("The game is over."))
+        if not 0 <= seat < len(self.seats):
+            raise IllegalAction(msg("That seat is not at this table."))
+        self._check_turn(seat, action)
+        if action.name == TIMEOUT.name:
+            action = self._timeout_action(seat)
+        return self._step(seat, action)
+
+    def _check_turn(self, seat: int, action: Action) -> None:
+        """Refuse a seat whose input is not awaited; by default, any seat outside `to_act`."""
+        if seat not in self.to_act:
+            raise IllegalAction(msg("It is not your turn."))
+
+    def _timeout_action(self, seat: int) -> Action:
+        """What a seat whose clock ran out does now. By default the timeout itself, for the
+        game's step to handle; a game whose timeout is one of its ordinary moves (stand
+        pat, check or fold) answers that move."""
+        return TIMEOUT
+
+    @abc.abstractmethod
+    def _step(self, seat: int, action: Action) -> list[Event]:
+        """The game's own part of `apply`, after the common checks: apply a move of a seat
+        that may act, or raise IllegalAction and change nothing."""
 
     @abc.abstractmethod
     def view(self, seat: int) -> SeatView:

@@ -27,12 +27,10 @@ import copy
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import Card
-
-if TYPE_CHECKING:  # engine.game imports this module for the views' types
-    from engine.game import GameResult
+from engine.result import GameResult
 
 __all__ = [
     "GameView",

@@ -82,8 +82,8 @@ def test_the_first_bettor_sits_left_of_the_button() -> None:
     ("options", "message"),
     [
         ({"stacks": [10, 10], "limit": 5}, "unknown Red Dog options: limit"),
-        ({}, "needs `stacks`"),
-        ({"stacks": [10]}, "needs `stacks`"),
+        ({}, "stacks must list the chips"),
+        ({"stacks": [10]}, "stacks must list the chips"),
         ({"stacks": [10, -1]}, "whole numbers"),
         ({"stacks": [10, True]}, "whole numbers"),
         ({"stacks": [10, 10], "ante": 0}, "ante must be"),

@@ -64,21 +64,27 @@ def check_stakes(
     seats: int,
     defaults: Mapping[str, int] = STAKES,
     also_known: Collection[str] = (),
+    *,
+    least_stack: int = 1,
 ) -> dict[str, Any]:
     """The checked `stacks` and whole-number `defaults` of a deal's options; `also_known`
-    are the game's other options, which it checks itself."""
+    are the game's other options, which it checks itself. Every stack holds `least_stack`
+    chips or more (Red Dog seats a player with none, who sits the game out); the bets are
+    checked where `defaults` has them."""
     unknown = sorted(set(options) - {"stacks", *defaults, *also_known} - CASH_TABLE_OPTIONS)
     if unknown:
         raise ValueError(f"unknown {title} options: {', '.join(unknown)}")
     stacks = options.get("stacks")
     if not isinstance(stacks, list | tuple) or len(stacks) != seats:
         raise ValueError(f"stacks must list the chips each of the {seats} seats brings")
-    if not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks):
-        raise ValueError("every seat needs a positive number of chips to be dealt in")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and s >= least_stack
+               for s in stacks):
+        raise ValueError("every seat needs a positive number of chips to be dealt in"
+                         if least_stack > 0 else "stacks must be whole numbers of chips, 0 or more")
     values = {key: whole(key, options.get(key, default)) for key, default in defaults.items()}
     if not 0 <= values["button"] < seats:
         raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
-    if not 0 < values["small_bet"] <= values["big_bet"]:
+    if "small_bet" in values and not 0 < values["small_bet"] <= values["big_bet"]:
         raise ValueError("the small bet must be positive and no bigger than the big bet")
     return {"stacks": list(stacks), **values}
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from engine.cards import Card, label_cards, shuffled, standard_deck
+from engine.cards import Card, cards_from_json, cards_to_json, label_cards, shuffled, standard_deck
 from engine.chips.betting import (
     Betting,
     Declaration,
@@ -56,7 +56,8 @@ from engine.chips.betting import (
     shared_by,
     split_evenly,
 )
-from engine.chips.deal import STAKES, ChipDeal, ChipDealView, check_stakes
+from engine.chips.deal import STAKES, ChipDealView, check_stakes
+from engine.chips.draw import DrawDeal
 from engine.chips.points import PointScheme, best_high, best_low, exposed_total_for_betting, totals
 from engine.declaring import TIMED_OUT, SealedDeclarations, declaring_options
 from engine.game import (
@@ -69,9 +70,9 @@ from engine.game import (
     IllegalAction,
     Prompt,
     TimerSpec,
+    parse_action_cards,
 )
 from engine.i18n import Msg, msg, names_and
-from engine.tricks.deal import cards_from_json, cards_to_json, parse_action_cards
 from engine.views import SeatView
 
 __all__ = ["RevealGame", "RevealSeatView", "RevealView", "reveal_ai"]
@@ -125,7 +126,7 @@ class RevealSeatView(RevealView, SeatView):
     low_total: int = 0
 
 
-class RevealGame(SealedDeclarations, ChipDeal):
+class RevealGame(SealedDeclarations, DrawDeal):
     """One deal of a reveal-order game; subclasses give the data and the hooks below.
     Options beside the stakes: `declare_seconds` (120), `last_seconds` (10); `ai_seats` is
     filled in by the table (AI seats count as declared for the last person's clock)."""
@@ -247,33 +248,9 @@ class RevealGame(SealedDeclarations, ChipDeal):
         return self.exposed[seat] + self.hands[seat]
 
     # --- dealing and the flow ----------------------------------------------------------------
-    def _take(self, count: int, keep_out: Sequence[Card] = ()) -> list[Card]:
-        """The next cards of the stock; when it runs out, the discards (but not the cards
-        the drawer just threw) are shuffled into a new stock."""
-        cards: list[Card] = []
-        while len(cards) < count:
-            if not self.stock:
-                pool = [c for c in self.discards if c not in keep_out]
-                if not pool:
-                    raise AssertionError("no cards left to deal")  # pragma: no cover
-                self.discards = [c for c in self.discards if c in keep_out]
-                self.stock = shuffled(pool, self.rng)
-            cards.append(self.stock.pop(0))
-        return cards
-
     def _deal(self) -> list[Event]:
-        posted = self.betting.post_antes()
-        for _ in range(HAND_SIZE):
-            for seat in self.betting.order_from_button():
-                self.hands[seat] += self._take(1)
-        told: list[str] = [msg("{game}: {name} deals.", game=self.title,
-                               name=self.seats[self.button])]
-        if self.betting.structure.ante:
-            told.append(msg("Antes {n}: the pot is {pot}.", n=self.betting.structure.ante,
-                            pot=self.pot))
-        short = [self.seats[p.seat] for p in posted if p.all_in]
-        if short:
-            told.append(msg("All-in on the ante: {names}.", names=", ".join(short)))
+        told = self._deal_hands(HAND_SIZE, msg("{game}: {name} deals.", game=self.title,
+                                               name=self.seats[self.button]))
         events = [Event(Msg.joined(" ", told), None, "deal",
                         {"button": self.button, **self._chips()})]
         for seat in range(self.n):
@@ -458,29 +435,20 @@ class RevealGame(SealedDeclarations, ChipDeal):
         assert options is not None
         return [Action(name) for name in bet_names(options)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("This deal is over."))
-        if seat not in self.to_act:
-            if self._phase == "order" and self.order_fixed[seat]:
-                raise IllegalAction(msg("Your order is fixed: it cannot change now."))
-            raise IllegalAction(msg("It is not your turn."))
-        if action == TIMEOUT or action.name == "timeout":
-            if self._phase == "declare":
-                last_before = self._last_person()
-                events = self._declaration_timeout(seat)
-                self.last_actions[seat] = "no declaration"
-                self.step += 1
-                return events + self._last_call_events(last_before) + self._advance()
-            action = self._timeout_action(seat)
+    def _check_turn(self, seat: int, action: Action) -> None:
+        if seat not in self.to_act and self._phase == "order" and self.order_fixed[seat]:
+            raise IllegalAction(msg("Your order is fixed: it cannot change now."))
+        super()._check_turn(seat, action)
+
+    def _step(self, seat: int, action: Action) -> list[Event]:
+        if action == TIMEOUT:  # only while declaring: see `_timeout_action`
+            last_before = self._last_person()
+            events = self._declaration_timeout(seat)
+            self.last_actions[seat] = "no declaration"
+            self.step += 1
+            return events + self._last_call_events(last_before) + self._advance()
         if self._phase == "draw":
-            if action.name == "stand":
-                events = self._draw(seat, [])
-            elif action.name == "draw":
-                events = self._draw(seat, parse_action_cards(action.args, self.hands[seat]))
-            else:
-                raise IllegalAction(msg(
-                    "It is the draw: pick the cards to throw, or stand pat."))
+            events = self._draw_step(seat, action)
         elif self._phase == "order":
             events = self._order(seat, action)
         elif self._phase == "declare":
@@ -492,14 +460,14 @@ class RevealGame(SealedDeclarations, ChipDeal):
 
     def _timeout_action(self, seat: int) -> Action:
         """The clock ran out: check, else fold; stand pat; keep the order picked so far with
-        the other cards after it as held. (A declaration left to the clock is none: see
-        `SealedDeclarations`.)"""
-        if self._phase == "draw":
-            return Action("stand")
+        the other cards after it as held. (A declaration left to the clock is none: the
+        timeout itself, see `SealedDeclarations`.)"""
+        if self._phase == "declare":
+            return TIMEOUT
         if self._phase == "order":
             rest = [c for c in self.hands[seat] if c not in self.picked[seat]]
             return Action("order", tuple(cards_to_json(self.picked[seat] + rest)))
-        return self._bet_timeout(seat)
+        return super()._timeout_action(seat)
 
     def single_side(self, cards: Sequence[Card]) -> str:
         """The side a hand is nearer to winning: high when its high total is nearer the top
@@ -508,8 +476,7 @@ class RevealGame(SealedDeclarations, ChipDeal):
         return "high" if self.high_total(cards) + self.low_total(cards) >= top else "low"
 
     def _muck(self, seat: int) -> None:
-        self.discards += self.hands[seat]  # mucked unseen; a reshuffle may deal them
-        self.hands[seat] = []
+        super()._muck(seat)
         self.picked[seat] = []
 
     def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
@@ -530,10 +497,7 @@ class RevealGame(SealedDeclarations, ChipDeal):
             if fee:
                 self.betting.stacks[seat] -= fee
                 self.fees[seat] += fee
-            kept = [c for c in self.hands[seat] if c not in thrown]
-            new = self._take(count, keep_out=thrown)
-            self.discards += thrown
-            self.hands[seat] = kept + new
+            new = self._exchange(seat, thrown)
             self.last_actions[seat] = f"draw {count}"
             text = msg("{name} draws {n} and pays {fee}.", name=who, n=count, fee=fee) if fee \
                 else msg("{name} draws {n}.", name=who, n=count)

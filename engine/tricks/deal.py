@@ -19,23 +19,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, CardError, parse_card, parse_cards, standard_deck
+from engine.cards import Card, cards_from_json, cards_to_json, parse_cards, standard_deck
 from engine.evaluator import Category, evaluate
-from engine.game import IllegalAction
-from engine.i18n import msg
 from engine.views import GameView, JSONRecord, PlayedTrick, SeatView, TrickPlays
 
 __all__ = [
     "HAND_SIZE",
     "TrickSeatView",
     "TrickView",
-    "cards_from_json",
-    "cards_to_json",
     "check_options",
     "choose_discards",
     "deal",
     "order_from",
-    "parse_action_cards",
     "played_tricks",
     "trick_from_json",
     "trick_plays",
@@ -60,14 +55,6 @@ def check_options(title: str, options: Mapping[str, Any], known: Iterable[str], 
     stacked = options.get("stacked_deals")
     if stacked is not None and not isinstance(stacked, list):
         raise ValueError("stacked_deals must be a list of deals")
-
-
-def cards_to_json(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
-
-
-def cards_from_json(texts: Iterable[str]) -> list[Card]:
-    return [parse_card(text) for text in texts]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,24 +103,6 @@ def order_from(dealer: int, seats: int) -> list[int]:
     [3, 0, 1, 2]
     """
     return [(dealer + 1 + i) % seats for i in range(seats)]
-
-
-def parse_action_cards(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
-    """Read an action's card arguments; the error says what was wrong, for the player."""
-    cards: list[Card] = []
-    for arg in args:
-        if not isinstance(arg, str):
-            raise IllegalAction(msg("{card} is not a card.", card=repr(arg)))
-        try:
-            card = parse_card(arg)
-        except CardError as error:
-            raise IllegalAction(error.args[0]) from error
-        if card not in hand:
-            raise IllegalAction(msg("You don't hold {card}.", card=card.label))
-        if card in cards:
-            raise IllegalAction(msg("You named {card} twice.", card=card.label))
-        cards.append(card)
-    return cards
 
 
 def deal(

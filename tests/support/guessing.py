@@ -91,9 +91,7 @@ class Guessing(Game):
             return []
         return [TimerSpec(f"round-{self.round}", self.seconds, tuple(sorted(self.to_act)))]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+    def _step(self, seat: int, action: Action) -> list[Event]:
         if action == TIMEOUT:
             self.picks[seat] = None
         elif action.name == "pick" and action.args in ((1,), (2,), (3,)):

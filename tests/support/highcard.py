@@ -91,9 +91,7 @@ class HighCard(Game):
         return Prompt(f"Your card is {self.cards[seat]}; the pot holds {sum(self.paid)}.",
                       (Choice("Show", Action("show"), "primary"),))
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if seat not in self.to_act:
-            raise IllegalAction("It is not your turn.")
+    def _step(self, seat: int, action: Action) -> list[Event]:
         if action not in (TIMEOUT, Action("show")):
             raise IllegalAction("Show your card.")
         self.shown[seat] = self.cards[seat]

@@ -33,29 +33,26 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from engine.cards import Card, label_cards, shuffled, standard_deck
+from engine.cards import Card, cards_from_json, cards_to_json, label_cards, shuffled, standard_deck
 from engine.chips.betting import Betting, Pot, PotAward, Structure, bet_names
 from engine.chips.deal import (
     STAKES,
-    ChipDeal,
     ChipDealView,
     check_stakes,
 )
+from engine.chips.draw import DrawDeal
 from engine.game import (
-    TIMEOUT,
     Action,
     CardPick,
     Choice,
     Event,
     GameResult,
-    IllegalAction,
     Prompt,
     TimerSpec,
 )
 from engine.games.badugi.hand import BADUGI_SIZE, BadugiHand, badugi_hand
 from engine.games.registry import register
 from engine.i18n import Msg, msg, names_and
-from engine.tricks.deal import cards_from_json, cards_to_json, parse_action_cards
 from engine.views import SeatView
 
 __all__ = ["Badugi", "BadugiSeatView", "BadugiView", "badugi_ai"]
@@ -110,7 +107,7 @@ class BadugiSeatView(BadugiView, SeatView):
 
 
 @register
-class Badugi(ChipDeal):
+class Badugi(DrawDeal):
     """One deal of fixed-limit Badugi. Options: `stacks` (required), `button` (0),
     `small_bet` (10), `big_bet` (20), `ante` (5)."""
 
@@ -172,35 +169,9 @@ class Badugi(ChipDeal):
         return [TimerSpec(f"badugi-{self.step}", TURN_SECONDS, tuple(sorted(self.to_act)))]
 
     # --- dealing -----------------------------------------------------------------------------
-    def _take(self, count: int, keep_out: Sequence[Card] = ()) -> list[Card]:
-        """The next `count` cards of the stock; when it runs out, the discards (but not
-        `keep_out`, the cards the drawer just threw) are shuffled into a new stock."""
-        cards: list[Card] = []
-        while len(cards) < count:
-            if not self.stock:
-                pool = [c for c in self.discards if c not in keep_out]
-                if not pool:
-                    raise AssertionError("no cards left to deal")  # pragma: no cover
-                self.discards = [c for c in self.discards if c in keep_out]
-                self.stock = shuffled(pool, self.rng)
-                self.reshuffles += 1
-            cards.append(self.stock.pop(0))
-        return cards
-
     def _deal(self) -> list[Event]:
-        posted = self.betting.post_antes()
-        order = self.betting.order_from_button()
-        for _ in range(BADUGI_SIZE):
-            for seat in order:
-                self.hands[seat] += self._take(1)
-        ante = self.betting.structure.ante
-        told: list[str] = [msg("Badugi: {name} deals.", name=self.seats[self.button])]
-        if ante:
-            told.append(msg("Antes {n}: the pot is {pot}.", n=ante,
-                            pot=self.betting.pot_total))
-        short = [self.seats[p.seat] for p in posted if p.all_in]
-        if short:
-            told.append(msg("All-in on the ante: {names}.", names=", ".join(short)))
+        told = self._deal_hands(BADUGI_SIZE, msg("Badugi: {name} deals.",
+                                                  name=self.seats[self.button]))
         events = [Event(Msg.joined(" ", told), None, "deal",
                         {"button": self.button, **self._chips()})]
         for seat in range(self.n):
@@ -283,33 +254,13 @@ class Badugi(ChipDeal):
         assert options is not None
         return [Action(name) for name in bet_names(options)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("This deal is over."))
-        if seat not in self.to_act:
-            raise IllegalAction(msg("It is not your turn."))
-        if action == TIMEOUT or action.name == "timeout":
-            action = self._timeout_action(seat)
+    def _step(self, seat: int, action: Action) -> list[Event]:
         if self._phase == "draw":
-            if action.name == "stand":
-                events = self._draw(seat, [])
-            elif action.name == "draw":
-                events = self._draw(seat, parse_action_cards(action.args, self.hands[seat]))
-            else:
-                raise IllegalAction(msg(
-                    "It is the draw: pick the cards to throw, or stand pat."))
+            events = self._draw_step(seat, action)
         else:
             events = self._betting_action(seat, action)
         self.step += 1
         return events
-
-    def _timeout_action(self, seat: int) -> Action:
-        """The clock ran out: in a draw, stand pat; in a betting round, check or fold."""
-        return Action("stand") if self._phase == "draw" else self._bet_timeout(seat)
-
-    def _muck(self, seat: int) -> None:
-        self.discards += self.hands[seat]  # the cards may come back in a reshuffle
-        self.hands[seat] = []
 
     def _record_draw(self, seat: int, count: int) -> None:
         """This draw's count for the seat (a snapshot from before counts were written at the
@@ -327,11 +278,8 @@ class Badugi(ChipDeal):
             events = [Event(msg("{name} stands pat.", name=name), None, "draw",
                             {"seat": seat, "count": 0})]
         else:
-            kept = [c for c in self.hands[seat] if c not in thrown]
             before = self.reshuffles
-            new = self._take(len(thrown), keep_out=thrown)
-            self.discards += thrown
-            self.hands[seat] = kept + new
+            new = self._exchange(seat, thrown)
             count = len(thrown)
             self._record_draw(seat, count)
             self.last_actions[seat] = f"draw {count}"

@@ -121,14 +121,21 @@ class DealersChoice(Game):
             return self.inner.timers()
         return [TimerSpec("choose", CHOOSE_SECONDS, (self.button,))]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.inner is not None:
-            return self.inner.apply(seat, action)
-        if seat != self.button:
+    def _check_turn(self, seat: int, action: Action) -> None:
+        """Before the choice only the dealer acts; after it, the deal's game checks."""
+        if self.inner is None and seat != self.button:
             raise IllegalAction(msg("{name} deals and chooses the game.",
                                     name=self.seats[self.button]))
-        if action == TIMEOUT:
-            action = Action("choose", (self.rng.choice(self.menu),))
+
+    def _timeout_action(self, seat: int) -> Action:
+        """The dealer's clock picks a game at random; in the deal, its game decides."""
+        if self.inner is not None:
+            return TIMEOUT
+        return Action("choose", (self.rng.choice(self.menu),))
+
+    def _step(self, seat: int, action: Action) -> list[Event]:
+        if self.inner is not None:
+            return self.inner.apply(seat, action)
         if action.name != "choose" or len(action.args) != 1 or action.args[0] not in self.menu:
             raise IllegalAction(msg("Choose one of the games offered."))
         kind = str(action.args[0])

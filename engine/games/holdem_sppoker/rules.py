@@ -42,7 +42,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import Card, label_cards, shuffled, sppoker_deck
+from engine.cards import Card, cards_from_json, cards_to_json, label_cards, shuffled, sppoker_deck
 from engine.chips.betting import (
     Betting,
     Declaration,
@@ -77,7 +77,6 @@ from engine.games.sppoker.rules import (
     word_tools,
 )
 from engine.i18n import Msg, msg, names_and
-from engine.tricks.deal import cards_from_json, cards_to_json
 from engine.views import SeatView
 from engine.words import (
     Dictionary,
@@ -383,18 +382,21 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
         assert options is not None
         return [Action(name) for name in bet_names(options)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("This deal is over."))
-        if not 0 <= seat < self.n:
-            raise IllegalAction(msg("That seat is not at this table."))
+    def _check_turn(self, seat: int, action: Action) -> None:
+        """While declaring, every seat may act (a declaration is checked by its own rules);
+        in a betting round, only the one to act."""
+        if self._phase != "declare":
+            super()._check_turn(seat, action)
+
+    def _timeout_action(self, seat: int) -> Action:
+        """A betting clock that runs out checks or folds; a declaring clock is handled by
+        the declarations (`_apply_declaring`)."""
+        return TIMEOUT if self._phase == "declare" else self._bet_timeout(seat)
+
+    def _step(self, seat: int, action: Action) -> list[Event]:
         if self._phase == "declare":
             events = self._apply_declaring(seat, action)
         else:
-            if seat not in self.to_act:
-                raise IllegalAction(msg("It is not your turn."))
-            if action == TIMEOUT or action.name == "timeout":
-                action = self._bet_timeout(seat)
             events = self._betting_action(seat, action)
         self.step += 1
         return events

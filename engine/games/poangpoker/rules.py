@@ -28,10 +28,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from engine.cards import Card, label_cards, standard_deck
+from engine.cards import Card, cards_from_json, cards_to_json, label_cards, standard_deck
 from engine.evaluator import Category, HandValue, evaluate
 from engine.game import (
-    TIMEOUT,
     Action,
     CardPick,
     Choice,
@@ -41,6 +40,7 @@ from engine.game import (
     IllegalAction,
     Prompt,
     TimerSpec,
+    parse_action_cards,
     rng_from_json,
     rng_to_json,
 )
@@ -50,13 +50,10 @@ from engine.tricks.deal import (
     HAND_SIZE,
     TrickSeatView,
     TrickView,
-    cards_from_json,
-    cards_to_json,
     check_options,
     choose_discards,
     deal,
     order_from,
-    parse_action_cards,
     played_tricks,
     trick_from_json,
     trick_plays,
@@ -311,13 +308,7 @@ class PointsPoker(Game):
         plays = legal_plays(hand, self.trick, self.trick_rules)
         return [Action("play", tuple(cards_to_json(p))) for p in plays]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("The game is over."))
-        if seat not in self.to_act:
-            raise IllegalAction(msg("It is not your turn."))
-        if action == TIMEOUT or action.name == "timeout":
-            action = self._timeout_action(seat)
+    def _step(self, seat: int, action: Action) -> list[Event]:
         name = action.name
         if self._phase == "exchange" and name in ("exchange", "stand"):
             events = self._exchange(seat, action.args if name == "exchange" else ())

@@ -27,10 +27,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar
 
-from engine.cards import Card, label_cards
+from engine.cards import Card, cards_from_json, cards_to_json, label_cards
 from engine.evaluator import Category, HandValue, evaluate
 from engine.game import (
-    TIMEOUT,
     Action,
     CardPick,
     Choice,
@@ -40,6 +39,7 @@ from engine.game import (
     IllegalAction,
     Prompt,
     TimerSpec,
+    parse_action_cards,
     rng_from_json,
     rng_to_json,
 )
@@ -49,12 +49,9 @@ from engine.tricks.deal import (
     HAND_SIZE,
     TrickSeatView,
     TrickView,
-    cards_from_json,
-    cards_to_json,
     check_options,
     choose_discards,
     deal,
-    parse_action_cards,
     played_tricks,
     trick_from_json,
     trick_plays,
@@ -349,13 +346,7 @@ class Poke(Game):
             Action("play", tuple(cards_to_json(p))) for p in legal_plays(hand, self.trick, POKE)
         ]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("The game is over."))
-        if seat not in self.to_act:
-            raise IllegalAction(msg("It is not your turn."))
-        if action == TIMEOUT or action.name == "timeout":
-            action = self._timeout_action(seat)
+    def _step(self, seat: int, action: Action) -> list[Event]:
         if self._phase == "draw":
             if action.name == "stand":
                 events = self._stand(seat)

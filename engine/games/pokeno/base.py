@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, CardError, label_cards, parse_card
+from engine.cards import Card, CardError, cards_from_json, cards_to_json, label_cards, parse_card
 from engine.game import (
     Action,
     CardPick,
@@ -44,8 +44,6 @@ __all__ = [
     "PokenoBase",
     "PokenoSeatView",
     "PokenoView",
-    "cards_from_json",
-    "cards_to_json",
     "remove_cards",
 ]
 
@@ -55,14 +53,6 @@ DRAW = 3
 BUTTON_NAMES = (msg("Any two"), msg("One pair"), msg("Two pair"), msg("Three of a kind"),
                 msg("Straight"), msg("Flush"), msg("Full house"), msg("Four of a kind"),
                 msg("Straight flush"), msg("Royal flush"))
-
-
-def cards_to_json(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
-
-
-def cards_from_json(texts: Iterable[str]) -> list[Card]:
-    return [parse_card(text) for text in texts]
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
@@ -275,11 +265,7 @@ class PokenoBase(Game):
             actions.append(Action("end"))
         return actions
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("The game is over."))
-        if seat not in self.to_act:
-            raise IllegalAction(msg("It is not your turn."))
+    def _step(self, seat: int, action: Action) -> list[Event]:
         name = action.name
         if name == "timeout":
             events = self._timeout(seat)

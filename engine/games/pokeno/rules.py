@@ -27,15 +27,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.cards import label_cards, pokeno_deck, shuffled
+from engine.cards import cards_to_json, label_cards, pokeno_deck, shuffled
 from engine.game import Action, Event, GameResult, TimerSpec, places_from_scores
 from engine.games.pokeno.ai import pokeno_ai
-from engine.games.pokeno.base import (
-    HAND_LIMIT,
-    PokenoBase,
-    cards_to_json,
-    sort_cards,
-)
+from engine.games.pokeno.base import HAND_LIMIT, PokenoBase, sort_cards
 from engine.games.pokeno.scoring import SPACES, score_round, space_title
 from engine.games.registry import register
 from engine.i18n import Msg, msg, msg_n, names_and

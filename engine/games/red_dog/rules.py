@@ -50,7 +50,9 @@ from typing import Any, ClassVar
 
 from engine.cards import Card, label_cards, parse_card, standard_deck
 from engine.chips.betting import split_evenly
+from engine.chips.deal import check_stakes
 from engine.game import (
+    TIMEOUT,
     Action,
     Choice,
     Event,
@@ -80,7 +82,6 @@ __all__ = [
     "winning_card",
 ]
 
-OPTIONS = ("stacks", "button", "ante", "turn_seconds", "max_rounds")
 DEFAULT_ANTE = 1
 DEFAULT_TURN_SECONDS = 60.0
 FULL_HAND, SHORT_HAND = 5, 4
@@ -237,20 +238,12 @@ class RedDogSeatView(RedDogView, SeatView):
 def _check_options(
     options: Mapping[str, Any], seats: int
 ) -> tuple[list[int], int, int, float, int | None]:
-    """The options, checked, with a message for the table host (shown as it is)."""
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise ValueError(f"unknown Red Dog options: {', '.join(unknown)}")
-    stacks = options.get("stacks")
-    if not isinstance(stacks, list | tuple) or len(stacks) != seats:
-        raise ValueError(f"Red Dog needs `stacks`: the chips of each of the {seats} seats")
-    if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in stacks):
-        raise ValueError("stacks must be whole numbers of chips, 0 or more")
-    button = options.get("button", 0)
-    if not (isinstance(button, int) and not isinstance(button, bool) and 0 <= button < seats):
-        raise ValueError(f"button must be a seat number from 0 to {seats - 1}")
-    ante = options.get("ante", DEFAULT_ANTE)
-    if not (isinstance(ante, int) and not isinstance(ante, bool) and ante >= 1):
+    """The options, checked, with a message for the table host (shown as it is). The
+    stacks, button and ante are checked as every chip game's (`check_stakes`)."""
+    stakes = check_stakes("Red Dog", options, seats, {"button": 0, "ante": DEFAULT_ANTE},
+                          ("turn_seconds", "max_rounds"), least_stack=0)
+    stacks, button, ante = stakes["stacks"], stakes["button"], stakes["ante"]
+    if ante < 1:
         raise ValueError("ante must be a whole number of chips, 1 or more")
     seconds = options.get("turn_seconds")
     if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
@@ -364,12 +357,8 @@ class RedDog(Game):
             return []
         return [PASS] + [Action("bet", (n,)) for n in range(1, self.max_bet(seat) + 1)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("The game is over."))
-        if seat not in self.to_act:
-            raise IllegalAction(msg("It is not your turn."))
-        if action.name == "timeout":
+    def _step(self, seat: int, action: Action) -> list[Event]:
+        if action == TIMEOUT:
             events = [Event(msg("{name}'s time ran out.", name=self.seats[seat]), None,
                             "timeout", {"seat": seat})]
             events += self._pass(seat)

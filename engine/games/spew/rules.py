@@ -37,7 +37,15 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from engine.cards import Card, label_cards, rank_word, shuffled, standard_deck
+from engine.cards import (
+    Card,
+    cards_from_json,
+    cards_to_json,
+    label_cards,
+    rank_word,
+    shuffled,
+    standard_deck,
+)
 from engine.chips.betting import (
     Betting,
     Declaration,
@@ -52,10 +60,10 @@ from engine.chips.betting import (
 )
 from engine.chips.deal import (
     STAKES,
-    ChipDeal,
     ChipDealView,
     check_stakes,
 )
+from engine.chips.draw import DrawDeal
 from engine.chips.points import SPEW, best_high, best_low
 from engine.declaring import TIMED_OUT, SealedDeclarations, declaring_options
 from engine.game import (
@@ -71,7 +79,6 @@ from engine.game import (
 )
 from engine.games.registry import register
 from engine.i18n import Msg, msg, names_and
-from engine.tricks.deal import cards_from_json, cards_to_json, parse_action_cards
 from engine.views import SeatView
 
 __all__ = ["Spew", "SpewSeatView", "SpewView", "spew_ai", "spew_layout"]
@@ -150,7 +157,7 @@ def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
 
 
 @register
-class Spew(SealedDeclarations, ChipDeal):
+class Spew(SealedDeclarations, DrawDeal):
     """One deal of fixed-limit Spew. Options: `stacks` (required), `button` (0), `small_bet`
     (10), `big_bet` (20), `ante` (5), `out_takes_low` (off), `declare_seconds` (120) and
     `last_seconds` (10); `ai_seats` is filled in by the table."""
@@ -235,31 +242,9 @@ class Spew(SealedDeclarations, ChipDeal):
         return "spew-declare", "spew-last-"
 
     # --- dealing -----------------------------------------------------------------------------
-    def _take(self, count: int) -> list[Card]:
-        """The next cards of the stock. It cannot run out (eight players drawing two each and
-        four spew cards use exactly 52), but the discards would be reshuffled if it did."""
-        cards: list[Card] = []
-        while len(cards) < count:
-            if not self.stock:  # pragma: no cover - see the docstring
-                self.stock, self.discards = shuffled(self.discards, self.rng), []
-            cards.append(self.stock.pop(0))
-        return cards
-
     def _deal(self) -> list[Event]:
-        posted = self.betting.post_antes()
-        order = self.betting.order_from_button()
-        for _ in range(self.hole):
-            for seat in order:
-                self.hands[seat] += self._take(1)
-        ante = self.betting.structure.ante
-        told: list[str] = [msg("Spew: {name} deals {n} cards each.",
-                               name=self.seats[self.button], n=self.hole)]
-        if ante:
-            told.append(msg("Antes {n}: the pot is {pot}.", n=ante,
-                            pot=self.betting.pot_total))
-        short = [self.seats[p.seat] for p in posted if p.all_in]
-        if short:
-            told.append(msg("All-in on the ante: {names}.", names=", ".join(short)))
+        told = self._deal_hands(self.hole, msg("Spew: {name} deals {n} cards each.",
+                                               name=self.seats[self.button], n=self.hole))
         data = {"button": self.button, "hole": self.hole, "max_draw": self.max_draw,
                 "spew_total": self.spew_total, **self._chips()}
         events = [Event(Msg.joined(" ", told), None, "deal", data)]
@@ -445,19 +430,13 @@ class Spew(SealedDeclarations, ChipDeal):
         assert options is not None
         return [Action(name) for name in bet_names(options)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.is_over:
-            raise IllegalAction(msg("This deal is over."))
-        if seat not in self.to_act:
-            raise IllegalAction(msg("It is not your turn."))
+    def _step(self, seat: int, action: Action) -> list[Event]:
         last_before = self._last_person()
-        if action == TIMEOUT or action.name == "timeout":
-            if self._phase == "declare":
-                events = self._declaration_timeout(seat)
-                self.last_actions[seat] = "no declaration"
-                self.step += 1
-                return events + self._after_declaring(last_before)
-            action = self._timeout_action(seat)
+        if action == TIMEOUT:  # only while declaring: see `_timeout_action`
+            events = self._declaration_timeout(seat)
+            self.last_actions[seat] = "no declaration"
+            self.step += 1
+            return events + self._after_declaring(last_before)
         if self._phase == "declare":
             if action.name != "declare" or len(action.args) != 1:
                 raise IllegalAction(msg("Declare high, low or both."))
@@ -469,28 +448,16 @@ class Spew(SealedDeclarations, ChipDeal):
             self.step += 1
             return events + self._after_declaring(last_before)
         if self._phase == "draw":
-            if action.name == "stand":
-                events = self._draw(seat, [])
-            elif action.name == "draw":
-                thrown = parse_action_cards(action.args, self.hands[seat])
-                if len(thrown) > self.max_draw:
-                    raise IllegalAction(msg("You may draw at most {n} cards.", n=self.max_draw))
-                events = self._draw(seat, thrown)
-            else:
-                raise IllegalAction(msg(
-                    "It is the draw: pick the cards to throw, or stand pat."))
+            events = self._draw_step(seat, action, most=self.max_draw)
         else:
             events = self._betting_action(seat, action)
         self.step += 1
         return events
 
     def _timeout_action(self, seat: int) -> Action:
-        """The clock ran out: in the draw, stand pat; in a betting round, check or fold."""
-        return Action("stand") if self._phase == "draw" else self._bet_timeout(seat)
-
-    def _muck(self, seat: int) -> None:
-        self.discards += self.hands[seat]
-        self.hands[seat] = []
+        """The clock ran out: while declaring, the timeout itself (a declaration left to the
+        clock is none: `_step`); otherwise as in every draw game (`DrawDeal`)."""
+        return TIMEOUT if self._phase == "declare" else super()._timeout_action(seat)
 
     def _draw(self, seat: int, thrown: list[Card]) -> list[Event]:
         who = self.seats[seat]
@@ -500,10 +467,7 @@ class Spew(SealedDeclarations, ChipDeal):
             events = [Event(msg("{name} stands pat.", name=who), None, "draw",
                             {"seat": seat, "count": 0})]
         else:
-            kept = [c for c in self.hands[seat] if c not in thrown]
-            new = self._take(len(thrown))
-            self.discards += thrown
-            self.hands[seat] = kept + new
+            new = self._exchange(seat, thrown)
             count = len(thrown)
             self.draws[seat] = count
             self.last_actions[seat] = f"draw {count}"

@@ -628,11 +628,11 @@ class Sppoker(WordDeclarations, Game):
             return []
         return self._declaring_timers()
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if not 0 <= seat < len(self.seats):
-            raise IllegalAction(msg("that seat is not at this table"))
-        if self._phase == "over":
-            raise IllegalAction(msg("the game is over"))
+    def _check_turn(self, seat: int, action: Action) -> None:
+        """Any seat may ask for the next hand, and declaring is checked seat by seat
+        (`_check_can_declare`): there is no turn to check here."""
+
+    def _step(self, seat: int, action: Action) -> list[Event]:
         name = action.name
         if name == "next_hand" or (name == "timeout" and self._phase == "reveal"):
             if self._phase != "reveal":
