@@ -53,18 +53,16 @@ from cogs.common import (
 )
 from cogs.sppoker import default_dictionary
 from engine.cards import parse_cards
-from engine.chips.betting import Pot
+from engine.chips.pots import Pot
 from engine.declaring import TIMED_OUT
 from engine.game import Event
-from engine.games.badugi.rules import Badugi, BadugiSeatView, BadugiView
+from engine.games.badugi.rules import Badugi
+from engine.games.badugi.views import BadugiSeatView, BadugiView
 from engine.games.dealers_choice.rules import DealersChoice
-from engine.games.holdem_sppoker.rules import (
-    KIND_NAMES,
-    HoldemSppoker,
-    HoldemSppokerSeatView,
-    HoldemSppokerView,
-)
-from engine.games.red_dog.rules import RedDog, RedDogSeatView, RedDogView
+from engine.games.holdem_sppoker.rules import KIND_NAMES, HoldemSppoker
+from engine.games.holdem_sppoker.views import HoldemSppokerSeatView, HoldemSppokerView
+from engine.games.red_dog.rules import RedDog
+from engine.games.red_dog.views import RedDogSeatView, RedDogView
 from engine.i18n import N_
 from engine.views import GameView, SeatView
 

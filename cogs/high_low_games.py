@@ -31,9 +31,10 @@ from cogs.common import (
     send_rules,
     start_table,
 )
-from engine.chips.reveal_order import RevealSeatView, RevealView
+from engine.chips.reveal_views import RevealSeatView, RevealView
 from engine.games.old_man_49er.rules import OldMan49er
-from engine.games.spew.rules import Spew, SpewSeatView, SpewView
+from engine.games.spew.rules import Spew
+from engine.games.spew.views import SpewSeatView, SpewView
 from engine.games.zero_to_55.rules import ZeroTo55
 from engine.i18n import N_
 

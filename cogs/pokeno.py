@@ -22,8 +22,8 @@ from cogs.common import Option, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
-from engine.games.pokeno.base import PokenoSeatView, PokenoView
 from engine.games.pokeno.scoring import SPACES, space_title
+from engine.games.pokeno.views import PokenoSeatView, PokenoView
 from engine.views import GameView
 
 SOLITAIRE = "pokeno_solitaire"

@@ -27,7 +27,7 @@ from cogs.common import (
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games.sppoker.rules import Sppoker as SppokerGame
-from engine.games.sppoker.rules import SppokerSeatView, SppokerView
+from engine.games.sppoker.views import SppokerSeatView, SppokerView
 from engine.i18n import N_
 from engine.words import available_languages
 

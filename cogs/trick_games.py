@@ -20,8 +20,9 @@ from cogs.common import Option, TurnSeconds, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event
 from engine.games import GAMES
-from engine.games.poangpoker.rules import PointsView
-from engine.games.poke.rules import PokeView, Scoresheet
+from engine.games.poangpoker.views import PointsView
+from engine.games.poke.scoring import Scoresheet
+from engine.games.poke.views import PokeView
 from engine.i18n import N_
 from engine.tricks.deal import TrickSeatView, TrickView
 from engine.views import GameView, SeatView

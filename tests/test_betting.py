@@ -12,17 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import Automation, ChipsPushing, FixedLimitTexasHoldem
 
-from engine.chips.betting import (
-    Betting,
-    Declaration,
-    Pot,
-    Structure,
-    bet_choices,
-    bet_names,
-    declared_shares,
-    resolve_declarations,
-    split_evenly,
-)
+from engine.chips.bet_prompts import bet_choices, bet_names
+from engine.chips.betting import Betting, Structure
+from engine.chips.pots import Declaration, Pot, declared_shares, resolve_declarations, split_evenly
 from engine.game import IllegalAction
 
 LIMIT = Structure(small_bet=10, big_bet=20, rounds=4, ante=5)

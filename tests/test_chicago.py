@@ -382,7 +382,7 @@ def test_when_the_stock_runs_out_the_discards_are_reshuffled():
     ],
 )
 def test_ai_calls_only_with_a_strong_hand(hand, players, calls):
-    from engine.games.poangpoker.rules import should_call
+    from engine.games.poangpoker.ai import should_call
 
     assert should_call(parse_cards(hand), players) is calls
 

@@ -301,7 +301,8 @@ def test_a_whole_sppoker_game_reads_in_swedish_with_swedish_words() -> None:
 
 
 def test_a_whole_poke_rubber_reads_in_swedish() -> None:
-    from engine.games.poke.rules import Poke, Scoresheet
+    from engine.games.poke.rules import Poke
+    from engine.games.poke.scoring import Scoresheet
 
     english = re.compile(r"\b(the|and|wins|deal|trick|tricks|points|your|cards|with|draws|"
                          r"above|below|leads|plays|rubber|game)\b")

@@ -31,7 +31,7 @@ from engine.games.badugi.rules import Badugi
 from engine.games.dealers_choice.rules import DealersChoice
 from engine.games.holdem_sppoker.rules import HoldemSppoker
 from engine.games.old_man_49er.rules import OldMan49er
-from engine.games.pokeno.base import PokenoSeatView
+from engine.games.pokeno.views import PokenoSeatView
 from engine.games.red_dog.rules import RedDog
 from engine.games.spew.rules import Spew
 from engine.words import WordFinder, WordListDictionary

@@ -10,7 +10,8 @@ import pytest
 from engine.cards import parse_cards
 from engine.evaluator import evaluate
 from engine.game import TIMEOUT, Action, Choice, IllegalAction
-from engine.games.poangpoker.rules import Poangpoker, hand_points
+from engine.games.poangpoker.hands import hand_points
+from engine.games.poangpoker.rules import Poangpoker
 
 ANNA, BO, CIA, DAN = range(4)
 

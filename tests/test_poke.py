@@ -8,7 +8,8 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from engine.game import TIMEOUT, Action, CardPick, Choice, IllegalAction
-from engine.games.poke.rules import Poke, ScoreColumn
+from engine.games.poke.rules import Poke
+from engine.games.poke.views import ScoreColumn
 
 ANN, BOB = 0, 1
 ALL_FIVE, GAME = 250, 100

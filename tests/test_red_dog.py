@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from engine.cards import Card, parse_card, parse_cards, standard_deck
 from engine.game import TIMEOUT, Action, Choice, Event, IllegalAction
 from engine.games import GAMES
-from engine.games.red_dog.rules import RedDog, beats, bet_sizes, odds, red_dog_ai, winning_card
+from engine.games.red_dog.ai import red_dog_ai
+from engine.games.red_dog.odds import beats, bet_sizes, odds, winning_card
+from engine.games.red_dog.rules import RedDog
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]
 SEED_HAND = "Kc Qd Qs 8h 3d"  # the seed's example

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from engine.cards import Card, parse_cards, standard_deck
 from engine.game import TIMEOUT, Action, CardPick, Choice, Event, IllegalAction
 from engine.games import GAMES
-from engine.games.spew.rules import Spew, high_total, low_total, spew_layout
+from engine.games.spew.hands import high_total, low_total, spew_layout
+from engine.games.spew.rules import Spew
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SPARE = "7s 8s 9s Ts 7h"  # spew cards of ranks nobody holds in the showdown tests

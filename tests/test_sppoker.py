@@ -14,7 +14,9 @@ import pytest
 from engine.cards import sppoker_deck
 from engine.game import TIMEOUT, Action, Event, IllegalAction, TextAsk
 from engine.games import GAMES
-from engine.games.sppoker.rules import DEFAULT_TARGETS, Sppoker, SppokerOptions, sppoker_cards
+from engine.games.sppoker.options import DEFAULT_TARGETS, SppokerOptions
+from engine.games.sppoker.rules import Sppoker
+from engine.games.sppoker.showdown import sppoker_cards
 from engine.words import WordCheck, WordFinder, WordListDictionary
 
 # Four disjoint hands, strictly ordered in poker: QUADS > FLUSH > TWOPAIR > PAIR.

@@ -32,7 +32,8 @@ from bot.table import Table
 from cogs.tables import Tables
 from engine.cards import parse_cards
 from engine.game import Action, Event
-from engine.games.sppoker.rules import Sppoker, SppokerOptions
+from engine.games.sppoker.options import SppokerOptions
+from engine.games.sppoker.rules import Sppoker
 from engine.notation import Move
 from engine.words import WordFinder, WordListDictionary, available_languages
 

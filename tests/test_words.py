@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from bot import wordlists
-from engine.games.sppoker.rules import sppoker_cards
+from engine.games.sppoker.showdown import sppoker_cards
 from engine.words import (
     Dictionary,
     WordFinder,

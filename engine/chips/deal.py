@@ -17,7 +17,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.chips.betting import Betting, Pot, bet_choices, bet_names, why_not
+from engine.chips.bet_prompts import bet_choices, bet_names, why_not
+from engine.chips.betting import Betting
+from engine.chips.pots import Pot
 from engine.game import (
     Action,
     Event,

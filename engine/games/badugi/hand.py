@@ -28,7 +28,14 @@ from itertools import combinations
 from engine.cards import Card, Suit, rank_name
 from engine.i18n import msg
 
-__all__ = ["BADUGI_SIZE", "BadugiHand", "badugi_hand", "badugi_strength"]
+__all__ = [
+    "BADUGI_SIZE",
+    "BadugiHand",
+    "badugi_hand",
+    "badugi_order",
+    "badugi_strength",
+    "card_low_rank",
+]
 
 BADUGI_SIZE = 4
 _RANK_MASK_BITS = 14  # ace-low ranks 1..13 use bits 1..13 of the rank mask
@@ -159,3 +166,13 @@ def badugi_hand(cards: Sequence[Card]) -> BadugiHand:
             chosen = sorted(combo, key=lambda c: (_low_rank(c.rank or 0), c.suit), reverse=True)
             return BadugiHand(strength, tuple(chosen))
     raise AssertionError("the strength always comes from one of the subsets")  # pragma: no cover
+
+
+def card_low_rank(card: Card) -> int:
+    """A card's rank with the ace low (1); a wild card's 0."""
+    return _low_rank(card.rank or 0)
+
+
+def badugi_order(cards: Sequence[Card]) -> list[Card]:
+    """Cards as a Badugi player reads them: ace low, lowest first."""
+    return sorted(cards, key=lambda c: (card_low_rank(c), c.suit or 0))

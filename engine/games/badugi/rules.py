@@ -29,18 +29,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from engine.cards import Card, cards_from_json, cards_to_json, label_cards, shuffled, standard_deck
-from engine.chips.betting import Betting, Pot, PotAward, Structure, bet_names
+from engine.chips.bet_prompts import bet_names
+from engine.chips.betting import Betting, Structure
 from engine.chips.deal import (
     STAKES,
-    ChipDealView,
     check_stakes,
 )
 from engine.chips.draw import DrawDeal
+from engine.chips.pots import Pot, PotAward
 from engine.game import (
     Action,
     CardPick,
@@ -50,14 +50,21 @@ from engine.game import (
     Prompt,
     TimerSpec,
 )
-from engine.games.badugi.hand import BADUGI_SIZE, BadugiHand, badugi_hand
+from engine.games.badugi.ai import badugi_ai
+from engine.games.badugi.hand import (
+    BADUGI_SIZE,
+    BadugiHand,
+    badugi_hand,
+    badugi_order,
+)
+from engine.games.badugi.views import DRAWS, BadugiSeatView, BadugiView
 from engine.games.registry import register
 from engine.i18n import Msg, msg, names_and
-from engine.views import SeatView
 
-__all__ = ["Badugi", "BadugiSeatView", "BadugiView", "badugi_ai"]
+__all__ = [
+    "Badugi",
+]
 
-DRAWS = 3
 ROUNDS = DRAWS + 1
 TURN_SECONDS = 60.0
 OPTIONS = ("stacks", *STAKES)
@@ -75,35 +82,6 @@ def _again(entry: Msg, **params: Any) -> Msg:
     """A catalogue entry of a table above, filled in."""
     assert entry.msgid is not None
     return msg(entry.msgid, **params)
-
-
-def _low_rank(card: Card) -> int:
-    rank = card.rank or 0
-    return 1 if rank == 14 else rank
-
-
-def badugi_order(cards: Sequence[Card]) -> list[Card]:
-    """Cards as a Badugi player reads them: ace low, lowest first."""
-    return sorted(cards, key=lambda c: (_low_rank(c), c.suit or 0))
-
-
-@dataclass(frozen=True, kw_only=True)
-class BadugiView(ChipDealView):
-    """The table (see `ChipDealView`), and the draws: `draws` the number of cards each seat
-    drew at each draw so far; `showdown` records the hands shown and each pot's award."""
-
-    ante: int
-    draw_no: int
-    draws: tuple[tuple[int, ...], ...]
-    hand_sizes: tuple[int, ...]
-    stock: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class BadugiSeatView(BadugiView, SeatView):
-    """A seat's view: its own hand (ace low, lowest first) and what it is worth now."""
-
-    hand_value: str = ""
 
 
 @register
@@ -430,79 +408,3 @@ class Badugi(DrawDeal):
 
     def ai_action(self, seat: int, rng: random.Random) -> Action:
         return badugi_ai(self.view(seat), self.legal_actions(seat), rng)
-
-
-# --- betting choices ------------------------------------------------------------------------
-
-
-# --- the AI ---------------------------------------------------------------------------------
-
-
-def _strength(value: BadugiHand, draws_left: int) -> float:
-    """A rough chance that the hand beats one opponent's: a made badugi by its top card; a
-    3-card hand by its top card, worth more while draws remain to complete it; two cards or
-    fewer need luck. The figures are heads-up estimates from play between AI seats."""
-    top = value.ranks[0] if value.ranks else 13
-    if value.size == BADUGI_SIZE:
-        return max(0.55, min(0.95, 1.15 - 0.05 * top))
-    if value.size == 3:
-        return max(0.12, 0.55 - 0.04 * top) + 0.08 * draws_left
-    return 0.05 + 0.08 * draws_left
-
-
-def _rivals_read(view: BadugiSeatView) -> float:
-    """How the others' last draws shade our chances: a player still drawing two or more
-    cards is far from a badugi; one who stood pat probably has one."""
-    shade = 0.0
-    for seat, draws in enumerate(view.draws):
-        if seat == view.seat or view.folded[seat] or not draws:
-            continue
-        if draws[-1] == 0:
-            shade -= 0.12
-        elif draws[-1] >= 2:
-            shade += 0.06
-    return shade
-
-
-def _throw(value: BadugiHand, hand: Sequence[Card], draws_left: int) -> list[Card]:
-    """Keep the cards that play; also break a rough hand while draws remain (a king-high
-    badugi early, or a 3-card hand topped by a ten or more)."""
-    keep = list(value.cards)
-    if draws_left >= 2 and keep:
-        top = _low_rank(max(keep, key=_low_rank))
-        if (value.size == BADUGI_SIZE and top >= 11) or (value.size == 3 and top >= 10):
-            keep.remove(max(keep, key=_low_rank))
-    return [c for c in hand if c not in keep]
-
-
-def badugi_ai(view: BadugiSeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """A Badugi player that sees only its own seat's view and the listed legal actions.
-
-    Draws: keep the best Badugi subset and draw to it, breaking rough hands while two draws
-    remain. Betting: the hand's rough strength (made badugis by their top card, draws by how
-    many cards they need and the draws left), shaded for the number of opponents, against
-    the pot odds: raise strong hands, call when the odds pay, fold weak hands to a bet, and
-    now and then bet a good draw (so that the AI is not read like a book).
-    """
-    names = {action.name for action in legal}
-    hand = cards_from_json(view.hand)
-    value = badugi_hand(hand)
-    if view.phase == "draw":
-        draws_left = DRAWS - view.draw_no  # draws after this one
-        throw = _throw(value, hand, draws_left)
-        return Action("draw", tuple(cards_to_json(throw))) if throw else Action("stand")
-    draws_left = DRAWS - view.draw_no
-    rivals = sum(1 for s, f in enumerate(view.folded) if not f and s != view.seat)
-    chance = min(0.97, max(0.02, _strength(value, draws_left) + _rivals_read(view)))
-    strength = chance ** max(1, rivals)  # to beat every one of them
-    aggressive = "bet" if "bet" in names else "raise" if "raise" in names else None
-    if aggressive and strength > 0.6:
-        return Action(aggressive)
-    if aggressive == "bet" and strength > 0.4 and rng.random() < 0.3:
-        return Action(aggressive)
-    if "check" in names:
-        return Action("check")
-    odds = view.to_call / (view.pot + view.to_call)
-    if strength >= odds:
-        return Action("call")
-    return Action("fold")

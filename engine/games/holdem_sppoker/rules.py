@@ -39,21 +39,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import Card, cards_from_json, cards_to_json, label_cards, shuffled, sppoker_deck
-from engine.chips.betting import (
-    Betting,
-    Declaration,
-    Pot,
-    Structure,
-    bet_names,
-    declared_shares,
-    shared_by,
-)
-from engine.chips.betting import resolve_declarations as resolve_pot
-from engine.chips.deal import ChipDeal, ChipDealView, check_stakes
+from engine.chips.bet_prompts import bet_names
+from engine.chips.betting import Betting, Structure
+from engine.chips.deal import ChipDeal, check_stakes
+from engine.chips.pots import Declaration, Pot, declared_shares, shared_by
+from engine.chips.pots import resolve_declarations as resolve_pot
 from engine.declaring import TIMED_OUT, declaring_options
 from engine.evaluator import evaluate, strength_of_codes
 from engine.game import (
@@ -68,16 +61,23 @@ from engine.game import (
     TimerSpec,
     rng_from_json,
 )
-from engine.games.registry import register
-from engine.games.sppoker.rules import (
-    _ALIASES,
-    WordDeclarations,
-    _reference,
-    sppoker_cards,
-    word_tools,
+from engine.games.holdem_sppoker.ai import (
+    holdem_sppoker_ai,
 )
+from engine.games.holdem_sppoker.layout import (
+    BOARD,
+    HOLE,
+    ROUNDS,
+    SIDES,
+    STREET_CARDS,
+    STREETS,
+)
+from engine.games.holdem_sppoker.views import HoldemSppokerSeatView, HoldemSppokerView
+from engine.games.registry import register
+from engine.games.sppoker.options import word_tools
+from engine.games.sppoker.rules import _ALIASES, WordDeclarations
+from engine.games.sppoker.showdown import sppoker_cards
 from engine.i18n import Msg, msg, names_and
-from engine.views import SeatView
 from engine.words import (
     Dictionary,
     WordCheck,
@@ -87,54 +87,19 @@ from engine.words import (
     word_rank,
 )
 
-__all__ = ["HoldemSppoker", "HoldemSppokerSeatView", "HoldemSppokerView", "holdem_sppoker_ai"]
+__all__ = [
+    "HoldemSppoker",
+]
 
-HOLE = 2
-BOARD = 5
-ROUNDS = 4
-STREETS = ("preflop", "flop", "turn", "river")
 STREET_DEALT = {"flop": msg("The flop: {cards}. Board: {board} (letters {letters}). Pot {pot}."),
                 "turn": msg("The turn: {cards}. Board: {board} (letters {letters}). Pot {pot}."),
                 "river": msg("The river: {cards}. Board: {board} (letters {letters}). Pot {pot}.")}
-STREET_CARDS = (0, 3, 1, 1)  # board cards dealt before each betting round
 TURN_SECONDS = 60.0
 DEFAULTS: dict[str, Any] = {
     "button": 0, "small_blind": 5, "big_blind": 10, "small_bet": 10, "big_bet": 20,
 }
 WORD_OPTIONS = ("language", "declare_seconds", "last_seconds", "ai_seats")
-KINDS = ("poker", "spelling", "double")  # Sppoker's names; "double" is shown as "both"
 KIND_NAMES = {"poker": msg("poker"), "spelling": msg("spelling"), "double": msg("both")}
-SIDES = {"poker": Declaration.HIGH, "spelling": Declaration.LOW, "double": Declaration.BOTH}
-
-
-@dataclass(frozen=True, kw_only=True)
-class HoldemSppokerView(ChipDealView):
-    """The table (see `ChipDealView`): `board` the community cards dealt so far (card
-    texts, letters included); `street` preflop/flop/turn/river; `declared` which players
-    still in have completed their sealed declaration (never what they declared)."""
-
-    small_blind: int
-    big_blind: int
-    street: str
-    board: tuple[str, ...]
-    board_labels: tuple[str, ...]
-    declared: tuple[bool, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
-class HoldemSppokerSeatView(HoldemSppokerView, SeatView):
-    """A seat's view: `hand` its two hole cards, `labels` them as shown, `letters` the
-    letters of its cards so far (hole then board), `poker` its best hand once the flop is
-    out, and its own sealed `declaration` ("poker", "spelling", "double" = both) and `word`
-    with the verdict on it (`word_check`)."""
-
-    labels: tuple[str, ...] = ()
-    letters: str = ""
-    poker: str | None = None
-    poker_cards: tuple[str, ...] = ()
-    declaration: str | None = None
-    word: str | None = None
-    word_check: WordCheck | None = None
 
 
 def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
@@ -781,128 +746,3 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
             raise IllegalAction(msg("Nothing to decide now."))
         return holdem_sppoker_ai(self.view(seat), self.legal_actions(seat), rng,
                                  self.finder, self.dictionary)
-
-
-# --- the AI ---------------------------------------------------------------------------------
-
-SAMPLES = 24
-
-
-def _unseen(view: HoldemSppokerSeatView) -> list[tuple[int, str]]:
-    known = set(view.hand) | set(view.board)
-    return [(c.code, c.letter or "") for c in sppoker_deck() if str(c) not in known]
-
-
-def _equity(
-    view: HoldemSppokerSeatView, finder: WordFinder, rng: random.Random, samples: int
-) -> float:
-    """Our expected share of the pot, by Monte Carlo over the unseen cards (the rest of the
-    board and each opponent's hole cards). In each sample every player, us included, is
-    modelled declaring the side its seven cards are relatively better at (Sppoker's reference
-    distributions of 7-card hands), and the pot is resolved with the kit's own rules."""
-    hole = [(c.code, c.letter or "") for c in cards_from_json(view.hand)]
-    known_board = [(c.code, c.letter or "") for c in cards_from_json(view.board)]
-    rivals = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
-    unseen = _unseen(view)
-    missing = BOARD - len(view.board)
-    ref = _reference(finder)
-    seats = (view.seat, *rivals)
-    pot = Pot(1000, seats)
-    total = 0
-    for _ in range(samples):
-        drawn = rng.sample(unseen, missing + HOLE * len(rivals))
-        common = known_board + drawn[:missing]
-        poker: dict[int, int] = {}
-        words: dict[int, tuple[int, int] | None] = {}
-        declared: dict[int, Declaration] = {}
-        for k, seat in enumerate(seats):
-            own = hole if k == 0 else drawn[missing + HOLE * (k - 1) : missing + HOLE * k]
-            cards = own + common
-            poker[seat] = strength_of_codes([code for code, _ in cards])
-            rank = finder.best_rank("".join(letter for _, letter in cards))
-            words[seat] = rank if rank != (0, 0) else None
-            prefers_poker = ref.poker_pct(poker[seat]) >= ref.word_pct(words[seat])
-            declared[seat] = Declaration.HIGH if prefers_poker else Declaration.LOW
-        total += declared_shares(pot, declared, poker, words, list(seats)).get(view.seat, 0)
-    return total / (pot.amount * samples)
-
-
-def _declaration(
-    view: HoldemSppokerSeatView, finder: WordFinder, rng: random.Random, samples: int
-) -> tuple[str, str | None]:
-    """The declaration with the best expected share of the pot, estimated over the
-    opponents' possible hole cards. Each opponent is modelled declaring the side its hand
-    is relatively better at (Sppoker's reference distributions of 7-card hands), and each
-    of our three choices is resolved with the kit's own pot rules."""
-    cards = cards_from_json(view.hand + view.board)
-    word = finder.best_word(hand_letters(cards))
-    if word is None:
-        return "poker", None
-    my_poker = strength_of_codes([c.code for c in cards])
-    my_word = word_rank(word)
-    ref = _reference(finder)
-    rivals = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
-    unseen = _unseen(view)
-    board = [(c.code, c.letter or "") for c in cards_from_json(view.board)]
-    me = view.seat
-    seats = (me, *rivals)
-    pot = Pot(1000, seats)
-    totals = dict.fromkeys(KINDS, 0.0)
-    for _ in range(samples):
-        drawn = rng.sample(unseen, HOLE * len(rivals))
-        poker: dict[int, int] = {me: my_poker}
-        words: dict[int, tuple[int, int] | None] = {me: my_word}
-        declared: dict[int, Declaration] = {}
-        for k, seat in enumerate(rivals):
-            theirs = drawn[HOLE * k : HOLE * k + HOLE] + board
-            poker[seat] = strength_of_codes([code for code, _ in theirs])
-            rank = finder.best_rank("".join(letter for _, letter in theirs))
-            words[seat] = rank if rank != (0, 0) else None
-            prefers_poker = ref.poker_pct(poker[seat]) >= ref.word_pct(words[seat])
-            declared[seat] = Declaration.HIGH if prefers_poker else Declaration.LOW
-        for kind in KINDS:
-            declared[me] = SIDES[kind]
-            shares = declared_shares(pot, declared, poker, words, list(seats))
-            totals[kind] += shares.get(me, 0)
-    kind = max(KINDS, key=lambda k: (totals[k], k == "poker"))
-    return kind, (None if kind == "poker" else word)
-
-
-def holdem_sppoker_ai(
-    view: HoldemSppokerSeatView,
-    legal: Sequence[Action],
-    rng: random.Random,
-    finder: WordFinder,
-    dictionary: Dictionary,
-    samples: int = SAMPLES,
-) -> Action:
-    """A Hold'em Sppoker player that sees only its own seat's view and the legal actions.
-
-    Betting: its expected share of the pot (see `_equity`: its poker hand and the longest
-    word its cards can make, by the longest-word finder, against the opponents' possible
-    cards); it bets and raises when that share is well above an even one, calls when the
-    pot odds pay, folds to a bet otherwise, and now and then bets a hand a little better than
-    even (so that it is not read like a book). Declaring: the choice of the best
-    expected share (see `_declaration`), with the finder's best word, checked by the table's
-    dictionary (a refused word would leave it undeclared).
-    """
-    names = {action.name for action in legal}
-    if view.phase == "declare":
-        kind, word = _declaration(view, finder, rng, samples)
-        cards = cards_from_json(view.hand + view.board)
-        if kind == "poker" or not validate_word(word, cards, dictionary).ok:
-            return Action("declare", ("poker",))
-        return Action("declare", (kind, word))
-    equity = _equity(view, finder, rng, samples)
-    rivals = sum(1 for s, f in enumerate(view.folded) if not f and s != view.seat)
-    fair = 1 / (rivals + 1)  # an even share of the pot
-    aggressive = "bet" if "bet" in names else "raise" if "raise" in names else None
-    if aggressive and equity > fair + 0.35 * (1 - fair):
-        return Action(aggressive)
-    if aggressive == "bet" and equity > fair + 0.15 * (1 - fair) and rng.random() < 0.3:
-        return Action(aggressive)
-    if "check" in names:
-        return Action("check")
-    if equity * (view.pot + view.to_call) >= view.to_call:  # the pot odds pay
-        return Action("call")
-    return Action("fold")

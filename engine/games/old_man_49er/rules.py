@@ -16,12 +16,15 @@ The shared machinery (order, reveals, betting, showdown) is engine/chips/reveal_
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.chips.points import OLD_MAN_49ER, PointScheme, is_49
+from engine.chips.reveal_ai import reveal_ai
 from engine.chips.reveal_order import RevealGame
+from engine.game import Action
 from engine.games.registry import register
 from engine.i18n import msg
 
@@ -49,3 +52,8 @@ class OldMan49er(RevealGame):
 
     def jackpot(self, cards: Sequence[Card]) -> bool:
         return is_49(cards, self.scheme)
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        """The reveal-order games' AI (`engine.chips.reveal_ai`), which reads this game's
+        scheme and hooks."""
+        return reveal_ai(self, seat, rng)

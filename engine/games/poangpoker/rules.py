@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from engine.cards import Card, cards_from_json, cards_to_json, label_cards, standard_deck
+from engine.cards import Card, cards_from_json, cards_to_json, label_cards
 from engine.evaluator import Category, HandValue, evaluate
 from engine.game import (
     Action,
@@ -44,14 +42,18 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
+from engine.games.poangpoker.ai import points_ai
+from engine.games.poangpoker.hands import (
+    _combination,
+    hand_points,
+    shown_cards,
+)
+from engine.games.poangpoker.views import PointsSeatView, PointsView
 from engine.games.registry import register
 from engine.i18n import Msg, msg, msg_n
 from engine.tricks.deal import (
     HAND_SIZE,
-    TrickSeatView,
-    TrickView,
     check_options,
-    choose_discards,
     deal,
     order_from,
     played_tricks,
@@ -59,33 +61,16 @@ from engine.tricks.deal import (
     trick_plays,
     trick_to_json,
 )
-from engine.tricks.play import CHICAGO, POANGPOKER, TrickRules, best_play, legal_plays, trick_winner
+from engine.tricks.play import CHICAGO, POANGPOKER, TrickRules, legal_plays, trick_winner
 from engine.tricks.play import why_illegal as trick_why_illegal
-from engine.views import JSONRecord, json_record
+from engine.views import json_record
 
 __all__ = [
-    "HAND_POINTS",
     "Chicago",
     "Poangpoker",
     "PointsPoker",
-    "PointsSeatView",
-    "PointsView",
-    "hand_points",
-    "points_ai",
 ]
 
-HAND_POINTS: dict[Category, int] = {
-    Category.STRAIGHT_FLUSH: 8,
-    Category.FOUR_OF_A_KIND: 7,
-    Category.FULL_HOUSE: 6,
-    Category.FLUSH: 5,
-    Category.STRAIGHT: 4,
-    Category.THREE_OF_A_KIND: 3,
-    Category.TWO_PAIR: 2,
-    Category.PAIR: 1,
-    Category.HIGH_CARD: 0,
-}
-ROYAL_POINTS = 52
 CALL_POINTS = 15
 # The exchanges by name: "the first buy" (Chicago's köp) or "the exchange" (Poängpoker's
 # byte), and the same at the start of a sentence; whole entries, so each language words them.
@@ -105,75 +90,6 @@ def _and(names: Sequence[str]) -> str:
     if len(names) == 1:
         return names[0]
     return msg("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
-
-
-def hand_points(value: HandValue, royal_wins: bool = False) -> int:
-    """What the best hand scores; in Chicago a royal straight flush is worth 52.
-
-    >>> from engine.cards import parse_cards
-    >>> hand_points(evaluate(parse_cards("Qh Qs Qd Qc 7c")))
-    7
-    >>> hand_points(evaluate(parse_cards("Ah Kh Qh Jh Th")), royal_wins=True)
-    52
-    """
-    if royal_wins and value.is_royal:
-        return ROYAL_POINTS
-    return HAND_POINTS[value.category]
-
-
-def shown_cards(hand: Sequence[Card], value: HandValue, full: bool) -> list[Card]:
-    """The cards a winner of interim scoring shows: the combination itself (the pair, the
-    two pairs, the set), or all five when the category needs them all or (`full`) when
-    another hand has the same combination and the kickers decided.
-
-    >>> from engine.cards import format_cards, parse_cards
-    >>> hand = parse_cards("Kh Ks 7d 7c 2s")
-    >>> format_cards(shown_cards(hand, evaluate(hand), full=False))
-    'Kh Ks 7d 7c'
-    """
-    if full or value.category not in (
-        Category.PAIR,
-        Category.TWO_PAIR,
-        Category.THREE_OF_A_KIND,
-        Category.FOUR_OF_A_KIND,
-    ):
-        return list(hand)
-    counts = Counter(card.rank for card in hand)
-    return [card for card in hand if counts[card.rank] >= 2]
-
-
-def _combination(hand: Sequence[Card], value: HandValue) -> tuple[Any, ...]:
-    """The category and the ranks of its sets: two hands equal here differ only in kickers."""
-    counts = Counter(card.rank for card in hand)
-    return (
-        value.category,
-        sorted(((n, r or 0) for r, n in counts.items() if n >= 2), reverse=True),
-    )
-
-
-@dataclass(frozen=True, kw_only=True)
-class PointsView(TrickView):
-    """Poängpoker's and Chicago's table: `order` the turn order of this deal, the exchange
-    (or buy) round of `exchanges`, `exchanged` how many cards each seat threw per round
-    (None: not yet), `kopstopp` the seats that may no longer buy, the Chicago `caller`, and
-    `shown`, the combinations interim scoring showed this deal."""
-
-    order: tuple[int, ...]
-    target: int
-    exchange_round: int
-    exchanges: int
-    exchanged: tuple[tuple[int | None, ...], ...] = ()
-    kopstopp: tuple[int, ...] = ()
-    call_enabled: bool = False
-    caller: int | None = None
-    shown: tuple[JSONRecord, ...] = ()
-
-
-@dataclass(frozen=True, kw_only=True)
-class PointsSeatView(PointsView, TrickSeatView):
-    """A seat's view adds how many cards it may throw now."""
-
-    exchange_limit: int = 0
 
 
 class PointsPoker(Game):
@@ -871,101 +787,3 @@ class Chicago(PointsPoker):
         if isinstance(value, str):
             return value.strip().lower() not in ("0", "false", "off", "no")
         return bool(value)
-
-
-# --- the AI -------------------------------------------------------------------------------
-
-
-def points_ai(view: PointsSeatView, rng: random.Random) -> Action:
-    """A Poängpoker/Chicago player that sees only `view` (its own seat's view).
-
-    Exchanges keep made hands and draw to pairs, sets, flushes and straights. In trick play
-    only the last trick scores, so the AI keeps its likeliest last-trick winner (the card
-    with the fewest unseen higher cards of its suit) and spends the others cheaply; with two
-    cards left it tries to take the fourth trick, since leading the last one lets it choose
-    the suit. It calls Chicago only with five sure winners (or, heads-up, four and a queen
-    or better), and against a call it takes any trick it can from the caller.
-    """
-    del rng  # deterministic; the parameter keeps the common signature
-    seat = view.seat
-    hand = cards_from_json(view.hand)
-    if view.phase == "exchange":
-        throw = choose_discards(hand, view.exchange_limit)
-        return Action("exchange", tuple(cards_to_json(throw))) if throw else Action("stand")
-    if view.phase == "call":
-        return Action("call") if should_call(hand, len(view.names)) else Action("pass")
-    rules = CHICAGO if view.kind == "chicago" else POANGPOKER
-    trick = trick_from_json(view.trick)
-    card = _ai_card(view, seat, hand, trick, rules)
-    return Action("play", (str(card),))
-
-
-def sure_winners(hand: Sequence[Card]) -> list[Card]:
-    """Cards that win whenever led in order: in each suit, the unbroken run down from the ace."""
-    sure: list[Card] = []
-    for card in hand:
-        ranks = {c.rank for c in hand if c.suit == card.suit}
-        if all(r in ranks for r in range(card.rank or 0, 15)):
-            sure.append(card)
-    return sure
-
-
-def should_call(hand: Sequence[Card], players: int) -> bool:
-    """Call Chicago only with (nearly) certain tricks: -15 hurts as much as +15 helps.
-
-    >>> from engine.cards import parse_cards
-    >>> should_call(parse_cards("Ah Kh Qh As Ad"), 4), should_call(parse_cards("Ah Kh 9c 2s 4d"), 2)
-    (True, False)
-    """
-    sure = sure_winners(hand)
-    if len(sure) >= HAND_SIZE:
-        return True
-    rest = [card for card in hand if card not in sure]
-    return players == 2 and len(rest) == 1 and (rest[0].rank or 0) >= 12
-
-
-def _ai_card(
-    view: PointsSeatView, seat: int, hand: list[Card], trick: list[Any], rules: TrickRules
-) -> Card:
-    legal = [play[0] for play in legal_plays(hand, trick, rules)]
-    if len(legal) == 1:
-        return legal[0]
-    seen = set(hand) | set(cards_from_json(view.thrown))
-    for record in view.tricks:
-        for _, play in record.plays:
-            seen.update(cards_from_json(play))
-    for _, play in trick:
-        seen.update(play)
-    unseen = [card for card in standard_deck() if card not in seen]
-
-    def higher_unseen(card: Card) -> int:
-        return sum(1 for c in unseen if c.suit == card.suit and (c.rank or 0) > (card.rank or 0))
-
-    def strength(card: Card) -> tuple[int, int]:
-        return (-higher_unseen(card), card.rank or 0)
-
-    def low(cards: Sequence[Card]) -> Card:
-        return min(cards, key=lambda c: (c.rank or 0, higher_unseen(c)))
-
-    def winning(cards: Sequence[Card]) -> list[Card]:
-        return [c for c in cards if trick_winner([*trick, (seat, (c,))], rules) == seat]
-
-    caller = view.caller
-    if caller == seat:
-        if not trick:
-            return max(legal, key=strength)
-        wins = winning(legal)
-        return low(wins) if wins else low(legal)
-    if caller is not None:
-        if trick and best_play(trick, rules)[0] == caller:
-            wins = winning(legal)
-            if wins:
-                return max(wins, key=strength)
-        return low(legal)
-    keeper = max(hand, key=strength)
-    spare = [c for c in legal if c != keeper] or legal
-    if len(hand) == 2:
-        wins = winning(spare) if trick else [c for c in spare if higher_unseen(c) == 0]
-        if wins:
-            return low(wins)
-    return low(spare)

@@ -23,12 +23,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar
 
 from engine.cards import Card, cards_from_json, cards_to_json, label_cards
-from engine.evaluator import Category, HandValue, evaluate
+from engine.evaluator import Category, evaluate
 from engine.game import (
     Action,
     CardPick,
@@ -43,12 +42,20 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
+from engine.games.poke.scoring import (
+    ALL_TRICKS_BONUS,
+    GAME_BONUS,
+    GAME_POINTS,
+    RUBBER_BONUS_CLEAN,
+    RUBBER_BONUS_CLOSE,
+    Scoresheet,
+    honours_for,
+)
+from engine.games.poke.views import PokeSeatView, PokeView, ScoreColumn
 from engine.games.registry import register
 from engine.i18n import Msg, msg, msg_n
 from engine.tricks.deal import (
     HAND_SIZE,
-    TrickSeatView,
-    TrickView,
     check_options,
     choose_discards,
     deal,
@@ -67,157 +74,15 @@ from engine.tricks.play import (
     trick_winner,
     why_illegal,
 )
-from engine.views import JSONRecord, json_record
+from engine.views import json_record
 
-__all__ = ["HONOURS", "Poke", "PokeSeatView", "PokeView", "ScoreColumn", "Scoresheet", "poke_ai"]
+__all__ = [
+    "Poke",
+    "poke_ai",
+]
 
-HONOURS: dict[Category, int] = {
-    Category.STRAIGHT_FLUSH: 750,
-    Category.FOUR_OF_A_KIND: 600,
-    Category.FULL_HOUSE: 500,
-    Category.FLUSH: 400,
-    Category.STRAIGHT: 300,
-    Category.THREE_OF_A_KIND: 200,
-    Category.TWO_PAIR: 100,
-    Category.PAIR: 50,
-}
-ROYAL_HONOURS = 1000
-ALL_TRICKS_BONUS = 250
-GAME_POINTS = 20
-GAME_BONUS = 100
-RUBBER_BONUS_CLOSE = 500  # the opponent won a game
-RUBBER_BONUS_CLEAN = 750  # two games to none
 DRAW_MIN, DRAW_MAX = 1, 3
 OPTIONS = ("first_dealer", "turn_seconds", "stacked_deals")
-
-
-def honours_for(value: HandValue) -> int:
-    """The honour score a hand earns if it is the strictly better one (0 below a pair)."""
-    if value.is_royal:
-        return ROYAL_HONOURS
-    return HONOURS.get(value.category, 0)
-
-
-def _entry(points: int, why: str) -> dict[str, Any]:
-    return {"points": points, "why": why}
-
-
-SHEET_WORDS = {"we": "WE", "they": "THEY", "above": "above", "game": "game {n}",
-               "won by": "won by {side}"}
-"""The scoresheet's words; a reader in another language passes its own to `render`."""
-
-
-@dataclass
-class Scoresheet:
-    """A bridge-style sheet: one column per seat, honours and bonuses above the line, trick
-    points below it, a fresh below-the-line section for every game of the rubber."""
-
-    above: list[list[dict[str, Any]]] = field(default_factory=lambda: [[], []])
-    games: list[dict[str, Any]] = field(
-        default_factory=lambda: [{"below": [[], []], "winner": None}]
-    )
-
-    def add_above(self, seat: int, points: int, why: str) -> None:
-        self.above[seat].append(_entry(points, why))
-
-    def add_below(self, seat: int, points: int, why: str) -> None:
-        self.games[-1]["below"][seat].append(_entry(points, why))
-
-    def above_totals(self) -> list[int]:
-        return [sum(e["points"] for e in column) for column in self.above]
-
-    def below_totals(self) -> list[int]:
-        """Trick points of the game in progress."""
-        return [sum(e["points"] for e in column) for column in self.games[-1]["below"]]
-
-    def games_won(self) -> list[int]:
-        won = [0, 0]
-        for game in self.games:
-            if game["winner"] is not None:
-                won[game["winner"]] += 1
-        return won
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "above": [[dict(e) for e in column] for column in self.above],
-            "games": [
-                {"below": [[dict(e) for e in col] for col in g["below"]], "winner": g["winner"]}
-                for g in self.games
-            ],
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Scoresheet:
-        sheet = cls()
-        sheet.above = [[dict(e) for e in column] for column in data["above"]]
-        sheet.games = [
-            {"below": [[dict(e) for e in col] for col in g["below"]], "winner": g["winner"]}
-            for g in data["games"]
-        ]
-        return sheet
-
-    def render(self, names: Sequence[str], we: int = 0,
-               labels: Mapping[str, str] | None = None) -> str:
-        """The sheet as monospace text, the `we` seat in the WE column; a won game is marked
-        with its winner's column.
-
-        >>> sheet = Scoresheet()
-        >>> sheet.add_above(1, 50, "honours"); sheet.add_below(0, 3, "3 tricks")
-        >>> print(sheet.render(["Ann", "Bob"]))
-                     WE   THEY
-                    Ann    Bob
-        above         0     50
-        ----------------------
-        game 1        3      0
-        """
-        order = (we, 1 - we)
-
-        def row(label: str, left: object, right: object) -> str:
-            return f"{label:<8}{left!s:>7}{right!s:>7}"
-
-        words = {**SHEET_WORDS, **(labels or {})}
-        above = self.above_totals()
-        lines = [row("", words["we"], words["they"]),
-                 row("", names[order[0]][:6], names[order[1]][:6])]
-        lines += [row(words["above"], above[order[0]], above[order[1]]), "-" * 22]
-        for number, game in enumerate(self.games, 1):
-            below = [sum(e["points"] for e in game["below"][s]) for s in order]
-            line = row(words["game"].format(n=number), below[0], below[1])
-            if game["winner"] is not None:
-                winner = words["we"] if game["winner"] == we else words["they"]
-                line += "  " + words["won by"].format(side=winner)
-            lines.append(line)
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class ScoreColumn:
-    """A scoresheet column: WE is the viewer's own (seat 0's on the board), THEY the other."""
-
-    label: str
-    seat: int
-    name: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class PokeView(TrickView):
-    """Poke's table. `scores` are the points above the line (they decide the rubber);
-    `below` the trick points of the game in progress; `trick_values` what a trick is worth
-    to each seat (doubled and redoubled by the other's draws); `scoresheet` the sheet's JSON
-    (`Scoresheet.from_json` renders it)."""
-
-    draws: tuple[int, ...]
-    trick_values: tuple[int, ...]
-    columns: tuple[ScoreColumn, ...]
-    above: tuple[int, ...]
-    below: tuple[int, ...]
-    games_won: tuple[int, ...]
-    scoresheet: JSONRecord
-
-
-@dataclass(frozen=True, kw_only=True)
-class PokeSeatView(PokeView, TrickSeatView):
-    """A Poke seat's view: its hand and throws, and the sheet with its own column as WE."""
 
 
 @register

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 
 from engine.cards import Card, parse_cards
 from engine.game import Action
-from engine.games.pokeno.base import PokenoSeatView
 from engine.games.pokeno.scoring import SPACES
 from engine.games.pokeno.spaces import Space, is_correct
+from engine.games.pokeno.views import PokenoSeatView
 
 __all__ = ["expected", "feasible", "pokeno_ai"]
 

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.cards import Card, CardError, cards_from_json, cards_to_json, label_cards, parse_card
+from engine.cards import Card, cards_from_json, cards_to_json, label_cards
 from engine.game import (
     Action,
     CardPick,
@@ -35,16 +33,15 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
+from engine.games.pokeno.hand import menu_texts, parse_picked, remove_cards, sort_cards
 from engine.games.pokeno.scoring import SPACES, board_complete, space_index, space_name
+from engine.games.pokeno.views import PokenoSeatView, PokenoView
 from engine.i18n import Msg, msg, msg_n
-from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.views import json_record
 
 __all__ = [
     "HAND_LIMIT",
     "PokenoBase",
-    "PokenoSeatView",
-    "PokenoView",
-    "remove_cards",
 ]
 
 HAND_LIMIT = 7
@@ -53,97 +50,6 @@ DRAW = 3
 BUTTON_NAMES = (msg("Any two"), msg("One pair"), msg("Two pair"), msg("Three of a kind"),
                 msg("Straight"), msg("Flush"), msg("Full house"), msg("Four of a kind"),
                 msg("Straight flush"), msg("Royal flush"))
-
-
-def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=Card.sort_key)
-
-
-def remove_cards(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card]:
-    """`cards` less `taken`, one copy each (two decks: a hand may hold a card twice)."""
-    left = list(cards)
-    for card in taken:
-        left.remove(card)
-    return left
-
-
-def menu_texts(cards: Sequence[Card]) -> list[str]:
-    """The texts of a menu's cards, a card held more than once (two decks: two K♦, up to four
-    jokers) spelt another way for each further copy ("Kd", then "K♦"): a menu's choices must
-    differ, and each copy is then a choice of its own, so both can be picked at once, where
-    one choice "K♦ ×2" let a player take only one. Every spelling reads back as its card.
-
-    >>> from engine.cards import parse_cards
-    >>> menu_texts(parse_cards("Kd Kd Jk Jk 2c"))
-    ['Kd', 'K♦', 'Jk', '🃏', '2c']
-    """
-    seen: Counter[Card] = Counter()
-    texts = []
-    for card in cards:
-        spellings = (str(card), card.label, str(card).lower(), str(card).upper())
-        texts.append(spellings[seen[card]])
-        seen[card] += 1
-    return texts
-
-
-def parse_picked(args: Sequence[Any], hand: Sequence[Card]) -> list[Card]:
-    """Cards named in an action, each held (as many copies as named); errors for players."""
-    cards: list[Card] = []
-    for arg in args:
-        if not isinstance(arg, str):
-            raise IllegalAction(msg("{text} is not a card.", text=repr(arg)))
-        try:
-            cards.append(parse_card(arg))
-        except CardError as error:
-            raise IllegalAction(error.args[0]) from error
-    wanted, held = Counter(cards), Counter(hand)
-    for card, count in wanted.items():
-        if held[card] < count:
-            if held[card]:
-                raise IllegalAction(msg("You don't hold only {held} of {card} ×{n}.",
-                                        held=held[card], card=card.label, n=count))
-            if count > 1:
-                raise IllegalAction(msg("You don't hold {card} ×{n}.", card=card.label,
-                                        n=count))
-            raise IllegalAction(msg("You don't hold {card}.", card=card.label))
-    return cards
-
-
-@dataclass(frozen=True, kw_only=True)
-class PokenoView(GameView):
-    """A Po-Ke-No table as everyone sees it. `deal` is the round. Boards are face down:
-    `board_counts` says only how many cards each seat has on each space (as of the start of
-    the turn in play: tentative placements stay private until "End turn"). `last_deal` is
-    the previous round's record, every board revealed."""
-
-    dealer: int
-    turn: int | None
-    deck: int
-    discards: int
-    hand_sizes: tuple[int, ...]
-    board_counts: tuple[tuple[int, ...], ...]
-    target: int = 0
-    reshuffles: int = 0
-    reshuffle_limit: int = 0
-    caller: int | None = None
-    last_turns: tuple[int, ...] = ()
-    discarded: int = 0  # solitaire: cards discarded so far (-10 each)
-    last_deal: JSONRecord | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class PokenoSeatView(PokenoView, SeatView):
-    """A seat's own view: its board face up with this turn's tentative cards (`fresh`: the
-    indices of those cards in each space), the selection waiting for a space, the steps of
-    the turn so far, and how many cards "End turn" would draw."""
-
-    board: tuple[tuple[str, ...], ...] = ()
-    fresh: tuple[tuple[int, ...], ...] = ()
-    selection: tuple[str, ...] = ()
-    steps: tuple[JSONRecord, ...] = ()
-    draws: int = 0
-    can_call: bool = False
-    called: bool = False
 
 
 class PokenoBase(Game):

@@ -23,7 +23,8 @@ from typing import Any
 from engine.cards import cards_to_json, label_cards, pokeno_deck, shuffled
 from engine.game import Action, Event, GameResult
 from engine.games.pokeno.ai import pokeno_ai
-from engine.games.pokeno.base import HAND_LIMIT, PokenoBase, sort_cards
+from engine.games.pokeno.base import HAND_LIMIT, PokenoBase
+from engine.games.pokeno.hand import sort_cards
 from engine.games.pokeno.scoring import SPACES, solitaire_score, space_title
 from engine.games.registry import register
 from engine.i18n import Msg, msg

@@ -44,13 +44,12 @@ what is left in the pot is shared as above).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import Card, label_cards, parse_card, standard_deck
-from engine.chips.betting import split_evenly
+from engine.cards import Card, label_cards
 from engine.chips.deal import check_stakes
+from engine.chips.pots import split_evenly
 from engine.game import (
     TIMEOUT,
     Action,
@@ -65,171 +64,33 @@ from engine.game import (
     rng_from_json,
     rng_to_json,
 )
+from engine.games.red_dog.ai import red_dog_ai
+from engine.games.red_dog.odds import (
+    DECK,
+    PASS,
+    _cards,
+    _chips,
+    _names,
+    _sorted,
+    _texts,
+    bet_sizes,
+    odds,
+    winning_card,
+)
+from engine.games.red_dog.views import RedDogSeatView, RedDogTurn, RedDogView
 from engine.games.registry import register
 from engine.i18n import Msg, msg, msg_n
-from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.views import json_record
 
 __all__ = [
     "DEFAULT_ANTE",
     "RedDog",
-    "RedDogSeatView",
-    "RedDogTurn",
-    "RedDogView",
-    "beats",
-    "bet_sizes",
-    "odds",
-    "red_dog_ai",
-    "winning_card",
 ]
 
 DEFAULT_ANTE = 1
 DEFAULT_TURN_SECONDS = 60.0
 FULL_HAND, SHORT_HAND = 5, 4
 SHORT_HAND_ABOVE = 8  # more players than this get four cards each
-PASS = Action("pass")
-DECK: tuple[Card, ...] = tuple(standard_deck())
-
-
-# --- the rule of the game, as functions a player (or the AI) can use too ------------------
-
-
-def beats(hand: Iterable[Card], card: Card) -> bool:
-    """Whether `hand` wins against `card`: a card of its suit and a higher rank (aces high).
-
-    >>> from engine.cards import parse_cards
-    >>> hand = parse_cards("Kc Qd Qs 8h 3d")
-    >>> [beats(hand, parse_card(c)) for c in ("Qc", "Ac", "Jd", "Kd", "7h", "9h")]
-    [True, False, True, False, True, False]
-    """
-    return winning_card(hand, card) is not None
-
-
-def winning_card(hand: Iterable[Card], card: Card) -> Card | None:
-    """The card that wins against `card` (the lowest one that does, as a player would show
-    it), or None."""
-    higher = [c for c in hand if c.suit == card.suit and (c.rank or 0) > (card.rank or 0)]
-    return min(higher, key=Card.sort_key) if higher else None
-
-
-def odds(hand: Sequence[Card], seen: Iterable[Card] = ()) -> tuple[int, int]:
-    """(cards `hand` beats, cards unseen): the next card is any card neither in the hand nor
-    already seen, so this is the chance of winning a bet as the player can know it.
-
-    The seed's example hand wins against 11 clubs, 9 diamonds (the 3d is its own), 10 spades
-    and 6 hearts of the 47 cards it does not hold:
-
-    >>> from engine.cards import parse_cards
-    >>> odds(parse_cards("Kc Qd Qs 8h 3d"))
-    (36, 47)
-    """
-    known = set(hand) | set(seen)
-    unseen = [card for card in DECK if card not in known]
-    return sum(beats(hand, card) for card in unseen), len(unseen)
-
-
-def bet_sizes(pot: int, most: int) -> list[int]:
-    """The bets offered as buttons: 1, a quarter and half of the pot, and the most allowed
-    (the pot, or the stack when it is smaller); each once, in order.
-
-    >>> bet_sizes(12, 12), bet_sizes(12, 5), bet_sizes(1, 1)
-    ([1, 3, 6, 12], [1, 3, 5], [1])
-    """
-    sizes = {1, pot // 4, pot // 2, most}
-    return sorted(size for size in sizes if 1 <= size <= most)
-
-
-def _cards(texts: Iterable[str]) -> list[Card]:
-    return [parse_card(text) for text in texts]
-
-
-def _texts(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
-
-
-def _sorted(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=Card.sort_key)
-
-
-def _chips(n: int) -> str:
-    return f"{n} chip" if n == 1 else f"{n} chips"
-
-
-def _names(seats: Sequence[str], which: Iterable[int]) -> str:
-    return ", ".join(seats[s] for s in which)
-
-
-# --- views ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RedDogTurn:
-    """One player's turn of the round in progress: `bet` 0 is a pass (nothing shown);
-    otherwise the turned `card`, the bettor's `hand` as shown, the card that won (`by`,
-    empty on a loss) and the pot after the bet was settled."""
-
-    seat: int
-    bet: int
-    card: str = ""
-    hand: tuple[str, ...] = ()
-    won: bool = False
-    by: str = ""
-    pot: int = 0
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RedDogTurn:
-        return cls(
-            int(data["seat"]),
-            int(data["bet"]),
-            str(data.get("card", "")),
-            tuple(data.get("hand", ())),
-            bool(data.get("won", False)),
-            str(data.get("by", "")),
-            int(data.get("pot", 0)),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "bet": self.bet,
-            "card": self.card,
-            "hand": list(self.hand),
-            "won": self.won,
-            "by": self.by,
-            "pot": self.pot,
-        }
-
-
-@dataclass(frozen=True, kw_only=True)
-class RedDogView(GameView):
-    """The table. `scores` and `stacks` are the chips each seat holds outside the pot;
-    `brought` what each seat sat down with; `players` the seats in the game (those who
-    anted); `order` this round's bettors in turn order; `turns` the turns already taken this
-    round (bettors' hands shown, passers' not); `max_bet` what the seat to act may bet at
-    most; `last_deal` the previous round's record (its cards may be dealt again now)."""
-
-    pot: int
-    stacks: tuple[int, ...]
-    brought: tuple[int, ...]
-    ante: int
-    button: int
-    dealer: int
-    players: tuple[int, ...]
-    order: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    turns: tuple[RedDogTurn, ...] = ()
-    max_bet: int = 0
-    stock: int = 0
-    last_deal: JSONRecord | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class RedDogSeatView(RedDogView, SeatView):
-    """A seat's view adds its hand (kept after it is shown, so "Show my hand" still shows
-    it) and its chance: `beats` of the `unseen` cards (neither in its hand nor turned or
-    shown this round) would win a bet now."""
-
-    beats: int = 0
-    unseen: int = 0
 
 
 # --- the game ---------------------------------------------------------------------------------
@@ -693,30 +554,3 @@ class RedDog(Game):
 
     def ai_action(self, seat: int, rng: random.Random) -> Action:
         return red_dog_ai(self.view(seat), rng)
-
-
-# --- the AI -----------------------------------------------------------------------------------
-
-
-def red_dog_ai(view: RedDogSeatView, rng: random.Random) -> Action:
-    """A Red Dog player that sees only its own seat's view.
-
-    p is the chance of winning: the share of the cards it has not seen (not in its hand,
-    not turned or shown this round) that its hand beats. A bet of b then wins b with chance
-    p and loses b otherwise, so each chip is worth 2p - 1: the AI passes when p is at most
-    one half and otherwise bets that edge, 2p - 1, of the most it may (at least 1 chip), so
-    a hand that beats three cards in four bets half the pot and a sure thing bets all of it.
-    It never risks more than the same share of its own stack (the Kelly bet), so a run of
-    bad cards against a big pot does not break it. Betting the edge rather than the whole
-    pot also keeps the pot alive for the rounds in which the others bet into it at worse
-    odds (bench/red_dog_ai.py measures both).
-    """
-    del rng  # the policy is deterministic; the parameter keeps the common signature
-    most = view.max_bet
-    if view.seat not in view.to_act or most < 1 or view.unseen == 0:
-        return PASS
-    edge = 2 * view.beats / view.unseen - 1
-    if edge <= 0:
-        return PASS
-    kelly = int(edge * view.stacks[view.seat])
-    return Action("bet", (max(1, min(most, kelly, round(edge * most))),))

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -46,25 +45,22 @@ from engine.cards import (
     shuffled,
     standard_deck,
 )
-from engine.chips.betting import (
-    Betting,
+from engine.chips.bet_prompts import bet_names
+from engine.chips.betting import Betting, Structure
+from engine.chips.deal import (
+    STAKES,
+    check_stakes,
+)
+from engine.chips.draw import DrawDeal
+from engine.chips.pots import (
     Declaration,
     Pot,
     PotAward,
-    Structure,
     best_seats,
-    bet_names,
     declared_shares,
     resolve_declarations,
     split_evenly,
 )
-from engine.chips.deal import (
-    STAKES,
-    ChipDealView,
-    check_stakes,
-)
-from engine.chips.draw import DrawDeal
-from engine.chips.points import SPEW, best_high, best_low
 from engine.declaring import TIMED_OUT, SealedDeclarations, declaring_options
 from engine.game import (
     TIMEOUT,
@@ -78,73 +74,18 @@ from engine.game import (
     TimerSpec,
 )
 from engine.games.registry import register
+from engine.games.spew.ai import spew_ai
+from engine.games.spew.hands import high_total, low_total, spew_layout, spew_order
+from engine.games.spew.views import SpewSeatView, SpewView
 from engine.i18n import Msg, msg, names_and
-from engine.views import SeatView
 
-__all__ = ["Spew", "SpewSeatView", "SpewView", "spew_ai", "spew_layout"]
+__all__ = [
+    "Spew",
+]
 
 TURN_SECONDS = 60.0
 SIDES = {"high": Declaration.HIGH, "low": Declaration.LOW, "both": Declaration.BOTH}
 SIDE_WORDS = {"high": msg("high"), "low": msg("low"), "both": msg("both")}
-
-
-def spew_layout(players: int) -> tuple[int, int, int]:
-    """(hole cards, most cards drawn, spew cards) for a table of `players` (seed 001).
-
-    >>> spew_layout(5), spew_layout(6), spew_layout(8)
-    ((5, 3, 5), (5, 2, 5), (4, 2, 4))
-    """
-    if players >= 7:
-        return 4, 2, 4
-    return 5, (2 if players == 6 else 3), 5
-
-
-def spew_order(cards: Sequence[Card]) -> list[Card]:
-    """A hand as a Spew player reads it: by rank, aces last."""
-    return sorted(cards, key=lambda c: c.sort_key())
-
-
-def high_total(cards: Sequence[Card]) -> int:
-    """The highest total: each ace 11 unless... never: more is always better for high."""
-    return best_high(cards, SPEW)
-
-
-def low_total(cards: Sequence[Card]) -> int:
-    return best_low(cards, SPEW)
-
-
-@dataclass(frozen=True, kw_only=True)
-class SpewView(ChipDealView):
-    """The table (see `ChipDealView`; `scores` and `stacks` include a nut low's chips).
-    `draws` the cards each seat drew (None before its turn to draw); `spew_cards` the spew
-    cards turned so far, face up, of `spew_total`; `spewed` the cards each seat spewed (face
-    up, all the table saw); `out` the seats spewed out of cards (out of the pot, or the nut
-    low under `out_takes_low`, listed in `nut_low`); `declared` who has declared (never
-    what)."""
-
-    ante: int
-    rounds: int
-    max_draw: int
-    spew_total: int
-    out_takes_low: bool
-    draws: tuple[int | None, ...]
-    hand_sizes: tuple[int, ...]
-    stock: int
-    spew_cards: tuple[str, ...]
-    spewed: tuple[tuple[str, ...], ...]
-    out: tuple[bool, ...]
-    nut_low: tuple[int, ...]
-    declared: tuple[bool, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
-class SpewSeatView(SpewView, SeatView):
-    """A seat's view: its hand (by rank), its best high and low totals now (aces chosen for
-    each side), and its own sealed declaration once made."""
-
-    high: int = 0
-    low: int = 0
-    declaration: str | None = None
 
 
 def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
@@ -736,106 +677,3 @@ class Spew(SealedDeclarations, DrawDeal):
 
     def ai_action(self, seat: int, rng: random.Random) -> Action:
         return spew_ai(self.view(seat), self.legal_actions(seat), rng)
-
-
-# --- the AI ---------------------------------------------------------------------------------
-
-SAMPLES = 48
-
-
-def _unseen(view: SpewSeatView) -> list[Card]:
-    """Cards this seat has not seen: not its own, not a spew card, not spewed."""
-    seen = set(view.hand) | set(view.spew_cards)
-    for cards in view.spewed:
-        seen |= set(cards)
-    return [c for c in standard_deck() if str(c) not in seen]
-
-
-def estimate(view: SpewSeatView, rng: random.Random, samples: int = SAMPLES
-             ) -> tuple[float, float]:
-    """The chances (high, low) that this hand ends strictly best on that side against every
-    rival still in: rivals' hands sampled from the unseen cards (none of a rank already
-    spewed, or they would have spewed it), the spew cards still to come turned on all."""
-    mine = cards_from_json(view.hand)
-    rivals = [s for s in range(len(view.names)) if s != view.seat and not view.folded[s]
-              and not view.out[s]]
-    if not rivals:
-        return 1.0, 1.0
-    gone = {parse_rank(c) for c in view.spew_cards}
-    pool = [c for c in _unseen(view) if c.rank not in gone]
-    to_come = view.spew_total - len(view.spew_cards)
-    wins_high = wins_low = 0
-    for _ in range(samples):
-        sizes = [view.hand_sizes[s] for s in rivals]
-        if sum(sizes) + to_come > len(pool):
-            continue
-        drawn = rng.sample(pool, sum(sizes) + to_come)
-        spews = {c.rank for c in drawn[:to_come]}
-        hand = [c for c in mine if c.rank not in spews]
-        my_high, my_low = high_total(hand), low_total(hand)
-        high_ok = low_ok = bool(hand)
-        at = to_come
-        for size in sizes:
-            theirs = [c for c in drawn[at:at + size] if c.rank not in spews]
-            at += size
-            if not theirs:
-                continue
-            if high_total(theirs) >= my_high:
-                high_ok = False
-            if low_total(theirs) <= my_low:
-                low_ok = False
-        wins_high += high_ok
-        wins_low += low_ok
-    return wins_high / samples, wins_low / samples
-
-
-def parse_rank(text: str) -> int:
-    return cards_from_json([text])[0].rank or 0
-
-
-def _leaning(hand: Sequence[Card]) -> str:
-    """The side a hand leans to: low cards (ace to six) against high ones (ten to ace)."""
-    low = sum(1 for c in hand if (c.rank or 0) <= 6 or c.rank == 14)
-    high = sum(1 for c in hand if (c.rank or 0) >= 10)
-    if low != high:
-        return "low" if low > high else "high"
-    return "low" if low_total(hand) < 25 else "high"
-
-
-def _throw(hand: Sequence[Card], most: int) -> list[Card]:
-    """The cards that do not fit the side the hand leans to, worst first, up to `most`."""
-    side = _leaning(hand)
-    if side == "low":
-        bad = sorted((c for c in hand if 7 <= (c.rank or 0) <= 13), key=lambda c: -(c.rank or 0))
-    else:
-        bad = sorted((c for c in hand if (c.rank or 0) <= 8), key=lambda c: c.rank or 0)
-    return bad[:most]
-
-
-def spew_ai(view: SpewSeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """A Spew player that sees only its own seat's view and the listed legal actions.
-
-    Draw: lean to the side most of the cards suit (aces suit both) and throw the rest.
-    Declare: estimate by sampling the rivals' hands and the spew cards to come how often
-    the hand is strictly best each way; both when both are likely, else the likelier side.
-    Bet: the better chance (a half of the pot is won against the rivals who go the other
-    way, so the chance is shaded up) against the pot odds.
-    """
-    names = {action.name for action in legal}
-    hand = cards_from_json(view.hand)
-    if view.phase == "draw":
-        throw = _throw(hand, view.max_draw)
-        return Action("draw", tuple(cards_to_json(throw))) if throw else Action("stand")
-    high, low = estimate(view, rng)
-    if view.phase == "declare":
-        if high > 0.8 and low > 0.8:
-            return Action("declare", ("both",))
-        return Action("declare", ("high" if high >= low else "low",))
-    chance = max(high, low)
-    aggressive = "bet" if "bet" in names else "raise" if "raise" in names else None
-    if aggressive and chance > 0.75:
-        return Action(aggressive)
-    if "check" in names:
-        return Action("check")
-    odds = view.to_call / (view.pot + view.to_call)
-    return Action("call" if chance / 2 >= odds or chance > 0.5 else "fold")

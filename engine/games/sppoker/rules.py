@@ -21,18 +21,13 @@ The resolution is a pure function, `resolve`, so each ruling can be tested on it
 
 from __future__ import annotations
 
-import bisect
-import functools
 import random
-import weakref
-from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import Card, parse_card, parse_cards, shuffled, sppoker_card, sppoker_deck
+from engine.cards import Card, parse_cards, shuffled, sppoker_deck
 from engine.declaring import TIMED_OUT, SealedDeclarations
-from engine.evaluator import evaluate, strength_of_codes
+from engine.evaluator import evaluate
 from engine.game import (
     Action,
     Choice,
@@ -48,35 +43,37 @@ from engine.game import (
     rng_to_json,
 )
 from engine.games.registry import register
+from engine.games.sppoker.ai import choose_declaration
+from engine.games.sppoker.options import (
+    DEFAULT_TARGETS,
+    HAND_SIZE,
+    SppokerOptions,
+    word_tools,
+)
+from engine.games.sppoker.showdown import (
+    Entry,
+    resolve,
+    spells_sppoker,
+    sppoker_cards,
+)
+from engine.games.sppoker.views import SppokerSeatView, SppokerView
 from engine.i18n import Msg, msg, msg_n
-from engine.views import GameView, JSONRecord, SeatView, json_record
+from engine.views import json_record
 from engine.words import (
     Dictionary,
     WordCheck,
     WordFinder,
-    candidate_words,
-    get_dictionary,
-    get_finder,
     hand_letters,
     validate_word,
-    word_rank,
 )
 
 __all__ = [
     "DECLARATIONS",
     "DEFAULT_TARGETS",
-    "Entry",
-    "Resolution",
     "Sppoker",
-    "SppokerOptions",
-    "resolve",
-    "spells_sppoker",
-    "sppoker_cards",
 ]
 
-HAND_SIZE = 7
 DECLARATIONS = ("poker", "spelling", "double")
-DEFAULT_TARGETS = {2: 12, 3: 11, 4: 10, 5: 9, 6: 8, 7: 7, 8: 6}
 _ALIASES = {
     "poker": "poker",
     "spelling": "spelling",
@@ -90,321 +87,9 @@ _ALIASES = {
 }
 _KIND_NAMES = {"poker": msg("poker"), "spelling": msg("spelling"),
                "double": msg("double down")}
-SPPOKER_LETTERS = Counter("SPPOKER")
-
-
-@dataclass
-class SppokerOptions:
-    """Per-table settings (RULINGS: target, last-declarer seconds and the whole-table limit
-    are options). `ai_skill` is one level for every AI seat, or a list per seat.
-    `ai_seats` names the AI seats: they count as declared for the 10-second rule, and only
-    the table knows who they are, so it passes them here (and a snapshot keeps them)."""
-
-    target: int | None = None
-    declare_seconds: float = 120
-    last_seconds: float = 10
-    reveal_seconds: float = 20
-    language: str = "en_US"
-    ai_skill: int | list[int] = 2
-    ai_seats: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if self.target is not None and self.target < 1:
-            raise ValueError("the target must be at least 1 point")
-        if self.declare_seconds <= 0 or self.last_seconds <= 0 or self.reveal_seconds <= 0:
-            raise ValueError("time limits must be positive")
-        if isinstance(self.ai_skill, tuple):
-            self.ai_skill = list(self.ai_skill)
-        self.ai_seats = sorted({int(seat) for seat in self.ai_seats})
-        levels = self.ai_skill if isinstance(self.ai_skill, list) else [self.ai_skill]
-        if any(level not in (0, 1, 2) for level in levels):
-            raise ValueError("AI skill is 0, 1 or 2")
-
-    def target_for(self, players: int) -> int:
-        return self.target if self.target is not None else DEFAULT_TARGETS[players]
-
-    def skill_of(self, seat: int) -> int:
-        if isinstance(self.ai_skill, list):
-            return self.ai_skill[seat] if seat < len(self.ai_skill) else 2
-        return self.ai_skill
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any] | None) -> SppokerOptions:
-        data = dict(data or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown Sppoker options: {', '.join(unknown)}")
-        return cls(**data)
-
-
-# --- cards ----------------------------------------------------------------------------
-
-
-def sppoker_cards(text: str | Iterable[str | Card]) -> list[Card]:
-    """Cards of the Sppoker deck from their text ("Ah 2c *E"), each given its letter, so
-    tests and replays can name cards the usual way.
-
-    >>> [str(card) for card in sppoker_cards("Ah 2c *E")]
-    ['Ah:O', '2c:A', '*E']
-    """
-    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    cards = []
-    for item in items:
-        card = item if isinstance(item, Card) else parse_card(item)
-        if card.rank is not None:
-            assert card.suit is not None
-            card = sppoker_card(card.rank, card.suit)
-        elif card.letter is None:
-            raise ValueError("the Sppoker deck has no jokers: its wild cards are *A *E *I *O")
-        cards.append(card)
-    return cards
-
-
-def spells_sppoker(cards: Iterable[Card]) -> bool:
-    """Whether 7 cards spell the game's name (vowel cards count as their vowel).
-
-    >>> spells_sppoker(sppoker_cards("3c 2s Kd *O 7h *E 6s"))
-    True
-    """
-    return Counter(hand_letters(cards)) == SPPOKER_LETTERS
-
-
-# --- the showdown ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One seat at the reveal: its declaration, its poker strength and its word check."""
-
-    seat: int
-    name: str
-    declaration: str  # poker / spelling / double / timeout
-    poker: int
-    poker_text: str
-    word: WordCheck | None = None
-
-    @property
-    def word_key(self) -> tuple[int, int] | None:
-        """The spelling comparison key, or None for a missing or invalid word (which never
-        wins, ties or beats anything)."""
-        if self.word is None or not self.word.ok:
-            return None
-        return word_rank(self.word.word)
-
-    @property
-    def plays_poker(self) -> bool:
-        return self.declaration in ("poker", "double")
-
-    @property
-    def plays_spelling(self) -> bool:
-        return self.declaration in ("spelling", "double")
-
-    @property
-    def shown_word(self) -> str:
-        if self.word and self.word.word:
-            return msg("{word} ({name})", word=self.word.word, name=self.name)
-        return self.name
-
-
-@dataclass
-class Resolution:
-    """Who scored what at a reveal, and why, per seat (sentences fit for the reveal)."""
-
-    points: dict[int, int]
-    notes: dict[int, list[str]]
-    poker_winners: list[int] = field(default_factory=list)
-    spelling_winners: list[int] = field(default_factory=list)
-    double_winner: int | None = None
-
-
-def _best(entries: list[Entry], key: Any) -> list[Entry]:
-    valued = [e for e in entries if key(e) is not None]
-    if not valued:
-        return []
-    top = max(key(e) for e in valued)
-    return [e for e in valued if key(e) == top]
-
-
-def _plain_contest(
-    contenders: list[Entry],
-    kind: str,
-    res: Resolution,
-) -> None:
-    """Resolve one kind (poker or spelling) without double down: the best score 1 each."""
-    poker = kind == "poker"
-
-    def key(e: Entry) -> Any:
-        return e.poker if poker else e.word_key
-
-    def what(e: Entry) -> str:
-        return msg("{name} ({hand})", name=e.name, hand=e.poker_text) if poker \
-            else e.shown_word
-
-    winners = _best(contenders, key)
-    won = res.poker_winners if poker else res.spelling_winners
-    for e in contenders:
-        notes = res.notes[e.seat]
-        if not poker and e.word_key is None:
-            continue  # already noted as an invalid word: it neither wins nor ties
-        if e in winners:
-            res.points[e.seat] += 1
-            won.append(e.seat)
-            others = [w for w in winners if w is not e]
-            if len(contenders) == 1:
-                notes.append(msg("lone poker declarer: wins poker: +1") if poker
-                             else msg("lone spelling declarer: wins spelling: +1"))
-            elif others:
-                tied = Msg.joined(", ", [what(w) for w in others])
-                notes.append(msg("tied on poker with {others}: +1", others=tied) if poker
-                             else msg("tied on spelling with {others}: +1", others=tied))
-            else:
-                notes.append(msg("wins poker: +1") if poker else msg("wins spelling: +1"))
-        else:
-            beaters = Msg.joined(", ", [what(w) for w in winners])
-            notes.append(msg("beaten on poker by {others}", others=beaters) if poker
-                         else msg("beaten on spelling by {others}", others=beaters))
-
-
-def resolve(entries: Sequence[Entry]) -> Resolution:
-    """Resolve a reveal exactly as RULINGS say (Sppoker: resolution, with and without
-    double down). Timed-out seats take part in nothing and score nothing."""
-    res = Resolution({e.seat: 0 for e in entries}, {e.seat: [] for e in entries})
-    for e in entries:
-        if e.declaration == TIMED_OUT:
-            res.notes[e.seat].append(msg("did not declare in time: loses the hand"))
-        elif e.plays_spelling and e.word_key is None:
-            reason = e.word.reason if e.word else msg("no word given")
-            res.notes[e.seat].append(msg("invalid word: {reason}", reason=reason))
-    poker = [e for e in entries if e.plays_poker]
-    spelling = [e for e in entries if e.plays_spelling]
-    doubles = [e for e in entries if e.declaration == "double"]
-    if not doubles:
-        _plain_contest(poker, "poker", res)
-        _plain_contest(spelling, "spelling", res)
-        return res
-
-    # First the double-down players among themselves: strictly best on both, or out.
-    survivor: Entry | None = None
-    for d in doubles:
-        if _double_eliminated(d, [x for x in doubles if x is not d], res, among="doubles"):
-            continue
-        survivor = d
-    # Then the survivor against every other declared hand of each kind.
-    if survivor is not None:
-        others_poker = [x for x in poker if x is not survivor and x.declaration != "double"]
-        others_spelling = [x for x in spelling if x is not survivor and x.declaration != "double"]
-        if _double_eliminated(survivor, others_poker, res, among="all", spelling=others_spelling):
-            survivor = None
-    if survivor is not None:
-        res.points[survivor.seat] = 4
-        res.double_winner = survivor.seat
-        res.poker_winners.append(survivor.seat)
-        res.spelling_winners.append(survivor.seat)
-        res.notes[survivor.seat].append(msg("double down wins both ways: +4"))
-        for d in doubles:
-            if d is not survivor:
-                res.points[d.seat] = -2
-                res.notes[d.seat][-1] = Msg.joined("", [res.notes[d.seat][-1], ": -2"])
-        for e in entries:
-            if e.declaration in ("poker", "spelling"):
-                res.notes[e.seat].append(msg("the double down of {name} ends the hand",
-                                             name=survivor.name))
-        return res
-    for d in doubles:
-        res.points[d.seat] = -2
-        res.notes[d.seat][-1] = Msg.joined("", [res.notes[d.seat][-1], ": -2"])
-    _plain_contest([e for e in poker if e.declaration == "poker"], "poker", res)
-    _plain_contest([e for e in spelling if e.declaration == "spelling"], "spelling", res)
-    return res
-
-
-def _double_eliminated(
-    d: Entry,
-    rivals_poker: list[Entry],
-    res: Resolution,
-    *,
-    among: str,
-    spelling: list[Entry] | None = None,
-) -> bool:
-    """Whether double-down player `d` is tied or beaten on either hand; notes why."""
-    notes = res.notes[d.seat]
-    if d.word_key is None:
-        notes.append(msg("double down needs a valid word"))
-        return True
-    rivals_spelling = rivals_poker if spelling is None else spelling
-    for x in sorted(rivals_poker, key=lambda e: -e.poker):
-        if x.poker > d.poker:
-            notes.append(msg("double down beaten on poker by {name} ({hand})", name=x.name,
-                             hand=x.poker_text))
-            return True
-        if x.poker == d.poker:
-            notes.append(msg("double down tied on poker with {name} ({hand})", name=x.name,
-                             hand=x.poker_text))
-            return True
-    valid = [x for x in rivals_spelling if x.word_key is not None]
-    for x in sorted(valid, key=lambda e: e.word_key or (0, 0), reverse=True):
-        assert x.word_key is not None
-        if x.word_key > d.word_key:
-            notes.append(msg("double down beaten on spelling by {word}", word=x.shown_word))
-            return True
-        if x.word_key == d.word_key:
-            notes.append(msg("double down tied on spelling with {word}", word=x.shown_word))
-            return True
-    return False
-
-
-# --- views ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class SppokerView(GameView):
-    """The table: `active` the seats dealt in (the playoff's only, in a playoff),
-    `declared_count` how many have declared, `last_reveal` the reveal's record while it is
-    shown (None while declaring)."""
-
-    target: int
-    active: tuple[int, ...]
-    playoff: tuple[int, ...] | None = None
-    declared_count: int = 0
-    last_reveal: JSONRecord | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class SppokerSeatView(SppokerView, SeatView):
-    """A seat's own hand (`hand` the card texts, `labels` as shown), its letters and best
-    poker hand, and its declaration and word as they stand."""
-
-    labels: tuple[str, ...] = ()
-    letters: str = ""
-    poker: str | None = None
-    poker_cards: tuple[str, ...] = ()
-    declaration: str | None = None
-    word: str | None = None
-    word_check: WordCheck | None = None
 
 
 # --- the game -------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _finder_for(lang: str, dictionary: Dictionary) -> WordFinder:
-    return WordFinder(candidate_words(lang), dictionary)
-
-
-def word_tools(
-    lang: str, dictionary: Dictionary | None, finder: WordFinder | None
-) -> tuple[Dictionary, WordFinder]:
-    """The dictionary that judges a table's words and the finder of its longest ones: those
-    injected (tests, simulations), else the shared ones of `lang`; an injected dictionary
-    gets a finder that agrees with it."""
-    judge = dictionary or (finder.dictionary if finder else get_dictionary(lang))
-    if finder is None:
-        finder = get_finder(lang) if dictionary is None else _finder_for(lang, dictionary)
-    return judge, finder
 
 
 class WordDeclarations(SealedDeclarations):
@@ -1110,102 +795,3 @@ class Sppoker(WordDeclarations, Game):
             # A word the table's dictionary refuses would leave the AI undeclared forever.
             return Action("declare", ("poker",))
         return Action("declare", (kind, word))
-
-
-# --- the AI ---------------------------------------------------------------------------
-
-
-@dataclass
-class _Reference:
-    """Distributions over random 7-card hands, to read a hand's strength as a percentile
-    (how a skilled opponent would judge their own hand)."""
-
-    poker: list[int]
-    words: list[tuple[int, int]]
-
-    def poker_pct(self, strength: int) -> float:
-        return bisect.bisect_right(self.poker, strength) / len(self.poker)
-
-    def word_pct(self, key: tuple[int, int] | None) -> float:
-        if key is None:
-            return 0.0
-        return bisect.bisect_right(self.words, key) / len(self.words)
-
-
-_REFERENCES: weakref.WeakKeyDictionary[WordFinder, _Reference] = weakref.WeakKeyDictionary()
-
-
-def _reference(finder: WordFinder) -> _Reference:
-    ref = _REFERENCES.get(finder)
-    if ref is None:
-        sample_rng = random.Random(56)  # fixed: the same reference on every run
-        deck = sppoker_deck()
-        poker, words = [], []
-        for _ in range(1500):
-            hand = sample_rng.sample(deck, HAND_SIZE)
-            poker.append(strength_of_codes([c.code for c in hand]))
-            words.append(finder.best_rank(hand_letters(hand)))
-        ref = _REFERENCES[finder] = _Reference(sorted(poker), sorted(words))
-    return ref
-
-
-def choose_declaration(
-    cards: Sequence[Card],
-    opponents: int,
-    finder: WordFinder,
-    rng: random.Random,
-    *,
-    skill: int = 2,
-    samples: int | None = None,
-) -> tuple[str, str | None]:
-    """The AI's declaration and word for a hand, knowing only its own cards."""
-    letters = hand_letters(cards)
-    word = finder.best_word(letters)
-    my_key = word_rank(word) if word else None
-    my_poker = strength_of_codes([c.code for c in cards])
-    if my_key is None:
-        return "poker", None
-    ref = _reference(finder)
-    if skill == 0:
-        if ref.poker_pct(my_poker) >= ref.word_pct(my_key):
-            return "poker", None
-        return "spelling", word
-
-    held = set(cards)
-    unseen = [(c.code, c.letter or "") for c in sppoker_deck() if c not in held]
-    opponents = max(1, opponents)
-    if samples is None:
-        samples = max(20, min(60, 180 // opponents))
-    best_rank = finder.best_rank
-    no_word = (0, 0)
-    ev = {"poker": 0.0, "spelling": 0.0, "double": 0.0}
-    for n in range(1, samples + 1):
-        drawn = rng.sample(unseen, HAND_SIZE * opponents)
-        best_poker_all = best_poker_p = -1
-        best_word_all = best_word_s = no_word
-        for i in range(0, HAND_SIZE * opponents, HAND_SIZE):
-            hand = drawn[i : i + HAND_SIZE]
-            p = strength_of_codes([code for code, _ in hand])
-            k = best_rank("".join([letter for _, letter in hand]))
-            if p > best_poker_all:
-                best_poker_all = p
-            if k > best_word_all:
-                best_word_all = k
-            # Skill 2 models each opponent declaring the kind its hand is relatively
-            # better at; skill 1 assumes every opponent contests both kinds.
-            if skill < 2 or ref.poker_pct(p) >= ref.word_pct(k):
-                best_poker_p = max(best_poker_p, p)
-            if skill < 2 or ref.poker_pct(p) < ref.word_pct(k):
-                best_word_s = max(best_word_s, k)
-        ev["poker"] += my_poker >= best_poker_p
-        ev["spelling"] += my_key >= best_word_s
-        # A double down must strictly beat every hand declared, on each kind.
-        both = my_poker > best_poker_p and my_key > best_word_s
-        ev["double"] += 4 if both else -2
-        if n % 20 == 0 and n < samples:
-            # Stop early when the choice is already clear: most hands are not close calls.
-            first, second = sorted(ev.values(), reverse=True)[:2]
-            if (first - second) / n > 0.3:
-                break
-    kind = max(ev, key=lambda k: (ev[k], k == "poker"))
-    return kind, (None if kind == "poker" else word)

@@ -17,12 +17,15 @@ machinery (order, reveals, betting, showdown) is engine/chips/reveal_order.py.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.chips.points import ZERO_TO_55, ZERO_TO_55_TARGET, PointScheme, best_high
+from engine.chips.reveal_ai import reveal_ai
 from engine.chips.reveal_order import RevealGame
+from engine.game import Action
 from engine.games.registry import register
 from engine.i18n import msg
 
@@ -60,3 +63,8 @@ class ZeroTo55(RevealGame):
 
     def high_total(self, cards: Sequence[Card]) -> int:
         return best_high(cards, self.scheme, target=ZERO_TO_55_TARGET)
+
+    def ai_action(self, seat: int, rng: random.Random) -> Action:
+        """The reveal-order games' AI (`engine.chips.reveal_ai`), which reads this game's
+        scheme and hooks."""
+        return reveal_ai(self, seat, rng)
