@@ -20,6 +20,7 @@ __all__ = [
     "LAST_SECONDS",
     "TIMED_OUT",
     "SealedDeclarations",
+    "TableDeclarations",
     "declaring_options",
 ]
 
@@ -161,3 +162,17 @@ class SealedDeclarations:
         self.declarations[seat] = TIMED_OUT
         text = msg("{name} ran out of time and loses the hand.", name=name)
         return [Event(text, kind="timeout", data={"seat": seat})]
+
+
+class TableDeclarations(SealedDeclarations):
+    """The sealed declarations of a game whose declaring clocks and AI seats are the table's
+    options, checked by `declaring_options` into `settings` (Hold'em Sppoker, Spew and the
+    reveal-order games): those hooks answered once."""
+
+    settings: dict[str, Any]
+
+    def _ai_declarers(self) -> Collection[int]:
+        return list(self.settings["ai_seats"])
+
+    def _declare_clocks(self) -> tuple[float, float]:
+        return self.settings["declare_seconds"], self.settings["last_seconds"]

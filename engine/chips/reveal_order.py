@@ -38,7 +38,7 @@ The rulings common to both (RULINGS.md, and docs/rules/ for the ones we chose):
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -57,7 +57,7 @@ from engine.chips.pots import (
     split_evenly,
 )
 from engine.chips.reveal_views import RevealSeatView, RevealView
-from engine.declaring import TIMED_OUT, SealedDeclarations, declaring_options
+from engine.declaring import TIMED_OUT, TableDeclarations, declaring_options
 from engine.game import (
     TIMEOUT,
     Action,
@@ -84,7 +84,7 @@ SIDE_WORDS = {"high": msg("high"), "low": msg("low"), "both": msg("both")}
 SIDE_LABELS = {"high": msg("High"), "low": msg("Low"), "both": msg("Both")}
 
 
-class RevealGame(SealedDeclarations, DrawDeal):
+class RevealGame(TableDeclarations, DrawDeal):
     """One deal of a reveal-order game; subclasses give the data and the hooks below.
     Options beside the stakes: `declare_seconds` (120), `last_seconds` (10); `ai_seats` is
     filled in by the table (AI seats count as declared for the last person's clock)."""
@@ -192,12 +192,6 @@ class RevealGame(SealedDeclarations, DrawDeal):
     # The sealed declarations' hooks (SealedDeclarations): the players still in declare.
     def _declarers(self) -> Sequence[int]:
         return self.live()
-
-    def _ai_declarers(self) -> Collection[int]:
-        return list(self.settings["ai_seats"])
-
-    def _declare_clocks(self) -> tuple[float, float]:
-        return self.settings["declare_seconds"], self.settings["last_seconds"]
 
     def _declare_timer_keys(self) -> tuple[str, str]:
         return f"{self.kind}-declare-{self.stage}", f"{self.kind}-last-{self.stage}-"

@@ -38,7 +38,7 @@ best on both sides or loses both; a pot nobody wins is shared by those in it who
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import Card, cards_from_json, cards_to_json, label_cards, shuffled, sppoker_deck
@@ -47,7 +47,7 @@ from engine.chips.betting import Betting, Structure
 from engine.chips.deal import ChipDeal, check_stakes
 from engine.chips.pots import Declaration, Pot, declared_shares, shared_by
 from engine.chips.pots import resolve_declarations as resolve_pot
-from engine.declaring import TIMED_OUT, declaring_options
+from engine.declaring import TIMED_OUT, TableDeclarations, declaring_options
 from engine.evaluator import evaluate, strength_of_codes
 from engine.game import (
     TIMEOUT,
@@ -114,7 +114,7 @@ def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
 
 
 @register
-class HoldemSppoker(WordDeclarations, ChipDeal):
+class HoldemSppoker(WordDeclarations, TableDeclarations, ChipDeal):
     """One deal of fixed-limit Hold'em Sppoker. Options: `stacks` (required), `button` (0),
     `small_blind` (5), `big_blind` (10), `small_bet` (10), `big_bet` (20), `language`
     (en_US: the dictionary that judges words), `declare_seconds` (120: the whole table's
@@ -233,12 +233,6 @@ class HoldemSppoker(WordDeclarations, ChipDeal):
     # The sealed declarations' hooks (SealedDeclarations): the players still in declare.
     def _declarers(self) -> Sequence[int]:
         return self.betting.live
-
-    def _ai_declarers(self) -> Collection[int]:
-        return list(self.settings["ai_seats"])
-
-    def _declare_clocks(self) -> tuple[float, float]:
-        return self.settings["declare_seconds"], self.settings["last_seconds"]
 
     def _declare_timer_keys(self) -> tuple[str, str]:
         return "holdem-sppoker-declare", "holdem-sppoker-last-"

@@ -32,7 +32,7 @@ draw and four spew cards need exactly the 52 cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -61,7 +61,7 @@ from engine.chips.pots import (
     resolve_declarations,
     split_evenly,
 )
-from engine.declaring import TIMED_OUT, SealedDeclarations, declaring_options
+from engine.declaring import TIMED_OUT, TableDeclarations, declaring_options
 from engine.game import (
     TIMEOUT,
     Action,
@@ -98,7 +98,7 @@ def _check_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
 
 
 @register
-class Spew(SealedDeclarations, DrawDeal):
+class Spew(TableDeclarations, DrawDeal):
     """One deal of fixed-limit Spew. Options: `stacks` (required), `button` (0), `small_bet`
     (10), `big_bet` (20), `ante` (5), `out_takes_low` (off), `declare_seconds` (120) and
     `last_seconds` (10); `ai_seats` is filled in by the table."""
@@ -172,12 +172,6 @@ class Spew(SealedDeclarations, DrawDeal):
     # The sealed declarations' hooks (SealedDeclarations): the hands still in declare.
     def _declarers(self) -> Sequence[int]:
         return self._contenders()
-
-    def _ai_declarers(self) -> Collection[int]:
-        return list(self.settings["ai_seats"])
-
-    def _declare_clocks(self) -> tuple[float, float]:
-        return self.settings["declare_seconds"], self.settings["last_seconds"]
 
     def _declare_timer_keys(self) -> tuple[str, str]:
         return "spew-declare", "spew-last-"
