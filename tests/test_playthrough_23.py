@@ -9,6 +9,7 @@ reveal order is fixed: 2♦" once cards were turned, and a finished deal's "pot 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -20,7 +21,6 @@ from bot.images import Row
 from bot.plugins import install_plugins
 from bot.render import cards_text, private_text
 from bot.table import Seat, Table
-from cogs import chip_games
 from cogs.chip_games import holdem_public
 from cogs.high_low_games import reveal_private, spew_public
 from cogs.pokeno import private_lines
@@ -102,9 +102,11 @@ def test_a_dealers_choice_showdown_has_the_picture_the_game_has_at_its_own_table
         drawn.extend(rows)
         return b""
 
-    monkeypatch.setattr(chip_games, "render_rows", capture)
-    assert render.renderer_for("dealers_choice").images(
-        [e for e in events if e.seat is None], NAMES)
+    images = render.renderer_for("dealers_choice").images
+    # Patched where the installed renderer's function lives: a test that loads the cogs again
+    # (tests/test_help.py) leaves a newer module in sys.modules than the one imported here.
+    monkeypatch.setattr(sys.modules[images.__module__], "render_rows", capture)
+    assert images([e for e in events if e.seat is None], NAMES)
     assert len(drawn) == 3  # the three hands shown down
 
 
