@@ -63,6 +63,9 @@ class Interaction:
     response_type: int | None = None
     responded_at: float | None = None
     original_id: int | None = None
+    # When the original was last edited through this interaction's token (its answer after
+    # a deferral, or a later change of it): not by the bot's other edits of the same message.
+    original_edited_at: float | None = None
     followup_ids: list[int] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)
     late: bool = False

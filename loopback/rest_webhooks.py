@@ -62,6 +62,8 @@ class WebhookRoutes:
         message = interactions.webhook_message(self.state, found, request.match_info["ref"])
         payload, files = await read_body(request)
         self.state.edit_message(message, payload or {}, files)
+        if message.id == found.original_id:
+            found.original_edited_at = self.state.clock.time()
         return json_response(message_payload(self.state, message))
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -74,6 +74,16 @@ class LateView(discord.ui.View):
         await interaction.followup.send("Only the host can cancel", ephemeral=True)
         await interaction.followup.send("(and this is a second note)", ephemeral=True)
 
+    @discord.ui.button(label="Pass", custom_id="late:pass")
+    async def pass_(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        """Refused late; meanwhile the bot edits the clicked message on its own account
+        (through the channel, not the click's token: as its sender does after a restart)."""
+        await interaction.response.defer()
+        assert interaction.message is not None
+        await interaction.message.edit(content="Lobby: nobody (the board moved on)")
+        await asyncio.sleep(0.2)
+        await interaction.followup.send("It is not your turn", ephemeral=True)
+
 
 @pytest.fixture
 async def answered(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[AnsweredDiscord]:
@@ -129,6 +139,19 @@ async def test_a_deferred_click_answered_by_a_followup_reads_as_that_message(
     await refused.wait_for_followup()
     assert [m.text for m in refused.followups] == ["(and this is a second note)"]
     assert answered.message(lobby.id).text == "Lobby: nobody"  # the lobby is untouched
+
+
+async def test_a_deferred_click_refused_after_another_edit_of_its_message_reads_as_refused(
+        answered: AnsweredDiscord) -> None:
+    """The clicked message edited by the bot's other business is not the click's answer
+    (seen under load: a word modal submitted after a restart read as answered by the
+    restart's edit of its DM, before the bot's refusal of the word came)."""
+    alice = answered.user("alice")
+    lobby = (await alice.slash("general", "lobby")).message
+    assert lobby is not None
+    refused = await alice.click(lobby, label="Pass")
+    assert refused.response == "message" and refused.ephemeral
+    assert refused.text == "It is not your turn"
 
 
 async def test_a_deferred_command_reads_as_its_filled_placeholder_or_its_refusal(

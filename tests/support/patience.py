@@ -76,14 +76,17 @@ class AnsweredResult(InteractionResult):
         """The deferred answer, once it has come: its kind and, for a followup, its message."""
         record = self._record
         original = self._discord.state.messages.get(record.original_id or 0)
-        if record.response_type == DEFERRED_UPDATE and original is not None and (
-                original.edited_at or 0.0) > (record.responded_at or 0.0):
+        if self.deferred and record.followup_ids:
+            # A followup is the answer (a refusal after a deferred click comes as one), even
+            # if the clicked message was edited meanwhile by something else the bot sent.
+            return "message", self._discord.state.messages[record.followup_ids[0]].snapshot()
+        if record.response_type == DEFERRED_UPDATE and record.original_edited_at is not None:
+            # Edited through the click's own token: the answer (the sender's edits of the
+            # same message, a prompt or a strip after a restart, are not).
             return "update_message", None
         if record.response_type == DEFERRED_MESSAGE and original is not None and not (
                 original.deleted or original.loading):
             return "message", None
-        if self.deferred and record.followup_ids:
-            return "message", self._discord.state.messages[record.followup_ids[0]].snapshot()
         return None
 
     @property
