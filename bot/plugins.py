@@ -2,9 +2,10 @@
 declared together in the game's cog module (`PLUGINS = (GamePlugin(...), ...)`) and
 registered explicitly at start-up by `install_plugins`, never as a side effect of an import.
 
-Adding a game: write its rules class in `engine/games/`, then a cog module with its
-`/game start` and `/game rules` commands, its `Renderer` and `PLUGINS`; list the module in
-`PLUGIN_MODULES`. The conformance suite then covers it.
+Adding a game: write its package `engine/games/<game>/` (its rules class in `rules.py`), then
+a cog module with its `/game start` and `/game rules` commands, its `Renderer` and `PLUGINS`;
+list the module in `PLUGIN_MODULES` (README's "Adding a game" has every step). The conformance
+suite then covers it.
 """
 
 from __future__ import annotations
