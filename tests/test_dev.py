@@ -28,8 +28,8 @@ exec "{python}" "$@"
 
 
 def stand_in_venv(tmp_path: Path, stamp: str | None) -> tuple[Path, Path]:
-    """A VENV for ./dev: bin/python, bin/ruff and bin/mypy that record pip, pytest, ruff and
-    mypy calls."""
+    """A VENV for ./dev: bin/python, bin/ruff, bin/mypy and bin/lint-imports that record pip,
+    pytest, ruff, mypy and lint-imports calls."""
     venv, log = tmp_path / "venv", tmp_path / "calls.log"
     (venv / "bin").mkdir(parents=True)
     python = venv / "bin" / "python"
@@ -38,7 +38,9 @@ def stand_in_venv(tmp_path: Path, stamp: str | None) -> tuple[Path, Path]:
     ruff.write_text(f'#!/bin/sh\necho "ruff $*" >> "{log}"\n')
     mypy = venv / "bin" / "mypy"
     mypy.write_text(f'#!/bin/sh\necho "mypy $*" >> "{log}"\n')
-    for tool in (python, ruff, mypy):
+    contracts = venv / "bin" / "lint-imports"
+    contracts.write_text(f'#!/bin/sh\necho "lint-imports $*" >> "{log}"\n')
+    for tool in (python, ruff, mypy, contracts):
         tool.chmod(0o755)
     if stamp is not None:
         want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
@@ -95,6 +97,7 @@ def test_run_installs_the_runtime_only_and_test_adds_the_test_extras(tmp_path):
     [install] = [line for line in calls.splitlines() if line.startswith("-m pip")]
     assert install.endswith("-e .[test]")
     assert "-m pytest -q" in calls and "ruff check ." in calls and "mypy engine bot cogs" in calls
+    assert "lint-imports" in calls
 
 
 def test_a_test_install_serves_run_without_installing_again(tmp_path):
