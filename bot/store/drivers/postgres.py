@@ -215,7 +215,7 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDatabase:
-        import asyncpg  # type: ignore[import-untyped]
+        import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
         errors = (asyncpg.PostgresError, asyncpg.InterfaceError)
         try:
