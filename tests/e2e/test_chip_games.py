@@ -68,7 +68,9 @@ async def test_badugi_three_people_and_an_ai_with_side_pots_across_a_kill_9(
     people = [alice, bob, carol]
     general = discord.channel("general")
     await open_table(discord, alice, general, "badugi start buy_in:30", [bob, carol], ai=1)
-    player = AutoPlayer(discord, general, people, seed=3)
+    # Nobody folds while anything else is accepted: on 30-chip stacks with 10/20 bets the
+    # stacks run out within a deal or two, and all-ins of different sizes make side pots.
+    player = AutoPlayer(discord, general, people, seed=3, last_resort=("Fold",))
 
     await player.play(until=lambda: len(deal_overs(general)) >= 1)
     await next_deal(world, general, people)

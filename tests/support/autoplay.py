@@ -161,7 +161,7 @@ class AutoPlayer:
     def __init__(self, discord: LoopbackDiscord, channel: ChannelHandle,
                  users: list[UserHandle], *, seed: int = 0, exchange_chance: float = 0.5,
                  call_chance: float = 0.0, max_throw: int = 3,
-                 words: Words = ENGLISH) -> None:
+                 words: Words = ENGLISH, last_resort: tuple[str, ...] = ()) -> None:
         self.discord = discord
         self.words = words
         self.channel = channel
@@ -170,6 +170,8 @@ class AutoPlayer:
         self.exchange_chance = exchange_chance
         self.call_chance = call_chance
         self.max_throw = max_throw
+        # labels tried only when nothing else is accepted (("Fold",): a player who stays in)
+        self.last_resort = last_resort
         self.on_move: list[Callable[[Move], None]] = []
         self.moves: list[Move] = []
         self._winners: str | None = None
@@ -330,7 +332,8 @@ class AutoPlayer:
             picked = self.rng.sample([o.value for o in menu.options], menu.min_values)
             plays.append(("play", f"gives up {' '.join(picked)}", menu, picked))
         self.rng.shuffle(plays)
-        return plays
+        return sorted(plays, key=lambda play: play[1].removeprefix("plays ")
+                      in self.last_resort)
 
     # --- one seat at a time, for a player who takes their time (bench/pace.py) ---------
     def prompt_of(self, user: UserHandle) -> Message | None:
