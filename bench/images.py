@@ -14,8 +14,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot import card_art
-from bot.images import Row, render_cards, render_rows
+from bot.present import card_art
+from bot.present.images import Row, render_cards, render_rows
 from engine.cards import Suit, parse_cards, sppoker_card, sppoker_wild
 from engine.games.pokeno.spaces import Space
 

@@ -636,7 +636,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
 
 def install_word_lists() -> None:
     """Sppoker tables built or restored here need the word finder's lists, as the bot has
-    them (bot/app.py installs them at start-up): from the bot's data directory (DATA_DIR,
+    them (bot/discord/app.py installs them at start-up): from the bot's data directory (DATA_DIR,
     else data/), built there first if needed."""
     from bot.settings import load_settings
     from bot.wordlists import install
@@ -648,7 +648,7 @@ def mid_game_tables(count: int, guild_id: int, channel_ids: list[int], user_ids:
                     seed: int) -> list[Any]:
     """Tables as the bot would hold them mid-game: started with the engine's own rules, a
     few hands or tricks played, one seat perhaps declared, logs and notes filled in."""
-    from bot.table import Table, new_table_id
+    from bot.core.table import Table, new_table_id
     from engine.game import Action
     from engine.words import hand_letters
 
@@ -713,9 +713,9 @@ async def write_snapshots(path: Path | str, tables: list[Any]) -> float:
 async def restore_probe(path: Path | str, profile: bool) -> dict[str, Any]:
     """`TableService.restore()` in this (fresh) interpreter: cold caches, as at start-up."""
     started = time.perf_counter()
-    from bot.service import TableService
+    from bot.core.service import TableService
+    from bot.core.table import Table
     from bot.store import Store
-    from bot.table import Table
 
     imported = time.perf_counter()
     install_word_lists()  # as the bot does before it restores (the lists load on first use)

@@ -18,7 +18,7 @@ and is the pace the 1,000-table target is measured at: 50 clicks a second per pr
 Then the takeover: once the bots have sent everything the load left queued (so that what
 each player sees is what their table waits for), with every table of the two-process run
 waiting for a click, the process
-of shard 1 is killed -9 and started again, as the lease design has it (bot/shards.py: on the
+of shard 1 is killed -9 and started again, as the lease design has it (bot/discord/shards.py: on the
 same host the new process sees the holder is gone and takes its leases at once; another
 host would wait for them to expire, 15 s). From the kill, a player of one of its tables
 clicks their prompt every half second (each click reaches shard 0's process, since Discord
@@ -35,7 +35,7 @@ PostgreSQL server; so each phase also says the CPU of each process, of the harne
 whole machine, and how late the harness's loop ran (a late loop reads callbacks late and
 inflates latencies). The loopback keeps Discord's rate limits, the global one (50 requests a
 second per bot, whatever its shards; interaction endpoints exempt, as on Discord) included,
-and the bot keeps under it by itself (bot/global_pace.py, each process its shards' share);
+and the bot keeps under it by itself (bot/discord/global_pace.py, each process its shards' share);
 the requests the loopback still held back are counted.
 
 Run: .venv/bin/python bench/scale.py [--tables 1000] [--seconds 45] [--burst-seconds 20]
@@ -80,7 +80,7 @@ from bench.load import (
     settle,
 )
 from bench.load import Phase as LoadPhase
-from bot.shards import shard_of
+from bot.discord.shards import shard_of
 from loopback import LoopbackDiscord
 from loopback.interactions import MESSAGE, Interaction
 from loopback.models import EPHEMERAL

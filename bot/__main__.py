@@ -27,7 +27,7 @@ def point_at(settings: Settings) -> None:
 
 
 async def run(settings: Settings) -> int:
-    from bot.app import DealersChoiceBot
+    from bot.discord.app import DealersChoiceBot
 
     bot = DealersChoiceBot(settings)
     async with bot:

@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.render import Renderer, use_renderers
+from bot.present.render import Renderer, use_renderers
 from engine.game import Game
 
 PLUGIN_MODULES = ("cogs.sppoker", "cogs.trick_games", "cogs.chip_games", "cogs.high_low_games",

@@ -3,7 +3,7 @@ rules), and how their tables read.
 
 Formatting only: the pot, the side pots, each stack and bet, whose turn; the games decide
 everything (engine/games/badugi/rules.py, engine/games/red_dog/rules.py), the cash table carries the
-stacks from deal to deal (bot/cash.py).
+stacks from deal to deal (bot/core/cash_table.py).
 """
 
 from __future__ import annotations
@@ -15,13 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
-from bot.app import DealersChoiceBot
-from bot.i18n import render, t
-from bot.images import Row, render_rows
-from bot.plugins import GamePlugin
-from bot.render import Renderer, cards_text, renderer_for
-from bot.validation import (
+from bot.core.validation import (
     ANTE,
     BIG_BLIND,
     FIXED_LIMIT,
@@ -31,6 +25,12 @@ from bot.validation import (
     SMALL_BLIND,
     guild_setting,
 )
+from bot.discord.app import DealersChoiceBot
+from bot.plugins import GamePlugin
+from bot.present import i18n
+from bot.present.i18n import render, t
+from bot.present.images import Row, render_rows
+from bot.present.render import Renderer, cards_text, renderer_for
 from cogs.common import (
     DESCRIBE_ANTE,
     DESCRIBE_BIG_BET,

@@ -6,14 +6,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
-from bot.app import bot_of
-from bot.bank import Bank, BankError
-from bot.i18n import t
-from bot.inert import inert
-from bot.presenter import Answer, answer_in_time
-from bot.table import error_text
-from bot.validation import GRANT
+from bot.core.chips import Bank, BankError
+from bot.core.table import error_text
+from bot.core.validation import GRANT
+from bot.discord.app import bot_of
+from bot.discord.presenter import Answer, answer_in_time
+from bot.present import i18n
+from bot.present.i18n import t
+from bot.present.inert import inert
 from cogs.common import Option
 
 

@@ -1,10 +1,10 @@
 """What every cog does the same way: its options checked, a table opened, the rules shown.
 
-Every slash option with a range or a fixed set of values is declared in `bot/validation.py`
+Every slash option with a range or a fixed set of values is declared in `bot/core/validation.py`
 and annotated here as an `Option` (`app_commands.Transform[int, Option(BUY_IN)]`): Discord's
 schema (min and max, choices) comes from that declaration, and every value that arrives is
 checked against it again, since a crafted interaction can carry any value. A refused value
-never reaches the command: the command tree's error handler (bot.tree) answers it privately
+never reaches the command: the command tree's error handler (bot.discord.tree) answers it privately
 with what the option accepts.
 """
 
@@ -18,12 +18,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import i18n, validation
-from bot.app import bot_of
-from bot.i18n import t
-from bot.presenter import Answer, answer_in_time, deliver, in_time
-from bot.tree import Refused, refused_answer
-from bot.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf, checked_relations
+from bot.core import validation
+from bot.core.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf, checked_relations
+from bot.discord.app import bot_of
+from bot.discord.presenter import Answer, answer_in_time, deliver, in_time
+from bot.discord.tree import Refused, refused_answer
+from bot.present import i18n
+from bot.present.i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ MAX_CHOICES = 25  # Discord's limit for an option's choices
 
 
 class Option(app_commands.Transformer):
-    """A declared option (`bot/validation.py`) as Discord sees it and as the bot checks it:
+    """A declared option (`bot/core/validation.py`) as Discord sees it and as the bot checks it:
     the type, range and choices of the command's schema are read from the declaration, and
     `transform` (which discord.py runs on every value that arrives, before the command)
     checks the value against the same declaration."""
@@ -111,7 +112,7 @@ async def start_table(
 ) -> None:
     """`/<game> start`: the presenter opens the table (`defaults` fills the options left out,
     read within the command's time). Each value was checked on arrival (`Option`); the
-    pairs that must go together (`relations`, declared in bot/validation.py) are checked
+    pairs that must go together (`relations`, declared in bot/core/validation.py) are checked
     here, and a refused pair is answered privately, as a refused value is, opening nothing."""
     try:
         checked_relations(options, relations)

@@ -15,9 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
-from bot.i18n import t
-from bot.presenter import Answer, answer_in_time
+from bot.discord.presenter import Answer, answer_in_time
+from bot.present import i18n
+from bot.present.i18n import t
 from engine.games import GAMES
 
 # Each game's command group, and the game whose players it counts (a group whose commands

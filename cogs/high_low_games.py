@@ -9,10 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.core.validation import DRAW_FEE, FIXED_LIMIT, OUT_TAKES_LOW
 from bot.plugins import GamePlugin
-from bot.render import Renderer, cards_text
-from bot.validation import DRAW_FEE, FIXED_LIMIT, OUT_TAKES_LOW
+from bot.present.i18n import t
+from bot.present.render import Renderer, cards_text
 from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, pots_line, seat_state, showdown_images
 from cogs.common import (
     DESCRIBE_ANTE,

@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import render, t
-from bot.images import Row, render_rows
+from bot.core.validation import POKENO_TARGET, POKENO_TURN_SECONDS
 from bot.plugins import GamePlugin
-from bot.render import Renderer, cards_text
-from bot.validation import POKENO_TARGET, POKENO_TURN_SECONDS
+from bot.present.i18n import render, t
+from bot.present.images import Row, render_rows
+from bot.present.render import Renderer, cards_text
 from cogs.common import Option, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event

@@ -20,12 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
-from bot.app import DealersChoiceBot, bot_of
-from bot.i18n import render, t
-from bot.inert import TEXT_LIMIT, clean, inert
-from bot.presenter import Answer, deliver, in_time, update_clicked
-from bot.replays import (
+from bot.core.replays import (
     EVERYONE,
     PlayedGame,
     ReplayUnavailable,
@@ -34,9 +29,14 @@ from bot.replays import (
     load_notation,
     recent_games,
 )
+from bot.core.table import error_text
+from bot.core.validation import EXPORT
+from bot.discord.app import DealersChoiceBot, bot_of
+from bot.discord.presenter import Answer, deliver, in_time, update_clicked
+from bot.present import i18n
+from bot.present.i18n import render, t
+from bot.present.inert import TEXT_LIMIT, clean, inert
 from bot.store import Store
-from bot.table import error_text
-from bot.validation import EXPORT
 from cogs.common import Option
 from engine.notation import Notation, NotationError, Replayer, write
 from engine.replay import ReplayError

@@ -6,13 +6,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
-from bot.app import DealersChoiceBot
-from bot.i18n import render, t
-from bot.images import Row, render_cards, render_rows
+from bot.core.validation import AI_SKILL, SPPOKER_TARGET, guild_setting
+from bot.discord.app import DealersChoiceBot
 from bot.plugins import GamePlugin
-from bot.render import Renderer
-from bot.validation import AI_SKILL, SPPOKER_TARGET, guild_setting
+from bot.present import i18n
+from bot.present.i18n import render, t
+from bot.present.images import Row, render_cards, render_rows
+from bot.present.render import Renderer
 from cogs.common import (
     DESCRIBE_DECLARE_SECONDS,
     DESCRIBE_DICTIONARY,

@@ -7,12 +7,7 @@ from babel import Locale, UnknownLocaleError
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
-from bot.app import DealersChoiceBot
-from bot.i18n import t
-from bot.presenter import Answer, answer_in_time
-from bot.tree import refused_answer
-from bot.validation import (
+from bot.core.validation import (
     DAILY_CHIPS,
     LOBBY_MINUTES,
     LOCALE,
@@ -21,6 +16,11 @@ from bot.validation import (
     checked_settings,
     guild_settings,
 )
+from bot.discord.app import DealersChoiceBot
+from bot.discord.presenter import Answer, answer_in_time
+from bot.discord.tree import refused_answer
+from bot.present import i18n
+from bot.present.i18n import t
 from cogs.common import Dictionary, Option
 from cogs.sppoker import default_dictionary
 

@@ -11,11 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import render, t
-from bot.images import Row, render_cards, render_rows
+from bot.core.validation import CHICAGO_CALL
 from bot.plugins import GamePlugin
-from bot.render import Renderer, cards_text
-from bot.validation import CHICAGO_CALL
+from bot.present.i18n import render, t
+from bot.present.images import Row, render_cards, render_rows
+from bot.present.render import Renderer, cards_text
 from cogs.common import Option, TurnSeconds, send_rules, start_table
 from engine.cards import parse_cards
 from engine.game import Event

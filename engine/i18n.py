@@ -5,11 +5,11 @@ event, a prompt, an error, a hand's name) is a `Msg`: a catalogue entry (an Engl
 template with `{named}` fields) and its parameters. A `Msg` *is* a `str` holding the English
 text, so code and tests that read `event.text` or `str(error)` see the English sentence as
 before; the bot renders the same `Msg` in its reader's language at the edge
-(`bot.i18n.render`). Parameters that are themselves words (a hand's name, a rank) are `Msg`s
+(`bot.present.i18n.render`). Parameters that are themselves words (a hand's name, a rank) are `Msg`s
 too and are translated with it; names and card labels are plain strings and stay as they are.
 
 Extraction: `msg("…")`, `msg_n("…", "…", n)` and `N_("…")` are the keywords Babel's extractor
-looks for (`babel.cfg`, `python -m bot.i18n extract`), so a new sentence is found and the
+looks for (`babel.cfg`, `python -m bot.present.i18n extract`), so a new sentence is found and the
 completeness test (tests/test_i18n.py) fails until it is translated.
 
 >>> m = msg("{name} leads {card}.", name="Ann", card="Q♥")
@@ -98,7 +98,7 @@ class Msg(str):
         given, is applied to every plain string inside it once translated, at any depth: its
         parameters and the plain parts of a join (a name, a card label, a typed word: data,
         where the sentences themselves are `Msg`s). The bot makes them inert for Discord's
-        markdown there (`bot.inert`), while the templates' own formatting stays."""
+        markdown there (`bot.present.inert`), while the templates' own formatting stays."""
         if self.msgid is None:
             return self.sep.join(_param(part, gettext, ngettext, shown) for part in self.parts)
         if self.plural is not None and self.n is not None:

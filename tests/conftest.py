@@ -53,7 +53,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> Schedul
 
 @pytest.fixture(autouse=True, scope="session")
 def word_lists(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The word finder's lists, as the bot installs them at start-up (bot/app.py): from the
+    """The word finder's lists, as the bot installs them at start-up (bot/discord/app.py): from the
     installed dictionaries, cached in a data directory of the session's own. Built only if a
     test needs one (a Sppoker game made without an injected finder)."""
     wordlists.install(tmp_path_factory.mktemp("data"))

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cash_desk import CashDesk
-from bot.service import TableService
+from bot.core.between_deals import CashDesk
+from bot.core.service import TableService
+from bot.core.table import TableError
 from bot.store import Store
-from bot.table import TableError
 from engine.games import GAMES
 from tests.support.highcard import HighCard
 

@@ -13,11 +13,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import narrator, render
-from bot.images import Row
+from bot.core import narration as narrator
+from bot.core.table import Seat, Table
 from bot.plugins import install_plugins
-from bot.render import board_text, bold_lines, private_text, waiting_line
-from bot.table import Seat, Table
+from bot.present import render
+from bot.present.images import Row
+from bot.present.render import board_text, bold_lines, private_text, waiting_line
 from cogs import chip_games
 from cogs.chip_games import badugi_public, holdem_private
 from cogs.high_low_games import spew_public
@@ -247,7 +248,7 @@ def test_an_aborted_cash_table_says_its_finished_deals_stand() -> None:
 
 def pictured_rows(events: list[Event], names: list[str],
                   monkeypatch: pytest.MonkeyPatch) -> list[Row]:
-    """The rows a deal's showdown picture is drawn from (the drawing itself is bot.images')."""
+    """The rows a deal's showdown picture is drawn from (drawn by bot.present.images)."""
     drawn: list[Row] = []
 
     def capture(rows: list[Row], **_: object) -> bytes:

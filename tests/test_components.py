@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.components import ChoiceButton, PickSelect, prompt_view
+from bot.discord.components import ChoiceButton, PickSelect, prompt_view
 from engine.game import Action, CardPick, Choice, Prompt, TextAsk
 
 

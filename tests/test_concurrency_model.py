@@ -68,13 +68,13 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from bot import service as service_module
-from bot import table as table_module
-from bot.bank import DEFAULT_DAILY, Bank, BankError
-from bot.cash_desk import CashDesk
-from bot.service import TableService
+from bot.core import service as service_module
+from bot.core import table as table_module
+from bot.core.between_deals import CashDesk
+from bot.core.chips import DEFAULT_DAILY, Bank, BankError
+from bot.core.service import TableService
+from bot.core.table import Table, TableError
 from bot.store import Store
-from bot.table import Table, TableError
 from engine.game import CardPick, Choice, TextAsk
 from engine.games import GAMES
 from tests.support.interleave import Jittered
@@ -269,7 +269,7 @@ class Chance:
 
     def __init__(self) -> None:
         self._rng = random.Random(0)
-        self.Random = random.Random  # what bot.table uses besides SystemRandom
+        self.Random = random.Random  # what bot.core.table uses besides SystemRandom
 
     def reset(self, seed: int) -> None:
         self._rng = random.Random(seed)
@@ -281,7 +281,7 @@ class Chance:
         return random.Random(self._rng.getrandbits(64))
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(random, name)  # the rest of the module, should bot.table use more
+        return getattr(random, name)  # the rest of the module, should bot.core.table use more
 
 
 CHANCE = Chance()

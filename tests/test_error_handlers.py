@@ -1,7 +1,7 @@
-"""The two error handlers (issue 24, "A typed bot"): the command tree's (`bot.tree.Tree`) and
-the buttons' (`bot.components.refusing`). The presenter lets the table service's refusal
-(`TableError`) go; these answer it to the person alone, in their language, and log anything
-else as discord.py logs an error no handler took."""
+"""The two error handlers (issue 24, "A typed bot"): the command tree's (`bot.discord.tree.Tree`)
+and the buttons' (`bot.discord.components.refusing`). The presenter lets the table service's refusal
+(`TableError`) go; these answer it to the person alone, in their language, and log anything else as
+discord.py logs an error no handler took."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import i18n, validation
-from bot.components import LobbyButton, refusing
-from bot.table import TableError
-from bot.tree import Refused, Tree, refused_answer
-from bot.validation import InvalidValue
+from bot.core import validation
+from bot.core.table import TableError
+from bot.core.validation import InvalidValue
+from bot.discord.components import LobbyButton, refusing
+from bot.discord.tree import Refused, Tree, refused_answer
+from bot.present import i18n
 from engine.i18n import msg
 
 NOTHING_NEEDED = msg("Nothing is needed from you right now.")  # in the Swedish catalogue
@@ -96,7 +97,7 @@ async def test_the_trees_handler_logs_any_other_error_and_answers_nothing(
 ) -> None:
     command = Interaction()
     error = app_commands.CommandInvokeError(command.command, RuntimeError("boom"))
-    with caplog.at_level("ERROR", logger="bot.tree"):
+    with caplog.at_level("ERROR", logger="bot.discord.tree"):
         await tree.on_error(command, error)  # type: ignore[arg-type]
     assert "Ignoring exception in command 'abort'" in caplog.text and command.sent == []
 

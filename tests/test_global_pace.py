@@ -1,4 +1,4 @@
-"""The bot's own pacing under Discord's global rate limit (bot/global_pace.py)."""
+"""The bot's own pacing under Discord's global rate limit (bot/discord/global_pace.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.global_pace import GlobalPace, pace_requests, share_of_limit
+from bot.discord.global_pace import GlobalPace, pace_requests, share_of_limit
 
 
 class FakeTime:

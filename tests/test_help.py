@@ -12,15 +12,15 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
 from bot.plugins import PLUGIN_MODULES
+from bot.present import i18n
 from cogs.help import GROUP_GAMES, help_text
 from engine.games import GAMES
 
 
 @pytest.fixture(scope="module")
 def bot() -> commands.Bot:
-    """A bot with every cog the real one loads (its games' and bot.app's own)."""
+    """A bot with every cog the real one loads (its games' and bot.discord.app's own)."""
     async def build() -> commands.Bot:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
         for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):
@@ -31,7 +31,7 @@ def bot() -> commands.Bot:
 
 
 def test_help_is_registered_like_the_bots_other_cogs(bot: commands.Bot) -> None:
-    from bot.app import EXTENSIONS
+    from bot.discord.app import EXTENSIONS
 
     assert "cogs.help" in EXTENSIONS and "cogs.help" in i18n.EXTRA_COGS
     assert bot.tree.get_command("help") is not None

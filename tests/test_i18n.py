@@ -1,5 +1,6 @@
 """The message catalogues: every string the code marks is in the templates, and every catalogue
-declared complete (`bot.i18n.COMPLETE`) has it translated into Swedish, with the same fields;
+declared complete (`bot.present.i18n.COMPLETE`) has it translated into Swedish, with the same
+fields;
 the engine's sentences render in Swedish at the edge; the slash commands' Swedish texts are
 ones Discord accepts."""
 
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterable
 import pytest
 from babel.messages.pofile import read_po
 
-from bot import i18n
+from bot.present import i18n
 from engine.cards import parse_cards
 from engine.evaluator import evaluate
 from engine.game import Action, Choice, Game, Prompt
@@ -104,9 +105,9 @@ def swedish(domain: str) -> dict[str, tuple[str, ...]]:
 
 @pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
 def test_the_templates_hold_every_marked_string(domain: str) -> None:
-    """`python -m bot.i18n extract` was run: a new msg()/t() string is in the template."""
+    """`python -m bot.present.i18n extract` was run: a new msg()/t() string is in the template."""
     extracted = i18n.extract(domain)
-    assert extracted == template(domain), "run: python -m bot.i18n extract"
+    assert extracted == template(domain), "run: python -m bot.present.i18n extract"
 
 
 def test_the_commands_template_holds_every_command_text() -> None:
@@ -116,12 +117,12 @@ def test_the_commands_template_holds_every_command_text() -> None:
     import subprocess
     import sys
 
-    script = "import json; from bot.i18n import command_msgids; print(json.dumps(list(" \
+    script = "import json; from bot.present.i18n import command_msgids; print(json.dumps(list(" \
         "command_msgids())))"
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            check=True, cwd=i18n.ROOT)
     texts = set(json.loads(found.stdout.strip().splitlines()[-1]))
-    assert texts <= set(template("commands")), "run: python -m bot.i18n extract"
+    assert texts <= set(template("commands")), "run: python -m bot.present.i18n extract"
 
 
 @pytest.mark.parametrize("domain", i18n.COMPLETE)

@@ -6,8 +6,8 @@ import io
 import pytest
 from PIL import Image
 
-from bot import card_art
-from bot.images import MAX_WIDTH, FontMissingError, Row, render_cards, render_rows
+from bot.present import card_art
+from bot.present.images import MAX_WIDTH, FontMissingError, Row, render_cards, render_rows
 from engine.cards import (
     Suit,
     joker,

@@ -1,17 +1,17 @@
-"""When a prompt may replace the private view its person just answered on (`bot/in_place.py`),
-and which queued prompts go out without their buttons, or not at all (`bot/sender.outdated`,
-`overtaken`)."""
+"""When a prompt may replace the private view its person just answered on
+(`bot/discord/in_place.py`), and which queued prompts go out without their buttons, or not at all
+(`bot.discord.sender.outdated`, `overtaken`)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import Any
 
-from bot import messages
-from bot.in_place import RECENT_SECONDS, InPlace
-from bot.messages import strip as withdraw
-from bot.render import MAX_CONTENT
-from bot.sender import outdated, overtaken, overtaken_news, stale
+from bot.core import outbox as messages
+from bot.core.outbox import strip as withdraw
+from bot.discord.in_place import RECENT_SECONDS, InPlace
+from bot.discord.sender import outdated, overtaken, overtaken_news, stale
+from bot.present.render import MAX_CONTENT
 from bot.store import PendingMessage
 
 

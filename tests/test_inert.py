@@ -2,7 +2,7 @@
 
 Three layers of evidence:
 
-- the helper (bot/inert.py) on named cases, and as properties over any text: nothing it
+- the helper (bot/present/inert.py) on named cases, and as properties over any text: nothing it
   returns holds a bidirectional or invisible control, a live markdown link, mention or
   formatting character, or more than twice its limit; and what Discord shows of it (its
   escapes undone) is the cleaned text itself, so escaping loses nothing;
@@ -29,16 +29,17 @@ from babel.messages.pofile import read_po
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import i18n, narrator, render
-from bot.bank import Bank
-from bot.inert import NAME_LIMIT, clean, inert
-from bot.messages import Body, pinged
+from bot.core import narration as narrator
+from bot.core.chips import Bank
+from bot.core.outbox import Body, pinged
+from bot.core.ratings import RatingRow, fresh
+from bot.core.replays import EVERYONE, PlayedGame, frame_text
+from bot.core.table import Seat, Table, TableError
 from bot.plugins import install_plugins
-from bot.ratings import RatingRow, fresh
-from bot.render import board_text, lobby_text, private_text
-from bot.replays import EVERYONE, PlayedGame, frame_text
+from bot.present import i18n, render
+from bot.present.inert import NAME_LIMIT, clean, inert
+from bot.present.render import board_text, lobby_text, private_text
 from bot.store import LeaderboardRow, Store
-from bot.table import Seat, Table, TableError
 from cogs.leaderboards import leaderboard_line, rating_line
 from engine.games import GAMES
 from engine.i18n import Msg, msg
@@ -121,7 +122,7 @@ def test_named_cases() -> None:
 
 
 def test_sentences_keep_their_own_formatting_and_show_names_inert() -> None:
-    """`bot.i18n.render` escapes the data in a sentence (its plain parameters, the plain
+    """`bot.present.i18n.render` escapes the data in a sentence (its plain parameters, the plain
     parts of a join), never the template; a label or a picture gets the cleaned text."""
     won = msg("🏆 **{winners}** won the game.", winners="a*b <@1>")
     assert i18n.render(won, "en") == "🏆 **a\\*b \\<@1>** won the game."

@@ -21,8 +21,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot import i18n
-from bot.bank import Bank
+from bot.core.chips import Bank
+from bot.present import i18n
 from bot.store import (
     HOUSE,
     REASON_OPENING,

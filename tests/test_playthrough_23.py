@@ -15,12 +15,14 @@ from dataclasses import replace
 
 import pytest
 
-from bot import cash, i18n, narrator, render
-from bot.i18n import render as render_text
-from bot.images import Row
+from bot.core import cash_table as cash
+from bot.core import narration as narrator
+from bot.core.table import Seat, Table
 from bot.plugins import install_plugins
-from bot.render import cards_text, private_text
-from bot.table import Seat, Table
+from bot.present import i18n, render
+from bot.present.i18n import render as render_text
+from bot.present.images import Row
+from bot.present.render import cards_text, private_text
 from cogs.chip_games import holdem_public
 from cogs.high_low_games import reveal_private, spew_public
 from cogs.pokeno import private_lines

@@ -10,12 +10,12 @@ import random
 import discord
 import pytest
 
-from bot.components import prompt_view
-from bot.messages import prompt_from_json, prompt_to_json
-from bot.outcomes import action_for
+from bot.core.outbox import prompt_from_json, prompt_to_json
+from bot.core.outcomes import action_for
+from bot.core.table import Table
+from bot.discord.components import prompt_view
 from bot.plugins import install_plugins
-from bot.render import private_text
-from bot.table import Table
+from bot.present.render import private_text
 from engine.cards import parse_cards
 from engine.game import Action, CardPick, Choice, Prompt
 from engine.games.pokeno.rules import Pokeno

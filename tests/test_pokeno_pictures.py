@@ -8,8 +8,8 @@ import random
 
 import discord
 
-from bot.render import event_embed
-from bot.sender import box_pictures
+from bot.discord.sender import box_pictures
+from bot.present.render import event_embed
 from cogs.pokeno import POKENO, event_images
 from engine.game import Event
 from engine.games.pokeno.rules import Pokeno

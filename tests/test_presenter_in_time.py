@@ -1,5 +1,5 @@
 """A click the bot is slow to answer is acknowledged before Discord's 3 s run out
-(`bot.presenter.in_time`), and the answer then edits the clicked message."""
+(`bot.discord.presenter.in_time`), and the answer then edits the clicked message."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import presenter
+from bot.discord import presenter
 
 
 class Response:
@@ -82,7 +82,7 @@ async def test_a_click_that_expired_before_its_answer_is_logged_not_raised(
     """A process far behind may answer a click after Discord dropped it (404, 10062): the
     move is saved; the failed answer is logged, and nothing treats the message as answered
     in place."""
-    from bot.outcomes import Private
+    from bot.core.outcomes import Private
 
     class Expired:
         status, reason = 404, "Not Found"
@@ -108,7 +108,7 @@ async def test_a_click_that_expired_before_its_answer_is_logged_not_raised(
 
     sender = Sender()
     shown = presenter.Presenter(None, sender)  # type: ignore[arg-type]
-    with caplog.at_level("INFO", logger="bot.presenter"):
+    with caplog.at_level("INFO", logger="bot.discord.presenter"):
         await shown._acknowledge(Click(), Private("7c36648f", 0, "Your hand", "1-0", None))  # type: ignore[arg-type]
     assert "could not answer an expired click" in caplog.text
     assert sender.answered == []

@@ -2,7 +2,7 @@
 stronger AI level is rated above a weaker one, and the boards and /stats show them.
 
 The reference here is the `openskill` package itself, called directly on the results as the
-store recorded them, never the project's own `bot.ratings`. The store's tests run on both
+store recorded them, never the project's own `bot.core.ratings`. The store's tests run on both
 backends (SQLite, PostgreSQL: the `database` fixture).
 """
 
@@ -16,7 +16,7 @@ from statistics import fmean
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.ratings import RATED_AFTER, Skill, ai_entity, rate
+from bot.core.ratings import RATED_AFTER, Skill, ai_entity, rate
 from bot.store import GameRecord, PlayerResult, Store
 from cogs.leaderboards import PageButton, default_order, leaderboard_page
 from engine.ai_levels import NOVICE, STANDARD, ai_move
@@ -130,7 +130,7 @@ async def test_the_projects_ratings_are_openskills_on_recorded_games(
 
 async def test_a_chip_session_is_rated_by_its_net_chips(store: Store,
                                                         db_path: Path | str) -> None:
-    """A cash table's record ranks its seats by net chips (`bot.results.record`); a shared
+    """A cash table's record ranks its seats by net chips (`bot.core.game_records.record`); a shared
     place is a draw, as OpenSkill rates a tie."""
     nets = {1: 140, 2: -70, 3: -70, None: 0}
     places = {1: 1, 2: 3, 3: 3, None: 2}

@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.i18n import render
+from bot.core.replays import EVERYONE, PlayedGame, frame_text
 from bot.plugins import install_plugins
-from bot.render import cards_text
-from bot.replays import EVERYONE, PlayedGame, frame_text
+from bot.present.i18n import render
+from bot.present.render import cards_text
 from engine.game import IllegalAction
 from engine.games import GAMES
 from engine.notation import Notation, Replayer

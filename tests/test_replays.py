@@ -1,4 +1,4 @@
-"""Replays of the store's ended games (bot/replays.py), without Discord: the notation of a
+"""Replays of the store's ended games (bot/core/replays.py), without Discord: the notation of a
 finished game rebuilds it, a cash table's deals come back with the seats and stacks each was
 dealt on, a game still running has no replay, and the final message carries the Replay
 button and the game's short id."""
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cash_desk import CashDesk
-from bot.outcomes import action_for
-from bot.replays import (
+from bot.core.between_deals import CashDesk
+from bot.core.outcomes import action_for
+from bot.core.replays import (
     EVERYONE,
     ReplayUnavailable,
     find_game,
@@ -20,9 +20,9 @@ from bot.replays import (
     load_notation,
     recent_games,
 )
-from bot.service import TableService
+from bot.core.service import TableService
+from bot.core.table import DEAL_RECORD, Table
 from bot.store import Store
-from bot.table import DEAL_RECORD, Table
 from engine.games import GAMES
 from engine.notation import Replayer, games, parse, write
 from tests.support.guessing import Guessing

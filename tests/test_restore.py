@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.service import TableService
+from bot.core.service import TableService
+from bot.core.table import Table
 from bot.store import Store
-from bot.table import Table
 
 
 async def test_good_snapshots_come_back_and_corrupt_ones_are_set_aside(tmp_path: Path) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.cash_desk import CashDesk
-from bot.outcomes import LobbyOutcome, NeedText, Private
-from bot.service import TableService
+from bot.core.between_deals import CashDesk
+from bot.core.outcomes import LobbyOutcome, NeedText, Private
+from bot.core.service import TableService
+from bot.core.table import Table, TableError
 from bot.store import ChipChange, Store
-from bot.table import Table, TableError
 from engine.game import Action
 from engine.games import GAMES
 from engine.replay import replay

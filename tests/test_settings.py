@@ -303,8 +303,8 @@ def test_this_host_has_the_readmes_en_GB_and_the_default_en_US():
 
 def test_table_settings_offer_exactly_the_installed_dictionaries():
     # Every `dictionary` option (/table settings, /sppoker start, /holdem-sppoker start) is
-    # this one declaration (bot/validation.py, cogs/common.py).
-    from bot.validation import DICTIONARY
+    # this one declaration (bot/core/validation.py, cogs/common.py).
+    from bot.core.validation import DICTIONARY
     from cogs.common import Option
 
     installed = installed_dictionaries()

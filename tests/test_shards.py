@@ -1,5 +1,5 @@
 """Shards: which guilds a process drives, and the leases that keep two processes from driving
-the same tables (bot.shards), on both backends."""
+the same tables (bot.discord.shards), on both backends."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-import bot.routing
-import bot.shards
-from bot.shards import LeaseKeeper, ShardPlan, gone, shard_of, this_process
+import bot.discord.routing
+import bot.discord.shards
+from bot.discord.shards import LeaseKeeper, ShardPlan, gone, shard_of, this_process
 from bot.store import Store, StoreError
 from tests.support.patience import patient
 
@@ -33,8 +33,8 @@ def test_a_plan_owns_the_guilds_of_its_shards():
     assert not plan.owns(None)  # DMs: shard 0
     assert ShardPlan.of(None, None) == ShardPlan(1, (0,))
     assert all(ShardPlan.of(None, None).owns(g) for g in [*guilds, None])
-    assert doctest.testmod(bot.shards).failed == 0
-    assert doctest.testmod(bot.routing).failed == 0
+    assert doctest.testmod(bot.discord.shards).failed == 0
+    assert doctest.testmod(bot.discord.routing).failed == 0
 
 
 def test_a_holder_is_gone_only_if_its_process_on_this_host_is():
@@ -160,7 +160,7 @@ class RouterStore:
 async def test_a_dm_click_passes_on_in_the_notification_unless_it_is_too_long():
     """Shard 0's process passes a click on another shard's table on in the NOTIFY itself
     (one round trip); one too long for a NOTIFY's 8,000 bytes goes as a row to claim."""
-    from bot.routing import CHANNEL, NOTIFY_BYTES, InteractionRouter
+    from bot.discord.routing import CHANNEL, NOTIFY_BYTES, InteractionRouter
 
     def click(size: int) -> dict[str, object]:
         return {"id": "5", "data": {"custom_id": "dc:c:7c36648f:1:3:0"}, "pad": "x" * size}

@@ -1,6 +1,6 @@
 """The options a game's `start` takes (issue 23: the rules pages cited stakes and clocks
 nobody could set): each one is an option its engine plays, declared once in
-bot/validation.py (its range, and the pairs that must go together), named by the rules pages
+bot/core/validation.py (its range, and the pairs that must go together), named by the rules pages
 exactly as a reader's Discord names it, and listed in the lobby in words in the table's
 language. The whole path through the bot is tests/e2e/test_start_options.py."""
 
@@ -17,12 +17,13 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n, validation
+from bot.core import validation
+from bot.core.table import Seat, Table
+from bot.core.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf
+from bot.discord.translator import Translator
 from bot.plugins import PLUGIN_MODULES
-from bot.render import dictionary_name, lobby_text, options_words
-from bot.table import Seat, Table
-from bot.translator import Translator
-from bot.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf
+from bot.present import i18n
+from bot.present.render import dictionary_name, lobby_text, options_words
 from cogs.common import Option, refused_answer
 from engine.games import GAMES
 from loopback import limits, schemas
@@ -49,7 +50,7 @@ INVOKED = re.compile(r"`/([\w-]+) (\w+)((?: [^`]*)?)`")  # a command typed: `/x 
 
 @pytest.fixture(scope="module")
 def tree() -> app_commands.CommandTree[Any]:
-    """The slash commands as the bot registers them (its games' cogs and bot.app's)."""
+    """The slash commands as the bot registers them (its games' cogs and bot.discord.app's)."""
     async def build() -> app_commands.CommandTree[Any]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
         for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):

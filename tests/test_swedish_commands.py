@@ -4,7 +4,7 @@ command tree under those names, as a Discord client in the page's language shows
 Swedish pages cite `/statistik` and `/pokeno starta [mål]`, the English ones `/stats`.
 
 The tree is the one the bot registers, with the Swedish names its translator gives Discord
-(`bot.translator`), serialized as discord.py sends it at a sync.
+(`bot.discord.translator`), serialized as discord.py sends it at a sync.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ def command_payloads() -> list[dict[str, Any]]:
     import discord
     from discord.ext import commands
 
-    from bot import i18n
+    from bot.discord.translator import Translator
     from bot.plugins import PLUGIN_MODULES
-    from bot.translator import Translator
+    from bot.present import i18n
 
     async def build() -> list[dict[str, Any]]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())

@@ -22,13 +22,15 @@ from typing import Any
 
 import pytest
 
-from bot import i18n, messages, narrator
-from bot.i18n import using
-from bot.images import render_cards, wild_word
-from bot.render import board_text
-from bot.replays import move_text
-from bot.sender import draw
-from bot.table import Table
+from bot.core import narration as narrator
+from bot.core import outbox as messages
+from bot.core.replays import move_text
+from bot.core.table import Table
+from bot.discord.sender import draw
+from bot.present import i18n
+from bot.present.i18n import using
+from bot.present.images import render_cards, wild_word
+from bot.present.render import board_text
 from cogs.tables import Tables
 from engine.cards import parse_cards
 from engine.game import Action, Event
@@ -71,7 +73,7 @@ def test_a_replays_move_line_is_in_the_readers_language(move: Move, kind: str, e
 def test_every_action_a_game_takes_has_a_swedish_verb() -> None:
     """Every name in the vocabulary is translated (a new action added to it without a
     Swedish word would show in English on a Swedish replay)."""
-    from bot.replays import GAME_MOVE_VERBS, MOVE_VERBS, MOVE_WORDS
+    from bot.core.replays import GAME_MOVE_VERBS, MOVE_VERBS, MOVE_WORDS
 
     catalogue = i18n.catalogue("sv")
     for key in [*MOVE_VERBS.values(), *GAME_MOVE_VERBS.values(), *MOVE_WORDS.values()]:
@@ -97,7 +99,7 @@ def test_the_solitaires_board_is_titled_in_the_tables_language() -> None:
 
 
 class Settings:
-    """A server's stored settings, as `bot.validation.guild_settings` reads them."""
+    """A server's stored settings, as `bot.core.validation.guild_settings` reads them."""
 
     def __init__(self, stored: dict[str, Any]) -> None:
         self.stored = stored
@@ -184,7 +186,7 @@ def test_the_painter_draws_a_sppoker_reveal_in_the_language_it_was_written_in(
     """The pictures are drawn in another process, where no table's language is set: the
     body carries it. Before, the reveal's notes said "spelling" on a Swedish table."""
     from bot.plugins import install_plugins
-    from bot.render import renderer_for
+    from bot.present.render import renderer_for
 
     install_plugins()
     drawn: list[tuple[list[Any], str | None]] = []

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from bot.table import Table, TableError, prompt_digest
+from bot.core.table import Table, TableError, prompt_digest
 from engine.game import Action
 from engine.games import GAMES
 from tests.support.guessing import Guessing

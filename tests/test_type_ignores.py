@@ -1,8 +1,8 @@
 """`# type: ignore` in bot/, cogs/ and engine/ stays rare and says why (issue 24, "A typed bot").
 
-The bot is typed (bot.app's `DealersChoiceBot`, reached through `bot_of` or a cog's `self.bot`),
-so nothing of the project needs one to reach the bot; what is left is where a library's own
-typing forces one. Each says why on its own line, after the ignore."""
+The bot is typed (bot.discord.app's `DealersChoiceBot`, reached through `bot_of` or a cog's
+`self.bot`), so nothing of the project needs one to reach the bot; what is left is where a library's
+own typing forces one. Each says why on its own line, after the ignore."""
 
 from __future__ import annotations
 

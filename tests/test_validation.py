@@ -1,4 +1,4 @@
-"""Every value a person can hand the bot is checked by the bot (bot/validation.py): each
+"""Every value a person can hand the bot is checked by the bot (bot/core/validation.py): each
 declared range and set, the slash commands' schema read from the same declarations, stored
 settings read through the same checks, and dictionary tags that never become paths."""
 
@@ -14,10 +14,9 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n, validation, wordlists
-from bot.plugins import PLUGIN_MODULES
-from bot.settings import SettingsError, load_settings
-from bot.validation import (
+from bot import wordlists
+from bot.core import validation
+from bot.core.validation import (
     DICTIONARY,
     LOCALE,
     Bound,
@@ -29,6 +28,9 @@ from bot.validation import (
     guild_settings,
     setting_is_valid,
 )
+from bot.plugins import PLUGIN_MODULES
+from bot.present import i18n
+from bot.settings import SettingsError, load_settings
 from cogs.common import Option, Refused, refused_answer
 
 BOUNDS = [value for value in vars(validation).values() if isinstance(value, Bound)]
@@ -134,7 +136,7 @@ def test_a_refusal_names_the_option_as_the_readers_client_does() -> None:
 
 
 def _command_tree() -> app_commands.CommandTree[Any]:
-    """The slash commands as the bot registers them (bot.app: the games' cogs and the rest)."""
+    """The slash commands as the bot registers them (bot.discord.app: the cogs)."""
     async def build() -> app_commands.CommandTree[Any]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
         for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):
@@ -223,7 +225,7 @@ BROKEN = {"starting_chips": -1000, "daily_chips": 0, "dictionary": "../../etc/pa
 def test_settings_written_before_they_were_checked_read_as_their_defaults(
         caplog: pytest.LogCaptureFixture) -> None:
     store = Settings(**BROKEN)
-    with caplog.at_level(logging.WARNING, logger="bot.validation"):
+    with caplog.at_level(logging.WARNING, logger="bot.core.validation"):
         for key in BROKEN:
             assert asyncio.run(guild_setting(store, 1, key, "default")) == "default"
         assert asyncio.run(guild_settings(store, 1)) == {}
@@ -250,7 +252,7 @@ def test_a_change_of_settings_with_one_bad_value_is_refused_whole() -> None:
 
 
 def test_the_bank_reads_its_settings_through_the_checks() -> None:
-    from bot.bank import DEFAULT_DAILY, Bank
+    from bot.core.chips import DEFAULT_DAILY, Bank
 
     class Store(Settings):
         starting_chips = 1000

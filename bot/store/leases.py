@@ -1,5 +1,5 @@
-"""Shard leases: which process drives the tables of which shard (see `bot.shards`); and the
-interactions one process passes on to another (`bot.routing`).
+"""Shard leases: which process drives the tables of which shard (see `bot.discord.shards`); and the
+interactions one process passes on to another (`bot.discord.routing`).
 
 A lease is one row per shard with its owner and an expiry. Taking one is a single upsert
 that succeeds only if the shard is free, already ours, expired, or held by the owner we name

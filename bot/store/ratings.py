@@ -3,13 +3,13 @@
 `_rate_game` runs inside the transaction that records the game (`GameRecords._insert_game`),
 so a game's result and the ratings it moved are written together or not at all: no crash
 can leave a counted game unrated, or rate a game that was never recorded. Aborted games are
-never rated, as they never count. The arithmetic is OpenSkill's (`bot.ratings`); this module
+never rated, as they never count. The arithmetic is OpenSkill's (`bot.core.ratings`); this module
 only reads the ratings before, and writes those after and the change.
 """
 
 from __future__ import annotations
 
-from bot.ratings import (
+from bot.core.ratings import (
     RATED_AFTER,
     PlayerRating,
     RatingRow,

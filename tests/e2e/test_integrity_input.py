@@ -5,7 +5,7 @@ click forged from another server or channel, and a slash command the bot reaches
 The bot must check every value itself and refuse a bad one privately, saying what it
 accepts, with nothing changed; read a bad stored setting as its default; refuse a click on a
 table of another server or channel; and acknowledge a command before Discord's 3 s run out,
-however late it got to it. On the code before bot/validation.py every test here failed: a
+however late it got to it. On the code before bot/core/validation.py every test here failed: a
 `buy_in:-500` credited chips, the settings were stored, `/chips balance` and `/sppoker start`
 crashed on them, a member of another server joined and cancelled the lobby, and a late
 `/badugi start` was answered after its deadline instead of being deferred.

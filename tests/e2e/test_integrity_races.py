@@ -4,7 +4,7 @@ two tables at once. Each must leave exactly one truth: the lobby closed and ever
 one table in the channel, never more chips than there were; and the same after a kill -9.
 
 Each race is run a few times, since two clicks "at the same instant" interleave differently
-each time; on the code before the command discipline (bot/service.py) every one of them
+each time; on the code before the command discipline (bot/core/service.py) every one of them
 failed within its tries (lobbies came back, a second and third table opened, chips were
 created).
 """

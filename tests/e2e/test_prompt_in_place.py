@@ -1,4 +1,4 @@
-"""A person's next prompt replaces the DM message they just answered (`bot/in_place.py`).
+"""A person's next prompt replaces the DM message they just answered (`bot/discord/in_place.py`).
 
 Discord allows about 5 messages per 5 s in a DM channel; a new DM per prompt plus the edit
 that took the buttons off the old one kept a quick player waiting seconds for their buttons.

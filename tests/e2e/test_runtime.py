@@ -45,7 +45,7 @@ async def test_kill_9_mid_game_then_the_same_buttons_finish_it(world: World) -> 
     told = await bob.submit_modal({"Your word": "zz"})
     assert "⚠️" in told.message.text  # ZZ is no word: not declared, asked again
     # His clock runs out with ZZ standing: the hand is revealed with it, and it loses. A
-    # restored table gives every clock at least 30 s (bot/service.py restore), so his ten
+    # restored table gives every clock at least 30 s (bot/core/service.py restore), so his ten
     # seconds are 30 here: most of this test's time is that wait, and it is the point (a
     # restored clock still fires).
     await discord.wait_for(lambda: "won" in channel_text(general), timeout=40)

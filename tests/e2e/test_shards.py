@@ -1,7 +1,7 @@
 """Shards through the real bot: one process running two shards, and two processes (one shard
 each) on one PostgreSQL database, one of them killed -9 and started again mid-game while the
 other's game goes on; DM clicks on the second shard's table reach shard 0's process (as
-Discord sends them) and are passed on to the process that drives it (bot.routing)."""
+Discord sends them) and are passed on to the process that drives it (bot.discord.routing)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.shards import shard_of
+from bot.discord.shards import shard_of
 from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
 from loopback.handles import ChannelHandle, UserHandle

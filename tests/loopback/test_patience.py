@@ -26,7 +26,7 @@ from tests.support.patience import (
 
 
 class Deferring(discord.Client):
-    """Answers everything after a deferral, the ways bot/presenter.py does when busy."""
+    """Answers everything after a deferral, the ways bot/discord/presenter.py does when busy."""
 
     def __init__(self, guild_id: int) -> None:
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)

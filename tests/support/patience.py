@@ -26,7 +26,7 @@ those 3 s itself, PatientDiscord compiles Discord's request schemas as it starts
 bot connects (see `PatientDiscord.start`).
 
 A busy bot meets the 3 s by deferring: it acknowledges a click or a command whose answer is
-not ready after 2 s (bot/presenter.py `in_time`) and sends the answer when it has it, as an
+not ready after 2 s (bot/discord/presenter.py `in_time`) and sends the answer when it has it, as an
 edit of the clicked message or the "thinking…" placeholder, or as a followup. On a quiet
 machine it never defers, so the tests read a click's answer right after the click
 (`result.text`, `result.response == "update_message"`); on a busy one they read the

@@ -7,7 +7,7 @@
 * `Database.write_one`: a write that is one statement, atomic by itself (on PostgreSQL without
   BEGIN and COMMIT: one round trip, not three).
 * `Database.listen` and `Database.notify`: PostgreSQL's LISTEN/NOTIFY, by which processes
-  sharing the database wake each other (`bot.routing`).
+  sharing the database wake each other (`bot.discord.routing`).
 * `Connection.execute` (returns the rows affected), `executemany`, `fetch_all`, `fetch_one`.
   Rows are read by column name or position (`sqlite3.Row` and `asyncpg.Record` both are).
   New ids come back with ``INSERT ... RETURNING id``, never `lastrowid`.

@@ -33,8 +33,8 @@ and descriptions). Button and menu labels, modal titles and card pictures show t
 there the cleaned text is right.
 
 The escapes keep a name from *looking* like anything; the guarantee that nobody is pinged
-because of a name is `allowed_mentions` (bot/app.py: none by default; a message names the
-users it means to ping, by id, in its body's `pings`: `bot.messages.post`).
+because of a name is `allowed_mentions` (bot/discord/app.py: none by default; a message names the
+users it means to ping, by id, in its body's `pings`: `bot.core.outbox.post`).
 
 The escapes are discord.py's own (`discord.utils`), pure string functions, so this module
 stays in step with the library's idea of Discord's markdown rather than keeping a copy that

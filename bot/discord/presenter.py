@@ -2,10 +2,10 @@
 
 It decides nothing: a click or a command becomes a service call; the outcome becomes the
 interaction's answer (an ephemeral error, the seat's updated view where it clicked, a modal).
-Everything else a step tells goes through the outbox (`bot.sender`). The service's refusal
+Everything else a step tells goes through the outbox (`bot.discord.sender`). The service's refusal
 (`TableError`) is not caught here: it goes on to the one handler of the commands
-(`bot.tree.Tree.on_error`) or of the buttons (`bot.components.refusing`), which answer it
-with `refuse`.
+(`bot.discord.tree.Tree.on_error`) or of the buttons (`bot.discord.components.refusing`),
+which answer it with `refuse`.
 
 Every interaction that waits on the database or the service is answered in time: its work
 runs under `in_time`, which acknowledges it (a deferral) once Discord's 3 s are close, and
@@ -24,18 +24,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot import components, i18n
-from bot.cash_desk import CashDesk
-from bot.messages import prompt_from_json
-from bot.outcomes import NeedText, Private
-from bot.render import localized_prompt
-from bot.service import TableService
-from bot.table import TableError, error_text
+from bot.core.between_deals import CashDesk
+from bot.core.outbox import prompt_from_json
+from bot.core.outcomes import NeedText, Private
+from bot.core.service import TableService
+from bot.core.table import TableError, error_text
+from bot.discord import components
+from bot.present import i18n
+from bot.present.render import localized_prompt
 from engine.game import Prompt, TextAsk
 from engine.i18n import Msg, msg
 
 if TYPE_CHECKING:
-    from bot.sender import Sender
+    from bot.discord.sender import Sender
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -115,8 +116,8 @@ def refusal(text: str) -> Answer:
 async def refuse(interaction: discord.Interaction, error: TableError) -> None:
     """The table service's refusal, to the person alone, in the language their interaction
     set (`i18n.for_interaction`). The service refuses by raising `TableError`; the presenter
-    lets it go, and the one handler of the commands (`bot.tree.Tree.on_error`) or of the
-    buttons (`bot.components.refusing`) answers it here."""
+    lets it go, and the one handler of the commands (`bot.discord.tree.Tree.on_error`) or of the
+    buttons (`bot.discord.components.refusing`) answers it here."""
     await deliver(interaction, refusal(error_text(error)))
 
 
@@ -453,7 +454,8 @@ class Presenter:
                 # made and saved, and "Show my hand" shows the seat where it stands.
                 log.info("could not answer an expired click: %s", error)
                 return
-            # In a DM, the seat's next prompt may take this message's place (`bot.in_place`).
+            # In a DM, the seat's next prompt may take this message's place
+            # (`bot.discord.in_place`).
             self.sender.answered_here(private.table_id, private.seat, interaction)
         else:
             await interaction.response.send_message(private.content, view=view, ephemeral=True)

@@ -1,5 +1,5 @@
 """One card drawn as a picture (face, back, wild card), with the fonts, shapes and inks it
-needs, and the palette PNG encoding; `bot.images` lays cards out in rows and panels.
+needs, and the palette PNG encoding; `bot.present.images` lays cards out in rows and panels.
 
 Pure Pillow, no Discord. A card's face is drawn once and cached, so a hand is a handful of
 pastes; output is deterministic (the same card gives the same pixels).

@@ -23,8 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot import i18n
-from bot.table import DEFAULT_BUY_IN
+from bot.core.table import DEFAULT_BUY_IN
+from bot.present import i18n
 from engine.chips.deal import STAKES
 from engine.games.holdem_sppoker.rules import DEFAULTS as HOLDEM_DEFAULTS
 from engine.games.red_dog.rules import DEFAULT_ANTE as RED_DOG_DEFAULT_ANTE
@@ -166,7 +166,7 @@ def checked_relations(options: Mapping[str, object], relations: tuple[NoMoreThan
 def _shown(value: object, limit: int = 40) -> str:
     """A refused value as the refusal quotes it: a number as it is, anything else as Python
     writes it (quotes show a text for the text it is), clipped. A parameter of a `Msg`, it is
-    data: the bot makes it inert where the refusal is rendered (`bot.i18n.render`)."""
+    data: the bot makes it inert where the refusal is rendered (`bot.present.i18n.render`)."""
     text = str(value) if isinstance(value, int | float) and not isinstance(value, bool) \
         else repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -2,16 +2,16 @@
 what a table that ends gives back in chips, and its players' names.
 
 A points game is scored by its result; a cash table (a chip game) by each seat's net chips,
-whose ledger rows are the buy-ins and cash-outs (`bot.cash`), written with the record.
+whose ledger rows are the buy-ins and cash-outs (`bot.core.cash_table`), written with the record.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot import cash
+from bot.core import cash_table as cash
+from bot.core.table import Table
 from bot.store import ChipChange, GameRecord, GameStatus, PlayerResult, Store
-from bot.table import Table
 from engine.game import Event, GameResult, places_from_scores
 
 

@@ -9,7 +9,7 @@ handler took. The two refusals:
 - the table service's refusal (`TableError`: a table already open here, not the host): the
   person is told why, in their language.
 
-The buttons, menus and word modals have their own one handler (`bot.components.refusing`).
+The buttons, menus and word modals have their own one handler (`bot.discord.components.refusing`).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import logging
 import discord
 from discord import app_commands
 
-from bot import i18n
-from bot.presenter import Answer, answer_in_time, refuse
-from bot.table import TableError
-from bot.validation import InvalidValue
+from bot.core.table import TableError
+from bot.core.validation import InvalidValue
+from bot.discord.presenter import Answer, answer_in_time, refuse
+from bot.present import i18n
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def refused_answer(invalid: InvalidValue) -> Answer:
 
 
 class Tree(app_commands.CommandTree[discord.Client]):
-    """The bot's command tree (bot.app passes it as `tree_cls`)."""
+    """The bot's command tree (bot.discord.app passes it as `tree_cls`)."""
 
     async def on_error(self, interaction: discord.Interaction[discord.Client],
                        error: app_commands.AppCommandError, /) -> None:

@@ -1,7 +1,7 @@
 """What a step must tell, as plain JSON bodies: the rows of the durable outbox.
 
 The table service decides every message under the table's lock and writes these bodies in
-the same transaction as the step's snapshot; only the sender (`bot.sender`) turns them into
+the same transaction as the step's snapshot; only the sender (`bot.discord.sender`) turns them into
 Discord calls. Keeping them plain JSON is what lets them outlive a crash, and lets the
 service be tested without Discord.
 
@@ -22,7 +22,7 @@ restart.
 Mentions are allowed by id, never found in text: a channel `post` or `upsert` lists in
 `pings` the users it means to ping (the sender allows exactly those, `pinged`), and a DM's
 `fallback` in the channel pings only that DM's person. Everything else pings nobody, whatever
-a name in it looks like (names are inert anyway: `bot.inert`).
+a name in it looks like (names are inert anyway: `bot.present.inert`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from bot import i18n
+from bot.present import i18n
 from engine.game import Action, CardPick, Choice, Event, Prompt, TextAsk
 from engine.i18n import Msg
 
@@ -147,7 +147,7 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
     """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed
     (it may ping the DM's person, and nobody else); `clocks` are the table's clocks this
     prompt starts, restarted when it is delivered; `step`, the table's step a seat's prompt
-    shows (`bot.sender.overtaken`); `pings`, the users a channel message means to ping
+    shows (`bot.discord.sender.overtaken`); `pings`, the users a channel message means to ping
     (mentioned in it by id)."""
     if (channel is None) == (user is None):
         raise ValueError("a post goes to a channel or to a user")
@@ -208,6 +208,6 @@ def strip(ref: str) -> Body:
 def answered(seat: int, step: int) -> Body:
     """The mark a seat's own click leaves in its prompt queue, saved with the step the click
     made: the answer showed the seat the table at `step`, so the sender drops any prompt of
-    the seat written before it that is still queued (`bot.sender.overtaken`), a restart
+    the seat written before it that is still queued (`bot.discord.sender.overtaken`), a restart
     after a crash included, instead of sending it over that answer with step-old buttons."""
     return {"op": "answered", "ref": f"prompt:{seat}", "step": step}

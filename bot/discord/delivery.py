@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.render import MAX_CONTENT
+from bot.present.render import MAX_CONTENT
 
 if TYPE_CHECKING:
     from discord.ext import commands

@@ -28,14 +28,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bot.shards import ShardPlan, shard_of
+from bot.discord.shards import ShardPlan, shard_of
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "dc_interactions"
 # The components that act on an unfinished table: lobby, cash table, show hand, choice,
-# pick, modal (bot.components). A replay button reads a finished game: any process can.
+# pick, modal (bot.discord.components). A replay button reads a finished game: any process can.
 _TABLE_ID = re.compile(r"dc:[lkhcpm]:([0-9a-f]+)(?::|$)")
 
 Parser = Callable[[dict[str, Any]], None]

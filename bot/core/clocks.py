@@ -12,10 +12,10 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.table import Table, TableError
+from bot.core.table import Table, TableError
 
 if TYPE_CHECKING:
-    from bot.service import TableService
+    from bot.core.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class Clocks:
     async def _clock(self, table_id: str) -> None:
         """Wait for the table's nearest alarm, then fire it as a command on the table as it
         is then (read afresh each time: every step installs a new table object)."""
-        from bot.service import LOBBY_KEY
+        from bot.core.service import LOBBY_KEY
 
         service = self.service
         try:

@@ -18,9 +18,9 @@ So a command that fails at any point, a save the database refuses (not enough ch
 balance is checked by the database inside the transaction, not from a figure read before)
 or a process killed between two awaits, leaves memory and the store agreeing on the state
 before the command; a player who saw their action succeed never loses any of it. The
-Discord side (cogs, `bot.presenter`) turns interactions into these calls and outcomes into
-replies; `bot.sender` delivers the outbox. Clocks and AI seats are the service's own tasks
-(`bot.clocks`) and go through the same door.
+Discord side (cogs, `bot.discord.presenter`) turns interactions into these calls and outcomes into
+replies; `bot.discord.sender` delivers the outbox. Clocks and AI seats are the service's own tasks
+(`bot.core.clocks`) and go through the same door.
 """
 
 from __future__ import annotations
@@ -32,12 +32,14 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot import cash, i18n, messages, narrator, results
-from bot.bank import Bank
-from bot.clocks import Clocks
-from bot.inert import inert
-from bot.messages import Body
-from bot.outcomes import (
+from bot.core import cash_table as cash
+from bot.core import game_records as results
+from bot.core import narration as narrator
+from bot.core import outbox as messages
+from bot.core.chips import Bank
+from bot.core.clocks import Clocks
+from bot.core.outbox import Body
+from bot.core.outcomes import (
     LobbyOutcome,
     NeedText,
     Private,
@@ -45,9 +47,13 @@ from bot.outcomes import (
     iso,
     require_host_or_admin,
 )
-from bot.render import board_text, lobby_text, private_text, renderer_for
+from bot.core.snapshot_upgrades import legacy_refs
+from bot.core.table import Table, TableError, new_table_id
+from bot.core.validation import guild_setting
+from bot.present import i18n
+from bot.present.inert import inert
+from bot.present.render import board_text, lobby_text, private_text, renderer_for
 from bot.settings import DEFAULT_AI_DELAY
-from bot.snapshots import legacy_refs
 from bot.store import (
     ChipChange,
     InsufficientChipsError,
@@ -55,8 +61,6 @@ from bot.store import (
     MessageRef,
     Store,
 )
-from bot.table import Table, TableError, new_table_id
-from bot.validation import guild_setting
 from engine.game import (
     Event,
     TextAsk,
@@ -189,7 +193,7 @@ class TableService:
                                      "channel.", title=title))
             if solo:
                 table.owner_id = user_id
-            # Read through the settings' checks (bot/validation.py): a value stored before
+            # Read through the settings' checks (bot/core/validation.py): a value stored before
             # they existed (10**9, -5) reads as the default.
             minutes = await guild_setting(self.store, guild_id, "lobby_minutes",
                                           LOBBY_IDLE_SECONDS / 60)
@@ -389,7 +393,7 @@ class TableService:
         return answer
 
     async def step_by_clock(self, table: Table, events: list[Event]) -> None:
-        """A timeout or an AI move, applied by `bot.clocks` to its draft: save and tell."""
+        """A timeout or an AI move, applied by `bot.core.clocks` to its draft: save and tell."""
         events = events + results.deal_end(table)
         table.sync_deadlines(self.clock())
         await self.commit(table, narrator.step(table, events))

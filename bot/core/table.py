@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.inert import clean
-from bot.snapshots import upgrade_snapshot
+from bot.core.snapshot_upgrades import upgrade_snapshot
+from bot.present.inert import clean
 from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
 from engine.i18n import Msg, msg
@@ -50,7 +50,7 @@ class Seat:
     user_id: int | None = None  # None: an AI seat
 
     def __post_init__(self) -> None:
-        # Cleaned where a name enters a table (bot.inert.clean: no bidi or zero-width
+        # Cleaned where a name enters a table (bot.present.inert.clean: no bidi or zero-width
         # characters, clipped), whoever seats it or restores it; escaped where it is shown.
         self.name = clean(self.name) or (f"user {self.user_id}" if self.user_id else "?")
 
@@ -234,7 +234,7 @@ class Table:
     def log_deal(self, seed: int | str, options: dict[str, Any]) -> None:
         """A cash table's deal goes into the action log as a step of its own (by the dealer's
         seat): each deal is a game of its own, on the seats and stacks of the moment, which
-        the log alone would not tell, so replays (`bot.replays`) read them from here."""
+        the log alone would not tell, so replays (`bot.core.replays`) read them from here."""
         self.steps += 1
         header = {"deal": self.deals + 1, "seed": seed,
                   "names": [seat.name for seat in self.seats],

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.core.table import Table, TableError, error_text
 from bot.store.base import _ts
-from bot.table import Table, TableError, error_text
 from engine.cards import CardError, parse_cards
 from engine.game import Action, CardPick, Choice, Prompt, TextAsk
 from engine.i18n import msg

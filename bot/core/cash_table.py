@@ -12,8 +12,8 @@ stacks and pots.
 
 from __future__ import annotations
 
+from bot.core.table import DEFAULT_BUY_IN, Seat, Table, TableError
 from bot.store import ChipChange
-from bot.table import DEFAULT_BUY_IN, Seat, Table, TableError
 from engine.game import Event
 from engine.i18n import msg
 

@@ -1,21 +1,24 @@
 """What each audience is told about a step, decided under the table's lock as outbox bodies.
 
-Discord-free: it turns a table and the events of a step into `bot.messages` bodies (texts
-from `bot.render`, views by name, pictures as events to draw). The service writes them with
+Discord-free: it turns a table and the events of a step into `bot.core.outbox` bodies (texts
+from `bot.present.render`, views by name, pictures as events to draw). The service writes them with
 the step's snapshot, so whatever a step must tell survives a crash with it.
 
-Names are pasted inert (`bot.inert`); a body that means to ping someone says whom, by user id,
-in its `pings` (the sender allows exactly those mentions), and its text mentions them by that
+Names are pasted inert (`bot.present.inert`); a body that means to ping someone says whom, by user
+id, in its `pings` (the sender allows exactly those mentions), and its text mentions them by that
 id, never by a name.
 """
 
 from __future__ import annotations
 
-from bot import cash, i18n, messages
-from bot.i18n import render, t, t_n
-from bot.inert import inert
-from bot.messages import Body
-from bot.render import (
+from bot.core import cash_table as cash
+from bot.core import outbox as messages
+from bot.core.outbox import Body
+from bot.core.table import Table
+from bot.present import i18n
+from bot.present.i18n import render, t, t_n
+from bot.present.inert import inert
+from bot.present.render import (
     board_text,
     event_embed,
     game_title,
@@ -24,7 +27,6 @@ from bot.render import (
     private_text,
     renderer_for,
 )
-from bot.table import Table
 from engine.game import Event, Prompt
 
 MAX_EMBEDS = 10
@@ -145,7 +147,7 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
             if not any(event.kind == "hand" for event in news):
                 # Closed DMs are tried again once a deal, not at every step; meanwhile their
                 # turn is a channel message, since an edited board notifies nobody (or their
-                # "Show my hand" view, if they just answered there: `bot.in_place`).
+                # "Show my hand" view, if they just answered there: `bot.discord.in_place`).
                 if changed and prompt is not None:
                     with i18n.using(table.locale):
                         ping = messages.post(channel=table.channel_id, content=your_turn(
@@ -236,7 +238,7 @@ def replay_line(table: Table) -> str:
 
 def command_name(name: str) -> str:
     """A slash command's or option's name as a Discord client in the current locale shows
-    it (`bot.translator`)."""
+    it (`bot.discord.translator`)."""
     return i18n.translate_command(name, i18n.current(), "name") or name
 
 
@@ -259,7 +261,7 @@ def closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
 def cash_summary(table: Table) -> str:
     """What each player at a cash table won or lost over its deals, as it ends (ended by
     its players or aborted alike): the deals played to the end stand, and a deal cut short
-    counts as never dealt (`bot.cash.net`). Empty for any other table."""
+    counts as never dealt (`bot.core.cash_table.net`). Empty for any other table."""
     if not table.game_class.chip_game or table.status != "playing" or not table.seats \
             or len(table.bought) != len(table.seats):
         return ""

@@ -4,7 +4,7 @@ steps through and exports. Discord-free.
 A game is found by its short id, the id of the table it was played at (shown at its end and
 in `/stats`), within its server. A table's game record gives the header (kind, seats, options,
 seed, date, result) and its action log the moves; a cash table's log also holds a record of
-each deal (`bot.table.Table.log_deal`: its seed, seats and options, stacks and button among
+each deal (`bot.core.table.Table.log_deal`: its seed, seats and options, stacks and button among
 them), which starts that deal's section. Only ended tables have a record, so a game still
 running is never found: its notation is never written here.
 
@@ -12,7 +12,7 @@ The queries are plain, portable SQL with `?` placeholders (`bot.store.drivers`),
 read connection; SQLite and PostgreSQL alike.
 
 A notation keeps names and typed words as they were played; a replay's page shows them inert
-(`bot.inert`), like the table did.
+(`bot.present.inert`), like the table did.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.i18n import DEFAULT_LOCALE, catalogue, current, render, t
-from bot.inert import TEXT_LIMIT, clean, inert
-from bot.render import cards_text, clip, renderer_for, shown_view
+from bot.core.table import DEAL_RECORD
+from bot.present.i18n import DEFAULT_LOCALE, catalogue, current, render, t
+from bot.present.inert import TEXT_LIMIT, clean, inert
+from bot.present.render import cards_text, clip, renderer_for, shown_view
 from bot.store import Store
-from bot.table import DEAL_RECORD
 from engine.game import Action
 from engine.games import GAMES
 from engine.games.pokeno.scoring import space_name

@@ -18,7 +18,7 @@ Design choices, each for Discord:
   and letter), so a hand is a handful of pastes and one PNG encode.
 - Output is deterministic: the same input gives the same bytes (tests and message edits
   can compare images).
-- Every text drawn (labels, notes, captions, titles) is cleaned (`bot.inert.clean`): a
+- Every text drawn (labels, notes, captions, titles) is cleaned (`bot.present.inert.clean`): a
   player's name comes as they chose it, and a right-to-left override or a zero-width joiner
   would be drawn as a box. Not escaped: a picture shows no markdown, so it shows the name
   itself, not the backslashes a message needs.
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.card_art import (
+from bot.present.card_art import (
     CARD_H,
     CARD_SIZE,
     CARD_W,
@@ -56,8 +56,8 @@ from bot.card_art import (
     _shadow,
     _slot,
 )
-from bot.i18n import t
-from bot.inert import clean
+from bot.present.i18n import t
+from bot.present.inert import clean
 from engine.cards import Card
 
 __all__ = ["CARD_SIZE", "FontMissingError", "Row", "render_cards", "render_rows"]
@@ -101,7 +101,7 @@ class Row:
 
 def wild_word() -> str:
     """The word a Sppoker vowel card shows under its letter (wild in poker), in the current
-    locale: a picture is drawn in its reader's language (`bot.sender.draw`)."""
+    locale: a picture is drawn in its reader's language (`bot.discord.sender.draw`)."""
     return t("WILD")
 
 

@@ -9,8 +9,9 @@ adds up to the balance; `audit` shows a server's managers that it does.
 
 from __future__ import annotations
 
-from bot.i18n import t, t_n
-from bot.inert import inert
+from bot.core.validation import MAX_GRANT, guild_setting
+from bot.present.i18n import t, t_n
+from bot.present.inert import inert
 from bot.store import (
     HOUSE,
     REASON_REFUND,
@@ -20,7 +21,6 @@ from bot.store import (
     Store,
     TableChips,
 )
-from bot.validation import MAX_GRANT, guild_setting
 from engine.i18n import N_, msg
 
 DEFAULT_DAILY = 100
@@ -95,7 +95,7 @@ class Bank:
 
     async def richest(self, guild_id: int, page: int = 0, size: int = 10) -> list[str]:
         """The chips board's lines, in the current locale. A stored name is shown inert
-        (bot.inert); someone with no name stored yet is shown as their mention, built from
+        (bot.present.inert); someone with no name stored yet is shown as their mention, built from
         their id (it pings nobody: the board allows no mentions)."""
         rows = await self.store.chip_leaderboard(guild_id, limit=size, offset=page * size)
         return [t("{rank}. {name} — {n} chips", rank=row.rank,

@@ -12,8 +12,8 @@ Why it is shaped like this:
   like anyone else. Two AI seats of one level in one game are two opponents with the same
   rating; the level then takes the mean of the two seats' new ratings (it is one entity).
 * The place rated is the recorded place: a points game's final standing, and for a chip game
-  the session's net chips (`bot.results.record` ranks a cash table by them), so a chip game
-  is rated once per session, not per deal.
+  the session's net chips (`bot.core.game_records.record` ranks a cash table by them), so a
+  chip game is rated once per session, not per deal.
 * Shown is the conservative rating mu − 3 sigma (the skill the player is 99.7% likely to
   exceed), on a friendlier scale through OpenSkill's own `ordinal(alpha, target)`:
   40 × (mu − 3 sigma) + 1000. A newcomer (mu 25, sigma 25/3) shows 1000; an average player

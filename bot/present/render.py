@@ -4,9 +4,9 @@ Games describe their state as JSON-safe views; a game may register a `Renderer` 
 its views into text (formatting only: it decides nothing). Without one, a generic rendering
 shows the hand, the prompt and the scores.
 
-Names are inert here (`bot.inert`): every seat name this module writes goes through `inert`,
+Names are inert here (`bot.present.inert`): every seat name this module writes goes through `inert`,
 the views a game's renderer reads carry inert names (`shown_view`), and the engine's sentences
-come through `bot.i18n.render`, which makes their names and words inert. The only mentions
+come through `bot.present.i18n.render`, which makes their names and words inert. The only mentions
 written are those built from a user id, for a person the table means to ping (`pings`).
 """
 
@@ -18,11 +18,11 @@ from typing import Any, TypeVar
 
 from babel import Locale, UnknownLocaleError
 
-from bot import i18n
-from bot.i18n import render, t, t_n
-from bot.inert import inert
-from bot.table import DEFAULT_BUY_IN, Table
-from bot.validation import installed_dictionaries
+from bot.core.table import DEFAULT_BUY_IN, Table
+from bot.core.validation import installed_dictionaries
+from bot.present import i18n
+from bot.present.i18n import render, t, t_n
+from bot.present.inert import inert
 from engine.cards import CardError, label_cards, parse_cards
 from engine.chips.deal import STAKES
 from engine.game import CardPick, Choice, Event, Game, Prompt, TextAsk
@@ -340,7 +340,7 @@ def bold_lines(text: str) -> str:
 def localized_prompt(prompt: Prompt | None) -> Prompt | None:
     """A prompt's words (its question, labels, reasons) in the current locale, as buttons,
     menus and modals show them: text as it is, so names in them are cleaned, not escaped
-    (`bot.i18n.render` with `markdown=False`); its actions, the cards offered and everything
+    (`bot.present.i18n.render` with `markdown=False`); its actions, the cards offered and everything
     a click sends back unchanged."""
     if prompt is None:
         return prompt

@@ -1,7 +1,7 @@
 """The slash commands in the bot's languages: discord.py's `app_commands.Translator`, reading
-the message catalogues (`bot.i18n`), set in `setup_hook` before the commands are synced.
+the message catalogues (`bot.present.i18n`), set in `setup_hook` before the commands are synced.
 
-Kept apart from `bot.i18n`, which the Discord-free core (narrator, render) imports: this is
+Kept apart from `bot.present.i18n`, which the Discord-free core (narrator, render) imports: this is
 the one piece of the languages that needs discord.py.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from discord import app_commands
 
-from bot import i18n
+from bot.present import i18n
 
 NAMING = (
     app_commands.TranslationContextLocation.command_name,

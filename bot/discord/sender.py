@@ -8,7 +8,7 @@ sent again, and every new message carries a nonce made from its row, which Disco
 (`enforce_nonce`) uses to hand back the message it already made rather than post a copy.
 
 A seat's own answer outranks every prompt of the seat written before it: the click's step
-saves an `answered` row in the seat's queue (`bot.messages.answered`), and this process
+saves an `answered` row in the seat's queue (`bot.core.outbox.answered`), and this process
 learns of the answer before the click is acknowledged (`Sender.answering`). From then on no
 older prompt of the seat is posted, or edited in with buttons: a queued one is dropped
 (`overtaken`), one being posted at that instant is taken back once Discord has it, and the
@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiohttp
 import discord
 
-from bot import i18n
-from bot.delivery import Delivery
-from bot.in_place import InPlace
-from bot.messages import Body, destination, event_from_json, pinged
-from bot.outcomes import Private
-from bot.presenter import build_view
-from bot.render import renderer_for
+from bot.core.outbox import Body, destination, event_from_json, pinged
+from bot.core.outcomes import Private
+from bot.discord.delivery import Delivery
+from bot.discord.in_place import InPlace
+from bot.discord.presenter import build_view
+from bot.present import i18n
+from bot.present.render import renderer_for
 from bot.store import MessageRef, PendingMessage, Store
 
 if TYPE_CHECKING:
@@ -367,7 +367,7 @@ class Sender:
                         refs: dict[str, MessageRef], view: discord.ui.View | None,
                         files: list[discord.File]) -> dict[str, MessageRef | None] | None:
         """A seat's prompt edited into the DM message its person just answered, when they
-        did so moments ago (`bot.in_place`); None when it must go as a new DM.
+        did so moments ago (`bot.discord.in_place`); None when it must go as a new DM.
 
         Durable like a post: before the edit, the message is remembered under a name of its
         own row's, so a crash between the edit and the row's deletion finishes the same row
@@ -516,7 +516,7 @@ def in_place_marker(row_id: int) -> str:
 
 
 def queue_of(body: Body) -> str:
-    """The queue a row waits in (`bot.messages.destination`); a closed-DM seat's turn waits
+    """The queue a row waits in (`bot.core.outbox.destination`); a closed-DM seat's turn waits
     with that seat's prompts, not behind the channel's narration, as it may go in place."""
     if body.get("turn"):
         return f"prompt:{body['turn']['seat']}"

@@ -7,7 +7,7 @@ through here:
 
 - `t("…{x}…", x=…)` (and `t_n` for plurals) renders a bot sentence in the current locale;
 - `render(text)` renders an engine `Msg` (engine/i18n.py) or a plain string in it, the
-  names and typed words among its parameters made inert (`bot.inert`);
+  names and typed words among its parameters made inert (`bot.present.inert`);
 - the current locale is a context variable: `using(locale)` sets it for a block (the
   narrator writes each audience's messages in its language), `for_interaction` for an
   interaction's answer (the user's Discord locale when we speak it, else the server's).
@@ -16,7 +16,7 @@ Which language: a server's `/table settings locale:` (English by default) for ev
 its channels; a person's own Discord locale (sent with every interaction) for what only they
 see (DMs, ephemeral answers) when it is one we have, else the server's.
 
-`python -m bot.i18n extract` writes the templates (`data/locale/<domain>.pot`) with Babel's
+`python -m bot.present.i18n extract` writes the templates (`data/locale/<domain>.pot`) with Babel's
 extractor and merges new entries into every language's catalogue (untranslated, so the
 completeness test fails until someone translates them).
 """
@@ -32,13 +32,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from bot.inert import TEXT_LIMIT, clean, inert
+from bot.present.inert import TEXT_LIMIT, clean, inert
 from engine.i18n import Msg
 from engine.i18n import render as render_text
 
 log = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = ROOT / "data" / "locale"
 DEFAULT_LOCALE = "en"
 LOCALES = ("en", "sv")
@@ -49,7 +49,7 @@ DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "sv-SE": "sv"}
 # Domains: which source files each catalogue is extracted from, and whether it is declared
 # complete in Swedish (the completeness test holds those to every string).
 DOMAINS: dict[str, tuple[str, ...]] = {
-    "bot": ("bot/*.py", "cogs/common.py", "cogs/tables.py", "cogs/trick_games.py",
+    "bot": ("bot/**/*.py", "cogs/common.py", "cogs/tables.py", "cogs/trick_games.py",
             "cogs/chips.py", "cogs/replays.py", "cogs/sppoker.py", "cogs/leaderboards.py",
             "cogs/chip_games.py", "cogs/high_low_games.py", "cogs/help.py"),
     "cards": ("engine/cards.py", "engine/evaluator.py", "engine/tricks/play.py", "engine/i18n.py",
@@ -320,7 +320,7 @@ def render(text: Any, locale: str | None = None, *, markdown: bool = True) -> st
     """An engine text (a `Msg`, or a plain string looked up as one) in the locale.
 
     A `Msg`'s plain-string parameters are data (names, card labels, typed words; see
-    engine/i18n.py) and come out inert (`bot.inert`): escaped for a message's markdown, or,
+    engine/i18n.py) and come out inert (`bot.present.inert`): escaped for a message's markdown, or,
     with `markdown=False` (a button or menu label, a modal's words, a picture: places that
     show text as it is), only cleaned of control characters. The sentence's own formatting
     (its template's `**bold**`) stays. A plain string is the engine's own text (or one read
@@ -472,12 +472,12 @@ def command_msgids() -> dict[str, tuple[str, ...]]:
 
 
 EXTRA_COGS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays",
-              "cogs.help")  # bot.app's
+              "cogs.help")  # bot.discord.app's
 
 
 def main(argv: list[str]) -> int:
     if argv[:1] != ["extract"]:
-        print("usage: python -m bot.i18n extract")
+        print("usage: python -m bot.present.i18n extract")
         return 2
     for domain in DOMAINS:
         _write(domain, extract(domain))

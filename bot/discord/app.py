@@ -1,11 +1,11 @@
 """The bot: a `commands.AutoShardedBot` whose `setup_hook` opens the store, takes its shards'
-leases (bot.shards), restores their unfinished tables, registers the buttons that must survive
-restarts, loads the cogs and syncs the commands.
+leases (bot.discord.shards), restores their unfinished tables, registers the buttons that must
+survive restarts, loads the cogs and syncs the commands.
 
 What the cogs use of it (its settings, store, bank, presenter) are typed attributes of
 `DealersChoiceBot`; a cog gets the bot in `setup`, a module-level helper from an interaction
-through `bot_of`. Errors have one handler for the commands (bot.tree) and one for the buttons
-(bot.components' `refusing`)."""
+through `bot_of`. Errors have one handler for the commands (bot.discord.tree) and one for the
+buttons (bot.discord.components' `refusing`)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
-from bot import i18n
-from bot.bank import Bank
-from bot.components import (
+from bot.core.chips import Bank
+from bot.core.service import TableService
+from bot.core.table import TableError
+from bot.discord.components import (
     CashButton,
     ChoiceButton,
     Host,
@@ -31,18 +32,17 @@ from bot.components import (
     ShowHandButton,
     refusing,
 )
-from bot.global_pace import GlobalPace, pace_requests, share_of_limit
+from bot.discord.global_pace import GlobalPace, pace_requests, share_of_limit
+from bot.discord.presenter import Presenter, refuse
+from bot.discord.routing import InteractionRouter
+from bot.discord.sender import Sender
+from bot.discord.shards import LeaseKeeper, ShardPlan
+from bot.discord.translator import Translator
+from bot.discord.tree import Tree
 from bot.plugins import GamePlugin, install_plugins
-from bot.presenter import Presenter, refuse
-from bot.routing import InteractionRouter
-from bot.sender import Sender
-from bot.service import TableService
+from bot.present import i18n
 from bot.settings import Settings
-from bot.shards import LeaseKeeper, ShardPlan
 from bot.store import Store
-from bot.table import TableError
-from bot.translator import Translator
-from bot.tree import Tree
 from bot.wordlists import install as install_word_lists
 from engine.words import get_finder
 
@@ -54,7 +54,7 @@ EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays", 
 
 
 def _sharding(settings: Settings) -> dict[str, Any]:
-    """SHARD_COUNT/SHARD_IDS: this process runs those shards (bot.shards); without them it
+    """SHARD_COUNT/SHARD_IDS: this process runs those shards (bot.discord.shards); without them it
     runs as many as Discord recommends, all here."""
     options: dict[str, Any] = {}
     if settings.shard_count is not None:
@@ -103,8 +103,9 @@ class DealersChoiceBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            # Nothing pings unless a message names whom, by id (bot.sender: a body's `pings`):
-            # a mention in a name or a typed word must never notify anyone (bot/inert.py).
+            # Nothing pings unless a message names whom, by id (bot.discord.sender: a body's
+            # `pings`):
+            # a mention in a name or a typed word must never notify anyone (bot/present/inert.py).
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=Tree,  # one error handler for every command
             **_sharding(settings),
@@ -122,7 +123,7 @@ class DealersChoiceBot(commands.AutoShardedBot):
         return cog
 
     async def refuse(self, interaction: discord.Interaction, error: TableError) -> None:
-        """A click's refusal, for the buttons' one error handler (bot.components)."""
+        """A click's refusal, for the buttons' one error handler (bot.discord.components)."""
         await refuse(interaction, error)
 
     async def setup_hook(self) -> None:
@@ -205,5 +206,5 @@ def bot_of(interaction: discord.Interaction) -> DealersChoiceBot:
     return cast(DealersChoiceBot, interaction.client)
 
 
-# The buttons reach the bot as a `Host` (bot.components): mypy checks this bot is one.
+# The buttons reach the bot as a `Host` (bot.discord.components): mypy checks this bot is one.
 _BUTTONS_HOST: type[Host] = DealersChoiceBot

@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from bot.render import MAX_CONTENT
+from bot.present.render import MAX_CONTENT
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The buttons of a chip table between deals: Join, Leave, Rebuy, Next deal, End.
 
 Each is a service call like any other: check → change the table → save (with the chips it
-moves, in the same transaction) → tell. Kept out of `bot.service` so that module stays about
+moves, in the same transaction) → tell. Kept out of `bot.core.service` so that module stays about
 what every table does.
 """
 
@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot import cash, narrator
-from bot.i18n import t
-from bot.outcomes import require_host_or_admin
-from bot.table import TableError
+from bot.core import cash_table as cash
+from bot.core import narration as narrator
+from bot.core.outcomes import require_host_or_admin
+from bot.core.table import TableError
+from bot.present.i18n import t
 from engine.i18n import msg
 
 if TYPE_CHECKING:
-    from bot.service import TableService
+    from bot.core.service import TableService
 
 CASH_OPS = frozenset({"join", "leave", "rebuy", "deal", "end"})
 

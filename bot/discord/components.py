@@ -4,7 +4,7 @@ They are `DynamicItem`s: discord.py rebuilds them from the custom_id of any clic
 button keeps working after a restart. Their callbacks only parse the id and hand the
 interaction to the table manager; no rule of any game lives here.
 
-They reach the bot as a `Host`, the little of it they need (bot.app's `DealersChoiceBot` is
+They reach the bot as a `Host`, the little of it they need (bot.discord.app's `DealersChoiceBot` is
 one), so this module needs nothing of the presenter that builds its views. A table's refusal
 (`TableError`) raised by a click is answered in one place, `refusing`: discord.py only logs
 what a dynamic item's callback raises (no view's `on_error` sees it).
@@ -18,8 +18,8 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
-from bot.i18n import t
-from bot.table import TableError
+from bot.core.table import TableError
+from bot.present.i18n import t
 from engine.game import CardPick, Choice, Prompt, TextAsk
 from engine.i18n import N_
 
@@ -42,7 +42,7 @@ _STYLES = {
 
 
 class Clicks(Protocol):
-    """What the buttons, menus and word modals ask of the presenter (bot.presenter's
+    """What the buttons, menus and word modals ask of the presenter (bot.discord.presenter's
     `Presenter`). Each may raise `TableError`: the service's refusal, for `refusing`."""
 
     async def lobby_action(self, interaction: discord.Interaction, table_id: str,
@@ -67,7 +67,7 @@ class ReplayPages(Protocol):
 
 
 class Host(Protocol):
-    """The bot as its buttons see it (bot.app's `DealersChoiceBot`, checked there)."""
+    """The bot as its buttons see it (bot.discord.app's `DealersChoiceBot`, checked there)."""
 
     @property
     def presenter(self) -> Clicks: ...
@@ -76,12 +76,12 @@ class Host(Protocol):
     def replays(self) -> ReplayPages: ...
 
     async def refuse(self, interaction: discord.Interaction, error: TableError) -> None:
-        """Answer the service's refusal to the person alone (bot.presenter's `refuse`)."""
+        """Answer the service's refusal to the person alone (bot.discord.presenter's `refuse`)."""
 
 
 def host(interaction: discord.Interaction) -> Host:
     """The bot a click reached. discord.py types `interaction.client` as the bare
-    `discord.Client`; these buttons are registered by one client only, bot.app's
+    `discord.Client`; these buttons are registered by one client only, bot.discord.app's
     `DealersChoiceBot`, which is a `Host`."""
     return cast(Host, interaction.client)
 
@@ -90,7 +90,7 @@ async def refusing(interaction: discord.Interaction, work: Awaitable[object]) ->
     """The one error handler of the buttons, menus and word modals: `work` (the presenter
     answering the click) runs, and a refusal it raises (`TableError`: not your turn, that
     choice is out of date) is answered to the clicker alone, in the language the click set.
-    Anything else goes on to discord.py, which logs it (bot.app's `on_interaction` uses this
+    Anything else goes on to discord.py, which logs it (bot.discord.app's `on_interaction` uses this
     for the word modals too)."""
     try:
         await work

@@ -1,0 +1,1 @@
+"""How things look: texts in every language, renderers, inert names, card pictures."""
