@@ -2,7 +2,8 @@
 its AI seats' turns.
 
 Every move they make goes through the service under the table's lock, exactly like a
-person's click; a failure here is logged and never kills the table.
+person's click; a failure here is logged and never kills the table. The service owns its
+clocks, so they know it only as `ClockedTables`, the few doors they use.
 """
 
 from __future__ import annotations
@@ -10,20 +11,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 
+from bot.core.outbox import Body
 from bot.core.table import Table, TableError
-
-if TYPE_CHECKING:
-    from bot.core.service import TableService
+from engine.game import Event
 
 log = logging.getLogger(__name__)
 
 WARN_BEFORE = 0.34  # warn when a third of a clock (at most 30 s) is left
+LOBBY_KEY = "lobby-idle"  # the deadline of an unstarted lobby: when it passes, it closes
+
+
+class ClockedTables(Protocol):
+    """What the clocks need of the service (`bot.core.service.TableService` is one): the
+    open tables, the time, the one way to change a table, and the steps a clock makes."""
+
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    def command(self, table_id: str) -> AbstractAsyncContextManager[Table]: ...
+
+    async def commit(self, table: Table, bodies: list[Body]) -> None: ...
+
+    async def step_by_clock(self, table: Table, events: list[Event]) -> None: ...
+
+    async def warn(self, table: Table, seats: list[int], deadline: float) -> None: ...
+
+    async def close_idle_lobby(self, table: Table) -> None: ...
 
 
 class Clocks:
-    def __init__(self, service: TableService, ai_pause: float) -> None:
+    def __init__(self, service: ClockedTables, ai_pause: float) -> None:
         self.service = service
         self.ai_pause = ai_pause
         self._timers: dict[str, asyncio.Task[None]] = {}
@@ -100,8 +124,6 @@ class Clocks:
     async def _clock(self, table_id: str) -> None:
         """Wait for the table's nearest alarm, then fire it as a command on the table as it
         is then (read afresh each time: every step installs a new table object)."""
-        from bot.core.service import LOBBY_KEY
-
         service = self.service
         try:
             while (table := service.tables.get(table_id)) is not None and table.deadlines:

@@ -1,9 +1,10 @@
-"""One table: its seats, its lobby and the game it runs, with every check an interaction needs.
+"""One table: its lobby and the game it runs, with every check an interaction needs.
 
 A table knows nothing of Discord either: it holds user ids and names, and turns requests
 ("join", "start", "play this") into state changes or a `TableError` whose message is shown to
-the person who asked. The manager does the I/O around it. A table's whole state is one
-JSON-safe dict (`to_dict`), saved after every change, so a restart loses nothing.
+the person who asked. The service does the I/O around it. What a table holds, and the one
+JSON-safe dict it is saved as after every change (so a restart loses nothing), is its
+`TableState` (`bot.core.table_state`); this module is what a table does with it.
 """
 
 from __future__ import annotations
@@ -13,21 +14,17 @@ import hashlib
 import json
 import random
 import secrets
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.snapshot_upgrades import upgrade_snapshot
-from bot.present.inert import clean
+from bot.core.table_state import Seat as Seat  # importers know a table's seats from here
+from bot.core.table_state import TableState
 from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
-from engine.i18n import Msg, msg
+from engine.i18n import msg
 
 CASH_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})  # a cash table's, not a deal's
 DEFAULT_BUY_IN = 200
 DEAL_RECORD = "deal"  # the action log's record of a cash table's deal (`Table.log_deal`)
-SNAPSHOT_VERSION = 2
-"""2: prompt stamps from the step counter; message ids moved to the store's message refs."""
 
 
 class TableError(Exception):
@@ -38,32 +35,6 @@ class TableError(Exception):
 def error_text(error: BaseException) -> str:
     """An exception's message, the `Msg` it was raised with when it was one."""
     return error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
-
-
-def text_json(text: str) -> object:
-    return text.to_json() if isinstance(text, Msg) else text
-
-
-@dataclass
-class Seat:
-    name: str
-    user_id: int | None = None  # None: an AI seat
-
-    def __post_init__(self) -> None:
-        # Cleaned where a name enters a table (bot.present.inert.clean: no bidi or zero-width
-        # characters, clipped), whoever seats it or restores it; escaped where it is shown.
-        self.name = clean(self.name) or (f"user {self.user_id}" if self.user_id else "?")
-
-    @property
-    def is_ai(self) -> bool:
-        return self.user_id is None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "user_id": self.user_id}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Seat:
-        return cls(data["name"], data.get("user_id"))
 
 
 def prompt_digest(prompt: Prompt | None) -> str:
@@ -79,43 +50,9 @@ def new_table_id() -> str:
     return secrets.token_hex(4)
 
 
-@dataclass
-class Table:
-    table_id: str
-    guild_id: int
-    channel_id: int
-    kind: str
-    host_id: int
-    options: dict[str, Any] = field(default_factory=dict)
-    seats: list[Seat] = field(default_factory=list)
-    status: str = "lobby"  # lobby -> playing
-    seed: int = 0
-    game: Game | None = None
-    deadlines: dict[str, float] = field(default_factory=dict)
-    warned: list[str] = field(default_factory=list)
-    created_at: float = 0.0
-    owner_id: int | None = None  # a one-person table (solitaire) belongs to this user
-    dm_closed: list[int] = field(default_factory=list)
-    notes: dict[int, list[str]] = field(default_factory=dict)  # private notes per seat
-    prompt_digests: dict[int, str] = field(default_factory=dict)  # last prompt told, per seat
-    prompt_since: dict[int, int] = field(default_factory=dict)  # step that prompt came at
-    steps: int = 0
-    idle_seconds: float = 600.0  # an unstarted lobby closes after this long
-    saved_at: float = 0.0  # when the snapshot was taken: clocks resume with what was left
-    recent: list[str] = field(default_factory=list)  # the last public moves, for the board
-    locale: str = "en"  # the language of its channel messages: the server's when it opened
-    # A cash table (a chip game): each seat's chips at the table, what it bought in all, the
-    # stacks the current deal began with (an abort returns to them), and the deals so far.
-    stacks: list[int] = field(default_factory=list)
-    bought: list[int] = field(default_factory=list)
-    deal_stacks: list[int] = field(default_factory=list)
-    deals: int = 0
-    # Applied since the last save: (step, seat, action); the service writes them to the
-    # action log with the snapshot. Not part of the snapshot itself.
-    unsaved_actions: list[tuple[int, int, Action]] = field(default_factory=list)
-    # The clocks the last `sync_deadlines` started, with the seats they run for: their
-    # prompts say so, and the clock restarts when they are delivered. Not saved.
-    fresh_clocks: dict[str, tuple[int, ...]] = field(default_factory=dict)
+class Table(TableState):
+    """A table's state (its fields and snapshot: `TableState`) with all it does: the
+    lobby's checks, the deals, the turns, the clocks the game asks for, the prompt stamps."""
 
     def draft(self) -> Table:
         """A deep copy for a command to change: the service installs it only once its step
@@ -394,87 +331,3 @@ class Table:
             prompt = None if game.is_over else game.prompt(seat)
             if seat in self.prompt_since or prompt is None:
                 self.prompt_digests[seat] = prompt_digest(prompt)
-
-    # --- snapshot --------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": SNAPSHOT_VERSION,
-            "table_id": self.table_id,
-            "guild_id": self.guild_id,
-            "channel_id": self.channel_id,
-            "kind": self.kind,
-            "host_id": self.host_id,
-            "options": self.options,
-            "seats": [seat.to_dict() for seat in self.seats],
-            "status": self.status,
-            "seed": self.seed,
-            "game": self.game.to_dict() if self.game is not None else None,
-            "deadlines": self.deadlines,
-            "warned": self.warned,
-            "created_at": self.created_at,
-            "owner_id": self.owner_id,
-            "dm_closed": self.dm_closed,
-            "notes": {str(seat): [text_json(note) for note in notes]
-                      for seat, notes in self.notes.items()},
-            "prompt_digests": {str(k): v for k, v in self.prompt_digests.items()},
-            "prompt_since": {str(k): v for k, v in self.prompt_since.items()},
-            "steps": self.steps,
-            "idle_seconds": self.idle_seconds,
-            "saved_at": self.saved_at,
-            "recent": [text_json(line) for line in self.recent],
-            "locale": self.locale,
-            "stacks": self.stacks,
-            "bought": self.bought,
-            "deal_stacks": self.deal_stacks,
-            "deals": self.deals,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Table:
-        """Rebuild a table; raises ValueError (with why) for a snapshot that cannot load."""
-        try:
-            data = upgrade_snapshot(data, SNAPSHOT_VERSION)
-            kind = data["kind"]
-            if kind not in GAMES:
-                raise ValueError(f"unknown game {kind!r}")
-            game_data = data.get("game")
-            table = cls(
-                table_id=str(data["table_id"]),
-                guild_id=int(data["guild_id"]),
-                channel_id=int(data["channel_id"]),
-                kind=kind,
-                host_id=int(data["host_id"]),
-                options=dict(data.get("options") or {}),
-                seats=[Seat.from_dict(seat) for seat in data["seats"]],
-                status=str(data["status"]),
-                seed=int(data.get("seed") or 0),
-                game=GAMES[kind].from_dict(game_data) if game_data else None,
-                deadlines={str(k): float(v) for k, v in (data.get("deadlines") or {}).items()},
-                warned=list(data.get("warned") or []),
-                created_at=float(data.get("created_at") or 0.0),
-                owner_id=data.get("owner_id"),
-                dm_closed=list(data.get("dm_closed") or []),
-                notes={int(k): [Msg.from_json(note) for note in v]
-                       for k, v in (data.get("notes") or {}).items()},
-                prompt_digests={int(k): str(v)
-                                for k, v in (data.get("prompt_digests") or {}).items()},
-                prompt_since={int(k): int(v) for k, v in (data.get("prompt_since") or {}).items()},
-                steps=int(data.get("steps") or 0),
-                idle_seconds=float(data.get("idle_seconds") or 600.0),
-                saved_at=float(data.get("saved_at") or 0.0),
-                recent=[Msg.from_json(line) for line in data.get("recent") or []],
-                locale=str(data.get("locale") or "en"),
-                stacks=[int(x) for x in data.get("stacks") or []],
-                bought=[int(x) for x in data.get("bought") or []],
-                deal_stacks=[int(x) for x in data.get("deal_stacks") or []],
-                deals=int(data.get("deals") or 0),
-            )
-        except (KeyError, TypeError, ValueError, IllegalAction) as error:
-            raise ValueError(f"snapshot cannot be loaded: {error!r}") from error
-        if table.status not in {"lobby", "playing"}:
-            raise ValueError(f"snapshot cannot be loaded: bad status {table.status!r}")
-        return table
-
-    def snapshot_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
