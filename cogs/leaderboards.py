@@ -1,5 +1,5 @@
 """`/leaderboard <game>` (paginated, up to six orderings) and `/stats [user]`, from recorded results
-and skill ratings (`bot.core.ratings`).
+and skill ratings (`bot.store.skill`).
 
 The page buttons carry the whole page state in their custom_id, so they keep working after a
 restart and need nothing kept in memory.
@@ -14,15 +14,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.ratings import BASE, SCALE, RatingRow
 from bot.core.replays import recent_games
 from bot.core.validation import OneOf
 from bot.discord.app import DealersChoiceBot, bot_of
-from bot.discord.presenter import Answer, answer_in_time, in_time, update_clicked
+from bot.discord.responses import Answer, answer_in_time, in_time, update_clicked
 from bot.present import i18n
 from bot.present.i18n import t, t_n
 from bot.present.inert import inert
 from bot.store import LeaderboardOrder, LeaderboardRow, Store
+from bot.store.skill import BASE, SCALE, RatingRow
 from cogs.common import Option
 from engine.games import GAMES
 from engine.i18n import N_

@@ -9,7 +9,7 @@ before; the bot renders the same `Msg` in its reader's language at the edge
 too and are translated with it; names and card labels are plain strings and stay as they are.
 
 Extraction: `msg("…")`, `msg_n("…", "…", n)` and `N_("…")` are the keywords Babel's extractor
-looks for (`babel.cfg`, `python -m bot.present.i18n extract`), so a new sentence is found and the
+looks for (`babel.cfg`, `python -m bot.catalogues extract`), so a new sentence is found and the
 completeness test (tests/test_i18n.py) fails until it is translated.
 
 >>> m = msg("{name} leads {card}.", name="Ann", card="Q♥")

@@ -15,12 +15,13 @@ import pytest
 
 from bot.core import narration as narrator
 from bot.core.table import Seat, Table
+from bot.core.table_text import board_text, private_text, waiting_line
 from bot.plugins import install_plugins
 from bot.present import render
 from bot.present.images import Row
-from bot.present.render import board_text, bold_lines, private_text, waiting_line
-from cogs import chip_games
-from cogs.chip_games import badugi_public, holdem_private
+from bot.present.render import bold_lines
+from cogs import chip_renderers
+from cogs.chip_renderers import badugi_public, holdem_private
 from cogs.high_low_games import spew_public
 from engine.cards import parse_cards, standard_deck
 from engine.game import TIMEOUT, Action, Event, Game
@@ -255,8 +256,8 @@ def pictured_rows(events: list[Event], names: list[str],
         drawn.extend(rows)
         return b""
 
-    monkeypatch.setattr(chip_games, "render_rows", capture)
-    assert chip_games.showdown_images(events, names)
+    monkeypatch.setattr(chip_renderers, "render_rows", capture)
+    assert chip_renderers.showdown_images(events, names)
     return drawn
 
 
@@ -269,7 +270,7 @@ def test_a_spew_showdown_picture_says_each_declaration_total_and_who_won_what(
     events = game.apply(2, TIMEOUT)
     [end] = [e for e in events if e.kind == "deal_end"]
     rows = {row.label: row for row in pictured_rows([end], NAMES[:3], monkeypatch)}
-    won = {seat: chip_games.won_by(end.data, seat) for seat in range(3)}
+    won = {seat: chip_renderers.won_by(end.data, seat) for seat in range(3)}
     assert won[0] > 0 and won[1] > 0 and won[2] == 0
     assert rows["Ann"].winner and rows["Bob"].winner and not rows["Cid"].winner
     assert rows["Ann"].note is not None and "declared high" in rows["Ann"].note

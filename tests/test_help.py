@@ -12,8 +12,8 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.app import EXTENSIONS
 from bot.plugins import PLUGIN_MODULES
-from bot.present import i18n
 from cogs.help import GROUP_GAMES, help_text
 from engine.games import GAMES
 
@@ -23,7 +23,7 @@ def bot() -> commands.Bot:
     """A bot with every cog the real one loads (its games' and bot.discord.app's own)."""
     async def build() -> commands.Bot:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):
+        for module in (*PLUGIN_MODULES, *EXTENSIONS):
             await bot.load_extension(module)
         return bot
 
@@ -31,9 +31,8 @@ def bot() -> commands.Bot:
 
 
 def test_help_is_registered_like_the_bots_other_cogs(bot: commands.Bot) -> None:
-    from bot.discord.app import EXTENSIONS
 
-    assert "cogs.help" in EXTENSIONS and "cogs.help" in i18n.EXTRA_COGS
+    assert "cogs.help" in EXTENSIONS
     assert bot.tree.get_command("help") is not None
 
 

@@ -1,5 +1,5 @@
 """The message catalogues: every string the code marks is in the templates, and every catalogue
-declared complete (`bot.present.i18n.COMPLETE`) has it translated into Swedish, with the same
+declared complete (`bot.present.catalogues.COMPLETE`) has it translated into Swedish, with the same
 fields;
 the engine's sentences render in Swedish at the edge; the slash commands' Swedish texts are
 ones Discord accepts."""
@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 import pytest
 from babel.messages.pofile import read_po
 
+from bot import catalogues
 from bot.present import i18n
 from engine.cards import parse_cards
 from engine.evaluator import evaluate
@@ -103,11 +104,11 @@ def swedish(domain: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
-@pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
+@pytest.mark.parametrize("domain", sorted(catalogues.DOMAINS))
 def test_the_templates_hold_every_marked_string(domain: str) -> None:
-    """`python -m bot.present.i18n extract` was run: a new msg()/t() string is in the template."""
-    extracted = i18n.extract(domain)
-    assert extracted == template(domain), "run: python -m bot.present.i18n extract"
+    """`python -m bot.catalogues extract` was run: a new msg()/t() string is in the template."""
+    extracted = catalogues.extract(domain)
+    assert extracted == template(domain), "run: python -m bot.catalogues extract"
 
 
 def test_the_commands_template_holds_every_command_text() -> None:
@@ -117,15 +118,15 @@ def test_the_commands_template_holds_every_command_text() -> None:
     import subprocess
     import sys
 
-    script = "import json; from bot.present.i18n import command_msgids; print(json.dumps(list(" \
+    script = "import json; from bot.catalogues import command_msgids; print(json.dumps(list(" \
         "command_msgids())))"
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            check=True, cwd=i18n.ROOT)
     texts = set(json.loads(found.stdout.strip().splitlines()[-1]))
-    assert texts <= set(template("commands")), "run: python -m bot.present.i18n extract"
+    assert texts <= set(template("commands")), "run: python -m bot.catalogues extract"
 
 
-@pytest.mark.parametrize("domain", i18n.COMPLETE)
+@pytest.mark.parametrize("domain", catalogues.COMPLETE)
 def test_complete_catalogues_translate_every_string_into_swedish(domain: str) -> None:
     wanted = template(domain)
     done = swedish(domain)
@@ -472,14 +473,14 @@ def test_a_dealers_choice_session_reads_in_swedish() -> None:
             assert not english.search(shown), (str(text), shown)
 
 
-@pytest.mark.parametrize("domain", sorted(i18n.DOMAINS))
+@pytest.mark.parametrize("domain", sorted(catalogues.DOMAINS))
 def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
     """Every msg()/t()/N_() call with a literal is found by the extractor (Babel misses a
     keyword call nested in another's arguments: write such a sentence on a line of its own)."""
     import ast
 
-    found = set(i18n.extract(domain))
-    for pattern in i18n.DOMAINS[domain]:
+    found = set(catalogues.extract(domain))
+    for pattern in catalogues.DOMAINS[domain]:
         for path in sorted(i18n.ROOT.glob(pattern)):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)

@@ -32,14 +32,14 @@ from hypothesis import strategies as st
 from bot.core import narration as narrator
 from bot.core.chips import Bank
 from bot.core.outbox import Body, pinged
-from bot.core.ratings import RatingRow, fresh
 from bot.core.replays import EVERYONE, PlayedGame, frame_text
 from bot.core.table import Seat, Table, TableError
+from bot.core.table_text import board_text, lobby_text, private_text
 from bot.plugins import install_plugins
 from bot.present import i18n, render
 from bot.present.inert import NAME_LIMIT, clean, inert
-from bot.present.render import board_text, lobby_text, private_text
 from bot.store import LeaderboardRow, Store
+from bot.store.skill import RatingRow, fresh
 from cogs.leaderboards import leaderboard_line, rating_line
 from engine.games import GAMES
 from engine.i18n import Msg, msg

@@ -18,12 +18,13 @@ import pytest
 from bot.core import cash_table as cash
 from bot.core import narration as narrator
 from bot.core.table import Seat, Table
+from bot.core.table_text import private_text
 from bot.plugins import install_plugins
 from bot.present import i18n, render
 from bot.present.i18n import render as render_text
 from bot.present.images import Row
-from bot.present.render import cards_text, private_text
-from cogs.chip_games import holdem_public
+from bot.present.render import cards_text
+from cogs.chip_renderers import holdem_public
 from cogs.high_low_games import reveal_private, spew_public
 from cogs.pokeno import private_lines
 from cogs.tables import language_name

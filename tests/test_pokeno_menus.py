@@ -13,9 +13,9 @@ import pytest
 from bot.core.outbox import prompt_from_json, prompt_to_json
 from bot.core.outcomes import action_for
 from bot.core.table import Table
+from bot.core.table_text import private_text
 from bot.discord.components import prompt_view
 from bot.plugins import install_plugins
-from bot.present.render import private_text
 from engine.cards import parse_cards
 from engine.game import Action, CardPick, Choice, Prompt
 from engine.games.pokeno.rules import Pokeno

@@ -2,7 +2,7 @@
 stronger AI level is rated above a weaker one, and the boards and /stats show them.
 
 The reference here is the `openskill` package itself, called directly on the results as the
-store recorded them, never the project's own `bot.core.ratings`. The store's tests run on both
+store recorded them, never the project's own `bot.store.skill`. The store's tests run on both
 backends (SQLite, PostgreSQL: the `database` fixture).
 """
 
@@ -16,8 +16,8 @@ from statistics import fmean
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.core.ratings import RATED_AFTER, Skill, ai_entity, rate
 from bot.store import GameRecord, PlayerResult, Store
+from bot.store.skill import RATED_AFTER, Skill, ai_entity, rate
 from cogs.leaderboards import PageButton, default_order, leaderboard_page
 from engine.ai_levels import NOVICE, STANDARD, ai_move
 from engine.game import Game

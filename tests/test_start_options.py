@@ -19,11 +19,12 @@ from discord.ext import commands
 
 from bot.core import validation
 from bot.core.table import Seat, Table
+from bot.core.table_text import dictionary_name, lobby_text, options_words
 from bot.core.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf
+from bot.discord.app import EXTENSIONS
 from bot.discord.translator import Translator
 from bot.plugins import PLUGIN_MODULES
 from bot.present import i18n
-from bot.present.render import dictionary_name, lobby_text, options_words
 from cogs.common import Option, refused_answer
 from engine.games import GAMES
 from loopback import limits, schemas
@@ -53,7 +54,7 @@ def tree() -> app_commands.CommandTree[Any]:
     """The slash commands as the bot registers them (its games' cogs and bot.discord.app's)."""
     async def build() -> app_commands.CommandTree[Any]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):
+        for module in (*PLUGIN_MODULES, *EXTENSIONS):
             await bot.load_extension(module)
         return bot.tree
 

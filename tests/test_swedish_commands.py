@@ -33,13 +33,13 @@ def command_payloads() -> list[dict[str, Any]]:
     import discord
     from discord.ext import commands
 
+    from bot.discord.app import EXTENSIONS
     from bot.discord.translator import Translator
     from bot.plugins import PLUGIN_MODULES
-    from bot.present import i18n
 
     async def build() -> list[dict[str, Any]]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):
+        for module in (*PLUGIN_MODULES, *EXTENSIONS):
             await bot.load_extension(module)
         translator = Translator()
         return [await command.get_translated_payload(bot.tree, translator)

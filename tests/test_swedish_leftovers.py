@@ -26,11 +26,11 @@ from bot.core import narration as narrator
 from bot.core import outbox as messages
 from bot.core.replays import move_text
 from bot.core.table import Table
-from bot.discord.sender import draw
+from bot.core.table_text import board_text
+from bot.discord.painter import draw
 from bot.present import i18n
 from bot.present.i18n import using
 from bot.present.images import render_cards, wild_word
-from bot.present.render import board_text
 from cogs.tables import Tables
 from engine.cards import parse_cards
 from engine.game import Action, Event

@@ -28,6 +28,7 @@ from bot.core.validation import (
     guild_settings,
     setting_is_valid,
 )
+from bot.discord.app import EXTENSIONS
 from bot.plugins import PLUGIN_MODULES
 from bot.present import i18n
 from bot.settings import SettingsError, load_settings
@@ -139,7 +140,7 @@ def _command_tree() -> app_commands.CommandTree[Any]:
     """The slash commands as the bot registers them (bot.discord.app: the cogs)."""
     async def build() -> app_commands.CommandTree[Any]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *i18n.EXTRA_COGS):
+        for module in (*PLUGIN_MODULES, *EXTENSIONS):
             await bot.load_extension(module)
         return bot.tree
 

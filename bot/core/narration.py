@@ -15,18 +15,11 @@ from bot.core import cash_table as cash
 from bot.core import outbox as messages
 from bot.core.outbox import Body
 from bot.core.table import Table
+from bot.core.table_text import board_text, game_title, pings, private_text
 from bot.present import i18n
 from bot.present.i18n import render, t, t_n
 from bot.present.inert import inert
-from bot.present.render import (
-    board_text,
-    event_embed,
-    game_title,
-    localized_prompt,
-    pings,
-    private_text,
-    renderer_for,
-)
+from bot.present.render import event_embed, localized_prompt, renderer_for
 from engine.game import Event, Prompt
 
 MAX_EMBEDS = 10

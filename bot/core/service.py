@@ -29,10 +29,11 @@ from bot.core.outcomes import (
 from bot.core.snapshot_upgrades import legacy_refs
 from bot.core.table import Table, TableError, new_table_id
 from bot.core.table_commands import TableCommands
+from bot.core.table_text import board_text, lobby_text, private_text
 from bot.core.validation import guild_setting
 from bot.present import i18n
 from bot.present.inert import inert
-from bot.present.render import board_text, lobby_text, private_text, renderer_for
+from bot.present.render import renderer_for
 from bot.store import ChipChange, MessageRef
 from engine.game import Event, TextAsk
 from engine.i18n import msg

@@ -58,6 +58,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from discord.utils import escape_markdown, escape_mentions
+
 __all__ = ["NAME_LIMIT", "TEXT_LIMIT", "clean", "clip", "inert"]
 
 NAME_LIMIT = 32
@@ -149,8 +151,6 @@ def _escaped(text: str) -> str:
     """Markdown, mentions and links escaped (see the module's doc); nothing removed."""
     if _SYNTAX.search(text) is None:  # most names and words: a board shows dozens a step
         return text
-    from discord.utils import escape_markdown, escape_mentions
-
     def markdown(piece: str) -> str:
         # Leading spaces stay outside: escape_markdown would put the backslash before them
         # ("\\ -x"), where Discord shows it and the "-" stays unescaped.

@@ -3,13 +3,16 @@
 `_rate_game` runs inside the transaction that records the game (`GameRecords._insert_game`),
 so a game's result and the ratings it moved are written together or not at all: no crash
 can leave a counted game unrated, or rate a game that was never recorded. Aborted games are
-never rated, as they never count. The arithmetic is OpenSkill's (`bot.core.ratings`); this module
+never rated, as they never count. The arithmetic is OpenSkill's (`bot.store.skill`); this module
 only reads the ratings before, and writes those after and the change.
 """
 
 from __future__ import annotations
 
-from bot.core.ratings import (
+from bot.store.base import StoreCore, _check_id, _check_page
+from bot.store.drivers import Connection, Row
+from bot.store.rows import GameRecord, GameStatus
+from bot.store.skill import (
     RATED_AFTER,
     PlayerRating,
     RatingRow,
@@ -22,9 +25,6 @@ from bot.core.ratings import (
     user_entity,
     user_of,
 )
-from bot.store.base import StoreCore, _check_id, _check_page
-from bot.store.drivers import Connection, Row
-from bot.store.rows import GameRecord, GameStatus
 
 # The conservative rating, mu − 3 sigma, to order by (Z is a constant of ours, not input).
 _CONSERVATIVE = f"(r.mu - {Z!r} * r.sigma)"
