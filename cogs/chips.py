@@ -10,7 +10,7 @@ from bot.core.chips import Bank, BankError
 from bot.core.table import error_text
 from bot.core.validation import GRANT
 from bot.discord.app import bot_of
-from bot.discord.presenter import Answer, answer_in_time
+from bot.discord.responses import Answer, answer_in_time
 from bot.present import i18n
 from bot.present.i18n import t
 from bot.present.inert import inert

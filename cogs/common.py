@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.core import validation
 from bot.core.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf, checked_relations
 from bot.discord.app import bot_of
-from bot.discord.presenter import Answer, answer_in_time, deliver, in_time
+from bot.discord.responses import Answer, answer_in_time, deliver, in_time
 from bot.discord.tree import Refused, refused_answer
 from bot.present import i18n
 from bot.present.i18n import t

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.presenter import Answer, answer_in_time
+from bot.discord.responses import Answer, answer_in_time
 from bot.present import i18n
 from bot.present.i18n import t
 from engine.games import GAMES

@@ -32,7 +32,7 @@ from bot.core.replays import (
 from bot.core.table import error_text
 from bot.core.validation import EXPORT
 from bot.discord.app import DealersChoiceBot, bot_of
-from bot.discord.presenter import Answer, deliver, in_time, update_clicked
+from bot.discord.responses import Answer, deliver, in_time, update_clicked
 from bot.present import i18n
 from bot.present.i18n import render, t
 from bot.present.inert import TEXT_LIMIT, clean, inert

@@ -17,7 +17,7 @@ from bot.core.validation import (
     guild_settings,
 )
 from bot.discord.app import DealersChoiceBot
-from bot.discord.presenter import Answer, answer_in_time
+from bot.discord.responses import Answer, answer_in_time
 from bot.discord.tree import refused_answer
 from bot.present import i18n
 from bot.present.i18n import t

@@ -10,7 +10,7 @@ from typing import Any
 from bot.core import outbox as messages
 from bot.core.outbox import strip as withdraw
 from bot.discord.in_place import RECENT_SECONDS, InPlace
-from bot.discord.sender import outdated, overtaken, overtaken_news, stale
+from bot.discord.stale_rows import outdated, overtaken, overtaken_news, stale
 from bot.present.render import MAX_CONTENT
 from bot.store import PendingMessage
 

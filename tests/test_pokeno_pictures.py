@@ -8,7 +8,7 @@ import random
 
 import discord
 
-from bot.discord.sender import box_pictures
+from bot.discord.painter import box_pictures
 from bot.present.render import event_embed
 from cogs.pokeno import POKENO, event_images
 from engine.game import Event

@@ -1,6 +1,6 @@
 """A slash command the bot is slow to answer is acknowledged before Discord's 3 s run out, as a
-click is (`bot.discord.presenter.in_time`), and its answer then goes where Discord expects it
-(`bot.discord.presenter.deliver`): into the "thinking…" placeholder when that is as private as the
+click is (`bot.discord.responses.in_time`), and its answer then goes where Discord expects it
+(`bot.discord.responses.deliver`): into the "thinking…" placeholder when that is as private as the
 answer, else as a message of its own, the placeholder gone."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord import presenter
-from bot.discord.presenter import Answer, answer_in_time, deliver, in_time
+from bot.discord import responses
+from bot.discord.responses import Answer, answer_in_time, deliver, in_time
 
 
 class Callback:
@@ -74,7 +74,7 @@ class Command:
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(presenter, "DEFER_AFTER", 0.05)
+    monkeypatch.setattr(responses, "DEFER_AFTER", 0.05)
 
 
 async def slow(command: Command, answer: Answer) -> Answer:
@@ -84,7 +84,7 @@ async def slow(command: Command, answer: Answer) -> Answer:
 
 
 async def test_a_quick_command_is_answered_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(presenter, "DEFER_AFTER", 30.0)  # quick next to 30 s on any machine
+    monkeypatch.setattr(responses, "DEFER_AFTER", 30.0)  # quick next to 30 s on any machine
 
     async def quick_work() -> Answer:
         return Answer("hi")
@@ -169,6 +169,6 @@ async def test_an_answer_that_comes_after_discord_dropped_the_command_is_logged(
         raise discord.NotFound(Expired(), {"code": 10062, "message": "Unknown interaction"})
 
     command.response.send_message = expired  # type: ignore[assignment]
-    with caplog.at_level("INFO", logger="bot.discord.presenter"):
+    with caplog.at_level("INFO", logger="bot.discord.responses"):
         assert await deliver(command, Answer("late")) is None  # type: ignore[arg-type]
     assert "could not answer an expired interaction" in caplog.text

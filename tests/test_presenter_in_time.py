@@ -1,5 +1,5 @@
 """A click the bot is slow to answer is acknowledged before Discord's 3 s run out
-(`bot.discord.presenter.in_time`), and the answer then edits the clicked message."""
+(`bot.discord.responses.in_time`), and the answer then edits the clicked message."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord import presenter
+from bot.discord import presenter, responses
 
 
 class Response:
@@ -40,21 +40,21 @@ async def answer_after(seconds: float) -> str:
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(presenter, "DEFER_AFTER", 0.05)
+    monkeypatch.setattr(responses, "DEFER_AFTER", 0.05)
 
 
 async def test_a_quick_answer_is_not_deferred(monkeypatch: pytest.MonkeyPatch) -> None:
     # Quick next to a deferral after 30 s: a busy machine may hold the test up for longer
     # than the 0.05 s the slow answers here are measured against.
-    monkeypatch.setattr(presenter, "DEFER_AFTER", 30.0)
+    monkeypatch.setattr(responses, "DEFER_AFTER", 30.0)
     clicked = interaction()
-    assert await presenter.in_time(clicked, answer_after(0)) == "answer"
+    assert await responses.in_time(clicked, answer_after(0)) == "answer"
     assert clicked.response.deferred == 0
 
 
 async def test_a_slow_answer_is_deferred_once_then_given() -> None:
     clicked = interaction()
-    assert await presenter.in_time(clicked, answer_after(0.2)) == "answer"
+    assert await responses.in_time(clicked, answer_after(0.2)) == "answer"
     assert clicked.response.deferred == 1
 
 
@@ -65,14 +65,14 @@ async def test_a_refusal_after_the_deferral_still_reaches_the_caller() -> None:
 
     clicked = interaction()
     with pytest.raises(ValueError, match="out of date"):
-        await presenter.in_time(clicked, refused())
+        await responses.in_time(clicked, refused())
     assert clicked.response.deferred == 1
 
 
 async def test_a_click_that_reached_the_bot_late_is_deferred_sooner() -> None:
     """The 3 s count from Discord's making of the interaction, not from its arrival."""
     clicked = interaction(age=1.0)  # DEFER_AFTER is 0.05 here: already past
-    assert await presenter.in_time(clicked, answer_after(0.02)) == "answer"
+    assert await responses.in_time(clicked, answer_after(0.02)) == "answer"
     assert clicked.response.deferred == 1
 
 

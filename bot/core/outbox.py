@@ -147,7 +147,7 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
     """A new message. For a DM, `fallback` is said in `table_channel` when DMs are closed
     (it may ping the DM's person, and nobody else); `clocks` are the table's clocks this
     prompt starts, restarted when it is delivered; `step`, the table's step a seat's prompt
-    shows (`bot.discord.sender.overtaken`); `pings`, the users a channel message means to ping
+    shows (`bot.discord.stale_rows.overtaken`); `pings`, the users a channel message means to ping
     (mentioned in it by id)."""
     if (channel is None) == (user is None):
         raise ValueError("a post goes to a channel or to a user")
@@ -208,6 +208,6 @@ def strip(ref: str) -> Body:
 def answered(seat: int, step: int) -> Body:
     """The mark a seat's own click leaves in its prompt queue, saved with the step the click
     made: the answer showed the seat the table at `step`, so the sender drops any prompt of
-    the seat written before it that is still queued (`bot.discord.sender.overtaken`), a restart
+    the seat written before it that is still queued (`bot.discord.stale_rows.overtaken`), a restart
     after a crash included, instead of sending it over that answer with step-old buttons."""
     return {"op": "answered", "ref": f"prompt:{seat}", "step": step}

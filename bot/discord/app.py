@@ -33,7 +33,8 @@ from bot.discord.components import (
     refusing,
 )
 from bot.discord.global_pace import GlobalPace, pace_requests, share_of_limit
-from bot.discord.presenter import Presenter, refuse
+from bot.discord.presenter import Presenter
+from bot.discord.responses import refuse
 from bot.discord.routing import InteractionRouter
 from bot.discord.sender import Sender
 from bot.discord.shards import LeaseKeeper, ShardPlan

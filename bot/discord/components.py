@@ -76,7 +76,7 @@ class Host(Protocol):
     def replays(self) -> ReplayPages: ...
 
     async def refuse(self, interaction: discord.Interaction, error: TableError) -> None:
-        """Answer the service's refusal to the person alone (bot.discord.presenter's `refuse`)."""
+        """Answer the service's refusal to the person alone (bot.discord.responses' `refuse`)."""
 
 
 def host(interaction: discord.Interaction) -> Host:

@@ -10,7 +10,10 @@ DM again, which notifies them (an edit does not). Likewise for someone whose DMs
 their turn is a ping in the channel (a new message: the channel's bucket), unless they just
 answered on their "Show my hand" view, which then becomes their next prompt.
 
-Only memory is kept here: after a restart there is no token, and prompts go by DM.
+The clicks are kept only in memory (`InPlace`): after a restart there is no token, and
+prompts go by DM. An edit under way is made durable, though (`InPlaceDelivery`, the sender's
+way to deliver a row in place): a crash between the edit and the row's deletion finishes the
+row in the same message, never with a second DM.
 """
 
 from __future__ import annotations
@@ -23,7 +26,12 @@ from typing import Any
 
 import discord
 
+from bot.core.outbox import Body
+from bot.discord.delivery import Delivery
+from bot.discord.stale_rows import ref_of, seat_of
+from bot.discord.views import build_view
 from bot.present.render import MAX_CONTENT
+from bot.store import MessageRef, Store
 
 log = logging.getLogger(__name__)
 
@@ -116,3 +124,77 @@ class InPlace:
                 file.reset()
             return False
         return True
+
+
+def in_place_marker(row_id: int) -> str:
+    """The ref naming the message a row is being edited into in place
+    (`InPlaceDelivery.prompt`), kept until the row is done."""
+    return f"in-place:{row_id}"
+
+
+class InPlaceDelivery:
+    """The sender's rows that may go into a message answered moments ago rather than as a
+    new one: a seat's prompt, a closed-DM seat's turn, a withdrawn prompt's strip."""
+
+    def __init__(self, store: Store, delivery: Delivery) -> None:
+        self.store = store  # the sender's share of the store
+        self.delivery = delivery
+        self.clicks = InPlace()
+
+    async def prompt(self, table_id: str, row_id: int, body: Body,
+                     refs: dict[str, MessageRef], view: discord.ui.View | None,
+                     files: list[discord.File]) -> dict[str, MessageRef | None] | None:
+        """A seat's prompt edited into the DM message its person just answered, when they
+        did so moments ago; None when it must go as a new DM.
+
+        Durable like a post: before the edit, the message is remembered under a name of its
+        own row's, so a crash between the edit and the row's deletion finishes the same row
+        by editing the same message again (the token is gone then; the bot edits its own
+        message), never by a second DM. The prompt's ref keeps naming that message, so no
+        old prompt is left to strip."""
+        ref = ref_of(body)
+        if not ref.startswith("prompt:"):
+            return None
+        marker = in_place_marker(row_id)
+        begun = refs.get(marker)
+        if begun is not None and begun.message_id:  # tried in place before a restart
+            if await self.delivery.edit(begun.channel_id, begun.message_id, body["content"],
+                                        view, files):
+                return {ref: begun, marker: None}
+            for file in files:
+                file.reset()
+            return None
+        current = refs.get(ref)
+        where = self.clicks.target(table_id, seat_of(ref), body["user"],
+                                   current.message_id if current else None, body["content"])
+        if where is None:
+            return None
+        placed = MessageRef(where.channel_id, where.message_id)
+        log.debug("row %s.%s: in place into %s for %s (stamp %s)", table_id, row_id,
+                  where.message_id, ref, (body.get("view") or {}).get("stamp"))
+        await self.store.remember_message(table_id, marker, placed)
+        refs[marker] = placed
+        if await self.clicks.edit(where, body["content"], view, files):
+            return {ref: placed, marker: None}
+        # Refused, so nothing changed: the row goes by DM, and a restart must not redo the
+        # edit (a message id of 0 says so; the row's deletion forgets the marker).
+        refs[marker] = MessageRef(0, 0)
+        await self.store.remember_message(table_id, marker, refs[marker])
+        return None
+
+    async def turn(self, table_id: str, turn: dict[str, Any]) -> bool:
+        """The turn of a seat whose DMs are closed, shown on the "Show my hand" view its
+        person just answered on, instead of a ping in the channel. Nothing to make durable:
+        after a crash the row is sent again, and this edit or the ping it replaces says the
+        same."""
+        where = self.clicks.private_view(table_id, turn["seat"], turn["user"], turn["content"])
+        return where is not None and await self.clicks.edit(
+            where, turn["content"], build_view(turn["view"]), [])
+
+    async def strip(self, table_id: str, ref: str, where: MessageRef) -> bool:
+        """A withdrawn prompt loses its buttons through the token of the click that was
+        answered on it, when there is one, rather than through the DM channel's bucket."""
+        if not ref.startswith("prompt:"):
+            return False
+        found = self.clicks.target(table_id, seat_of(ref), None, where.message_id, "")
+        return found is not None and await self.clicks.edit(found, None, None, [])

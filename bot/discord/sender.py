@@ -13,32 +13,41 @@ learns of the answer before the click is acknowledged (`Sender.answering`). From
 older prompt of the seat is posted, or edited in with buttons: a queued one is dropped
 (`overtaken`), one being posted at that instant is taken back once Discord has it, and the
 click's answer waits for one being edited into the very message it answers on.
+
+This module keeps the order and the bookkeeping (which rows are done, which messages they
+made); what of a row still goes is `bot.discord.stale_rows`', a row put into a message just
+answered is `bot.discord.in_place`'s, its pictures `bot.discord.painter`'s and its buttons
+`bot.discord.views`'.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import io
 import logging
-import multiprocessing
-import signal
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import aiohttp
 import discord
 
-from bot.core.outbox import Body, destination, event_from_json, pinged
+from bot.core.outbox import Body, pinged
 from bot.core.outcomes import Private
 from bot.discord.delivery import Delivery
-from bot.discord.in_place import InPlace
-from bot.discord.presenter import build_view
-from bot.present import i18n
-from bot.present.render import renderer_for
+from bot.discord.in_place import InPlaceDelivery, in_place_marker
+from bot.discord.painter import Painter, box_pictures
+from bot.discord.stale_rows import (
+    PromptStamp,
+    outdated,
+    overtaken,
+    overtaken_news,
+    queue_of,
+    ref_of,
+    stale,
+    superseded,
+)
+from bot.discord.views import build_view
 from bot.store import MessageRef, PendingMessage, Store
 
 if TYPE_CHECKING:
@@ -59,26 +68,7 @@ ANSWER_WAIT = 10.0
 
 T = TypeVar("T")
 DmClosed = Callable[[str, int], Awaitable[bool]]
-PromptStamp = Callable[[str, int], str | None]
 Delivered = Callable[[str, list[str], float], Awaitable[None]]
-
-
-def _painter_started() -> None:
-    """The drawing process ends with the bot, even when the bot is killed (Linux), and
-    draws with the same plug-ins."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    from bot.plugins import install_plugins
-
-    install_plugins()
-
-
-def draw(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
-    """In the painter process: the pictures a body asks for, in the language the body was
-    written in (a row written before bodies said it: English)."""
-    events = [event_from_json(event) for event in picture["events"]]
-    with i18n.using(picture.get("locale")):
-        return renderer_for(picture["kind"]).images(events, picture["names"])
 
 
 class Sender:
@@ -88,14 +78,10 @@ class Sender:
         self.store = store.background(DATABASE_SHARE)
         self.prompt_stamp = prompt_stamp  # a seat's buttons as the table has them now
         self.delivery = Delivery(bot)
-        self.in_place = InPlace()
+        self.in_place = InPlaceDelivery(self.store, self.delivery)
         self.dm_closed = dm_closed
         self.delivered = delivered  # a prompt that starts a clock reached its player
-        # Drawing is pure CPU and holds the GIL: a process of its own keeps clicks answered.
-        self.painter = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_painter_started,
-        )
+        self.painter = Painter()  # a process of its own, so drawing keeps no click waiting
         self._dispatchers: dict[str, asyncio.Task[None]] = {}
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
@@ -110,7 +96,7 @@ class Sender:
     def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
         """The seat's click in its DMs was just answered: its next prompt may replace that
         message instead of costing the DM channel a new message and a strip."""
-        self.in_place.note(table_id, seat, interaction)
+        self.in_place.clicks.note(table_id, seat, interaction)
 
     async def answering(self, work: Awaitable[T]) -> T:
         """`work`, the service call of a click, in order with the seat's prompts: once it has
@@ -296,7 +282,7 @@ class Sender:
             return {}
         if op == "strip":
             where = refs.get(ref or "")
-            if where is not None and not await self._strip_in_place(table_id, ref or "", where):
+            if where is not None and not await self.in_place.strip(table_id, ref or "", where):
                 await self.delivery.strip_components(where.channel_id, where.message_id)
             return {ref: None} if ref else {}
         return await self._post(table_id, row_id, body, refs)
@@ -311,12 +297,13 @@ class Sender:
                 if news is None:
                     return {}
                 body = news
-            files = await self.files(body.get("picture"))
+            files = await self.painter.files(body.get("picture"))
             view = build_view(body.get("view"))
-            if body.get("turn") and await self._turn_in_place(table_id, body["turn"]):
+            if body.get("turn") and await self.in_place.turn(table_id, body["turn"]):
                 return {}
             if body.get("user") is not None:
-                placed = await self._in_place(table_id, row_id, body, refs, view, files)
+                placed = await self.in_place.prompt(table_id, row_id, body, refs, view,
+                                                    files)
         if placed is not None:
             if body.get("clocks") and self.delivered is not None:
                 await self.delivered(table_id, body["clocks"], time.time())
@@ -363,77 +350,6 @@ class Sender:
         elif body.get("view"):
             await self.delivery.strip_components(sent.channel.id, sent.id)
 
-    async def _in_place(self, table_id: str, row_id: int, body: Body,
-                        refs: dict[str, MessageRef], view: discord.ui.View | None,
-                        files: list[discord.File]) -> dict[str, MessageRef | None] | None:
-        """A seat's prompt edited into the DM message its person just answered, when they
-        did so moments ago (`bot.discord.in_place`); None when it must go as a new DM.
-
-        Durable like a post: before the edit, the message is remembered under a name of its
-        own row's, so a crash between the edit and the row's deletion finishes the same row
-        by editing the same message again (the token is gone then; the bot edits its own
-        message), never by a second DM. The prompt's ref keeps naming that message, so no
-        old prompt is left to strip."""
-        ref = ref_of(body)
-        if not ref.startswith("prompt:"):
-            return None
-        marker = in_place_marker(row_id)
-        begun = refs.get(marker)
-        if begun is not None and begun.message_id:  # tried in place before a restart
-            if await self.delivery.edit(begun.channel_id, begun.message_id, body["content"],
-                                        view, files):
-                return {ref: begun, marker: None}
-            for file in files:
-                file.reset()
-            return None
-        current = refs.get(ref)
-        where = self.in_place.target(table_id, seat_of(ref), body["user"],
-                                     current.message_id if current else None, body["content"])
-        if where is None:
-            return None
-        placed = MessageRef(where.channel_id, where.message_id)
-        log.debug("row %s.%s: in place into %s for %s (stamp %s)", table_id, row_id,
-                  where.message_id, ref, (body.get("view") or {}).get("stamp"))
-        await self.store.remember_message(table_id, marker, placed)
-        refs[marker] = placed
-        if await self.in_place.edit(where, body["content"], view, files):
-            return {ref: placed, marker: None}
-        # Refused, so nothing changed: the row goes by DM, and a restart must not redo the
-        # edit (a message id of 0 says so; the row's deletion forgets the marker).
-        refs[marker] = MessageRef(0, 0)
-        await self.store.remember_message(table_id, marker, refs[marker])
-        return None
-
-    async def _turn_in_place(self, table_id: str, turn: dict[str, Any]) -> bool:
-        """The turn of a seat whose DMs are closed, shown on the "Show my hand" view its
-        person just answered on, instead of a ping in the channel. Nothing to make durable:
-        after a crash the row is sent again, and this edit or the ping it replaces says the
-        same."""
-        where = self.in_place.private_view(table_id, turn["seat"], turn["user"],
-                                           turn["content"])
-        return where is not None and await self.in_place.edit(
-            where, turn["content"], build_view(turn["view"]), [])
-
-    async def _strip_in_place(self, table_id: str, ref: str, where: MessageRef) -> bool:
-        """A withdrawn prompt loses its buttons through the token of the click that was
-        answered on it, when there is one, rather than through the DM channel's bucket."""
-        if not ref.startswith("prompt:"):
-            return False
-        found = self.in_place.target(table_id, seat_of(ref), None, where.message_id, "")
-        return found is not None and await self.in_place.edit(found, None, None, [])
-
-    async def files(self, picture: dict[str, Any] | None) -> list[discord.File]:
-        """Pictures are drawn off the event loop, and drawing failing never stops a message."""
-        if not picture:
-            return []
-        try:
-            images = await asyncio.get_running_loop().run_in_executor(self.painter, draw,
-                                                                      picture)
-        except Exception:
-            log.exception("drawing pictures failed")
-            return []
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in images]
-
     async def close(self) -> None:
         self._closing = True  # a cancelled worker must not start another on its way out
         tasks = [*self._dispatchers.values(), *self._workers.values()]
@@ -442,90 +358,5 @@ class Sender:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.painter.shutdown(wait=False, cancel_futures=True)
+        self.painter.shutdown()
 
-
-def box_pictures(embeds: list[discord.Embed], files: list[discord.File]) -> None:
-    """Each box shows its own picture. A renderer draws a step's pictures in the order of
-    the boxed events they picture (at a Po-Ke-No round's end, each pyramid revealed, seat
-    by seat), so the nth box holds the nth picture: every box showing the first one put
-    alice's pyramid in bob's and carol's sections. A box past the pictures (the round's
-    summary) shows none; a picture past the boxes stays an attachment below them."""
-    for embed, file in zip(embeds, files, strict=False):
-        embed.set_image(url=f"attachment://{file.filename}")
-
-
-def superseded(body: Body, later: list[PendingMessage]) -> bool:
-    """An edit whose message a later row rewrites anyway need not be sent: a burst of moves
-    (AI seats) costs one edit of the board, not one per move."""
-    if body["op"] not in ("edit", "upsert") or not body.get("ref"):
-        return False
-    return any(row.body.get("ref") == body["ref"] and row.body["op"] in ("edit", "upsert", "post")
-               for row in later)
-
-
-def outdated(body: Body, later: list[PendingMessage]) -> bool:
-    """A seat's prompt that a later row of the same queue replaces or withdraws: sent
-    late (its queue was held), it would arrive with buttons for a question already gone
-    ("Nothing is awaited")."""
-    ref = body.get("ref")
-    if body["op"] != "post" or not ref or not str(ref).startswith("prompt:"):
-        return False
-    return any(row.body.get("ref") == ref and row.body["op"] in ("post", "strip")
-               for row in later)
-
-
-def overtaken(body: Body, later: list[PendingMessage], answered: int | None = None) -> bool:
-    """A seat's prompt written before the seat's own answer, which already showed it the
-    table as it was then, or later: an `answered` row after it in its queue (saved with the
-    answer's step, so this holds after a restart too), or `answered`, the step of an answer
-    saved since the rows were read. Its buttons are out of date, and sent in place it would
-    put an older view over that answer (seen when a quick player answers before the sender
-    gets to a row of news for them, such as Sppoker's last call)."""
-    ref, step = ref_of(body), body.get("step")
-    if body["op"] != "post" or not ref.startswith("prompt:") or step is None:
-        return False
-    steps = [row.body["step"] for row in later
-             if row.body["op"] == "answered" and row.body.get("ref") == ref]
-    return any(mark > step for mark in [*steps, *([] if answered is None else [answered])])
-
-
-def overtaken_news(body: Body) -> Body | None:
-    """What is left to send of an overtaken prompt: a picture in it is news the answer did
-    not draw, so it goes as a new DM without buttons (and names no message); else nothing."""
-    if not body.get("picture"):
-        return None
-    return {**body, "view": None, "ref": None, "clocks": []}
-
-
-def stale(row: PendingMessage, prompt_stamp: PromptStamp) -> bool:
-    """A seat's prompt whose buttons the table no longer takes (a clock moved it on while
-    the row waited its turn to be sent): its news still counts, its buttons would only be
-    refused as out of date."""
-    ref, view = ref_of(row.body), row.body.get("view") or {}
-    if row.body["op"] != "post" or not ref.startswith("prompt:") or "stamp" not in view:
-        return False
-    now = prompt_stamp(row.table_id, seat_of(ref))
-    return now is not None and now != view["stamp"]
-
-
-def in_place_marker(row_id: int) -> str:
-    """The ref naming the message a row is being edited into in place (`Sender._in_place`),
-    kept until the row is done."""
-    return f"in-place:{row_id}"
-
-
-def queue_of(body: Body) -> str:
-    """The queue a row waits in (`bot.core.outbox.destination`); a closed-DM seat's turn waits
-    with that seat's prompts, not behind the channel's narration, as it may go in place."""
-    if body.get("turn"):
-        return f"prompt:{body['turn']['seat']}"
-    return destination(body)
-
-
-def seat_of(ref: str) -> int:
-    return int(ref.split(":", 1)[1])
-
-
-def ref_of(body: Body) -> str:
-    return str(body.get("ref") or "")

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot.core.table import TableError
 from bot.core.validation import InvalidValue
-from bot.discord.presenter import Answer, answer_in_time, refuse
+from bot.discord.responses import Answer, answer_in_time, refuse
 from bot.present import i18n
 
 log = logging.getLogger(__name__)

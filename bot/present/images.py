@@ -101,7 +101,7 @@ class Row:
 
 def wild_word() -> str:
     """The word a Sppoker vowel card shows under its letter (wild in poker), in the current
-    locale: a picture is drawn in its reader's language (`bot.discord.sender.draw`)."""
+    locale: a picture is drawn in its reader's language (`bot.discord.painter.draw`)."""
     return t("WILD")
 
 
