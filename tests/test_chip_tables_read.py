@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.core import narration as narrator
+from bot.core import narration
 from bot.core.table import Seat, Table
 from bot.core.table_text import board_text, private_text, waiting_line
 from bot.plugins import install_plugins
@@ -216,7 +216,7 @@ def test_a_dealers_choice_deal_names_its_game_on_the_board_and_in_the_dms() -> N
     table = table_for(game, "dealers_choice", [100] * 3)
     assert board_text(table).startswith("**Dealer's Choice · Spew** — ")
     assert private_text(table, 1, game.prompt(1)).startswith("**Dealer's Choice · Spew** in ")
-    [warned, *_] = narrator.warning(table, [min(game.to_act)], 1.7e9)
+    [warned, *_] = narration.warning(table, [min(game.to_act)], 1.7e9)
     assert "your time at Dealer's Choice · Spew runs out" in str(warned["content"])
 
 
@@ -227,7 +227,7 @@ def test_a_cash_tables_end_says_what_each_player_won_or_lost() -> None:
     while not game.is_over:
         step(game)
     table.stacks = [130, 80, 90]
-    [post, *_] = narrator.closed(table, "Ann ended the table.", tell_channel=True)
+    [post, *_] = narration.closed(table, "Ann ended the table.", tell_channel=True)
     assert "The 3 deals played to the end stand; each player's chips won or lost: " \
         "Ann +30 · Bob -20 · Cid -10." in str(post["content"])
 
@@ -236,7 +236,7 @@ def test_an_aborted_cash_table_says_its_finished_deals_stand() -> None:
     game = Badugi(NAMES[:3], {"stacks": [100] * 3, "button": 0}, random.Random(1))
     table = table_for(game, "badugi", [110, 90, 100])
     table.bought, table.deals = [100, 100, 100], 2  # the second deal is under way
-    bodies = narrator.closed(table, "this table was aborted.", tell_channel=False)
+    bodies = narration.closed(table, "this table was aborted.", tell_channel=False)
     [board] = [body for body in bodies if body.get("ref") == "board" or body["op"] == "edit"]
     text = str(board.get("content"))
     assert "The deal played to the end stands; each player's chips won or lost: " \

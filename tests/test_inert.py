@@ -29,7 +29,7 @@ from babel.messages.pofile import read_po
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core import narration as narrator
+from bot.core import narration
 from bot.core.chips import Bank
 from bot.core.outbox import Body, pinged
 from bot.core.replays import EVERYONE, PlayedGame, frame_text
@@ -138,11 +138,11 @@ def test_a_body_pings_only_whom_it_names() -> None:
                   seats=[Seat(HOSTILE[0], FIRST_USER), Seat("Bob", FIRST_USER + 1)])
     table.game = build(GAMES["poke"], [s.name for s in table.seats], {}, 1)
     table.status = "playing"
-    assert pinged(narrator.board(table)) == []
+    assert pinged(narration.board(table)) == []
     waiting = sorted(table.require_game().to_act)
     table.dm_closed = [table.seats[waiting[0]].user_id or 0]
-    assert pinged(narrator.board(table)) == table.dm_closed
-    assert pinged(narrator.live_board(table)) == table.dm_closed
+    assert pinged(narration.board(table)) == table.dm_closed
+    assert pinged(narration.live_board(table)) == table.dm_closed
 
 
 TEXT = st.text(st.characters(codec="utf-8"), max_size=80) | st.lists(
@@ -277,7 +277,7 @@ def play(table: Table, seed: int) -> tuple[list[Body], list[Move]]:
     """A whole game (a chip game's deal) by random legal moves, AI moves and time-outs, with
     every body the narrator writes on the way, a warning now and then included."""
     rng, ai_rng = random.Random(seed), random.Random(seed + 1)
-    bodies = [narrator.board(table), *narrator.letters(table, [], None)]
+    bodies = [narration.board(table), *narration.letters(table, [], None)]
     moves: list[Move] = []
     for step in range(600):
         game = table.require_game()
@@ -292,10 +292,10 @@ def play(table: Table, seed: int) -> tuple[list[Body], list[Move]]:
             continue
         moves.append(Move(seat, action))
         closed = list(table.dm_closed)
-        bodies += narrator.step(table, events, actor=seat)
+        bodies += narration.step(table, events, actor=seat)
         table.dm_closed = closed  # a new hand tries DMs again: they stay closed here
         if step % 7 == 0 and not table.require_game().is_over:
-            bodies += narrator.warning(table, sorted(table.require_game().to_act), 1.7e9)
+            bodies += narration.warning(table, sorted(table.require_game().to_act), 1.7e9)
     return bodies, moves
 
 
@@ -325,8 +325,8 @@ def test_every_message_of_a_whole_game_shows_hostile_names_inert(kind: str,
         texts: list[tuple[str, Collection[int]]] = [(lobby_text(table, 1.7e9), ())]
         start(table, seed)
         bodies, moves = play(table, seed)
-        bodies += narrator.restarted(table)
-        bodies += narrator.closed(table, msg("The table was cancelled by {name}.",
+        bodies += narration.restarted(table)
+        bodies += narration.closed(table, msg("The table was cancelled by {name}.",
                                              name=HOSTILE[1]), tell_channel=True)
         for body in bodies:
             assert set(body.get("pings") or ()) <= set(table.dm_closed)

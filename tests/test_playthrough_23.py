@@ -15,8 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.core import cash_table as cash
-from bot.core import narration as narrator
+from bot.core import cash_table, narration
 from bot.core.table import Seat, Table
 from bot.core.table_text import private_text
 from bot.plugins import install_plugins
@@ -97,7 +96,7 @@ def test_a_dealers_choice_showdown_has_the_picture_the_game_has_at_its_own_table
     table = table_for(game, "dealers_choice", [100] * 3)
     events = play_out(game)
     assert any(event.kind == "deal_end" for event in events)
-    [post, *_] = narrator.public_events(table, events)
+    [post, *_] = narration.public_events(table, events)
     assert post["picture"] is not None and post["picture"]["kind"] == "dealers_choice"
     drawn: list[Row] = []
 
@@ -119,8 +118,8 @@ def test_the_next_dealer_choosing_reads_no_news_of_the_last_deal() -> None:
     table = table_for(game, "dealers_choice", [100] * 3)
     play_out(game, table)
     assert any("You declared high" in note for note in table.notes.get(1, []))
-    cash.settle_deal(table)
-    cash.next_deal(table, USER)
+    cash_table.settle_deal(table)
+    cash_table.next_deal(table, USER)
     chooser = min(table.require_game().to_act)
     text = private_text(table, chooser, table.require_game().prompt(chooser))
     assert "choose the game of this deal" in text
@@ -134,7 +133,7 @@ def test_a_player_without_chips_is_told_so_in_the_tables_language() -> None:
     result = game.result
     assert result is not None
     game._result = replace(result, chips=(-10, 10, 0))  # the deal that took Ann's last 10
-    [broke] = cash.settle_deal(table)
+    [broke] = cash_table.settle_deal(table)
     assert render_text(broke.text, "sv") == \
         "Ann kan inte spela vidare utan marker: köp in igen eller lämna."
 

@@ -22,8 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.core import narration as narrator
-from bot.core import outbox as messages
+from bot.core import narration, outbox
 from bot.core.replays import move_text
 from bot.core.table import Table
 from bot.core.table_text import board_text
@@ -202,7 +201,7 @@ def test_the_painter_draws_a_sppoker_reveal_in_the_language_it_was_written_in(
          "declaration": "spelling", "word": "zebra", "poker": "Straight", "points": 1},
     ]})
     with using("sv"):
-        picture = messages.pictures("sppoker", [reveal], ["Ann"])
+        picture = outbox.pictures("sppoker", [reveal], ["Ann"])
     with using("en"):  # as in the painter process: nothing set
         draw(picture)
     [(rows, title)] = drawn
@@ -216,11 +215,11 @@ def test_the_painter_draws_a_sppoker_reveal_in_the_language_it_was_written_in(
 def test_a_swedish_tables_final_message_does_not_send_english_clients_to_repris() -> None:
     table = solitaire("sv")
     with using("sv"):
-        line = narrator.replay_line(table)
+        line = narration.replay_line(table)
     assert "knappen nedan" in line and "`/repris spel:t1`" in line
     assert "`/replay game:t1`" in line  # what an English client types
     with using("en"):
-        english = narrator.replay_line(solitaire("en"))
+        english = narration.replay_line(solitaire("en"))
     assert english == "🎞️ Replay: `/replay game:t1`, or the button below."
 
 

@@ -7,23 +7,18 @@ what every table does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from bot.core import cash_table as cash
-from bot.core import narration as narrator
+from bot.core import cash_table, narration
 from bot.core.outcomes import require_host_or_admin
 from bot.core.table import TableError
+from bot.core.table_commands import TableCommands
 from bot.present.i18n import t
 from engine.i18n import msg
-
-if TYPE_CHECKING:
-    from bot.core.service import TableService
 
 CASH_OPS = frozenset({"join", "leave", "rebuy", "deal", "end"})
 
 
 class CashDesk:
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableCommands) -> None:
         self.service = service
 
     async def act(self, table_id: str, user_id: int, name: str, op: str, *,
@@ -43,26 +38,26 @@ class CashDesk:
                 await service.end_cash_table(table, msg("{name} ended the table.", name=name))
                 return t("The table is closed; everyone's chips went back to their balance.")
             if op == "deal":
-                events = cash.next_deal(table, user_id)
+                events = cash_table.next_deal(table, user_id)
                 table.sync_deadlines(service.clock())
-                await service.commit(table, narrator.step(table, events))
+                await service.commit(table, narration.step(table, events))
                 reply = t("Deal {n} is dealt.", n=table.deals)
             elif op == "join":
                 moved = await service.sit(table, user_id, name)
-                await service.commit(table, [narrator.live_board(table)], moved)
+                await service.commit(table, [narration.live_board(table)], moved)
                 reply = t("You sat down with {n} chips.", n=-moved[0].delta)
             elif op == "rebuy":
                 balance = await service.bank.balance(table.guild_id, user_id)
-                moved = cash.rebuy(table, user_id, balance)
-                await service.commit(table, [narrator.live_board(table)], moved)
+                moved = cash_table.rebuy(table, user_id, balance)
+                await service.commit(table, [narration.live_board(table)], moved)
                 reply = t("You bought {n} chips.", n=-moved[0].delta)
             else:  # leave
-                moved = cash.stand_up(table, user_id)
+                moved = cash_table.stand_up(table, user_id)
                 if not table.has_humans:
                     await service.end_cash_table(table, msg("Everyone left; the table is closed."),
                                                  already=moved)
                     return t("You left with your chips; the table is closed.")
-                await service.commit(table, [narrator.live_board(table)], moved)
+                await service.commit(table, [narration.live_board(table)], moved)
                 reply = t("You left the table with your chips.")
         service.clocks.after_step(table)
         return reply

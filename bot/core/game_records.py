@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.core import cash_table as cash
+from bot.core import cash_table
 from bot.core.table import Table
 from bot.store import ChipChange, GameRecord, GameStatus, PlayerResult, Store
 from engine.game import Event, GameResult, places_from_scores
@@ -18,7 +18,7 @@ from engine.game import Event, GameResult, places_from_scores
 def record(table: Table, status: str, now: float) -> GameRecord:
     result = table.require_game().result
     if table.game_class.chip_game:  # a cash table is scored by each seat's net chips
-        nets = cash.net(table)
+        nets = cash_table.net(table)
         result = GameResult(tuple(nets), places_from_scores(nets),
                             tuple(seat for seat, won in enumerate(nets) if won > 0))
     players = [
@@ -43,13 +43,13 @@ def deal_end(table: Table) -> list[Event]:
     game = table.game
     if game is None or not game.is_over or not table.game_class.chip_game:
         return []
-    return cash.settle_deal(table)
+    return cash_table.settle_deal(table)
 
 
 def refunds(table: Table) -> list[ChipChange]:
     """A table that ends gives everyone their chips back: a deal cut short counts as never
     dealt."""
-    return cash.cash_out_all(table) if table.game_class.chip_game else []
+    return cash_table.cash_out_all(table) if table.game_class.chip_game else []
 
 
 async def register_players(store: Store, table: Table) -> None:

@@ -11,8 +11,7 @@ id, never by a name.
 
 from __future__ import annotations
 
-from bot.core import cash_table as cash
-from bot.core import outbox as messages
+from bot.core import cash_table, outbox
 from bot.core.outbox import Body
 from bot.core.table import Table
 from bot.core.table_text import board_text, game_title, pings, private_text
@@ -41,15 +40,15 @@ RECENT_MOVES = 6
 def board_view(table: Table) -> dict[str, object]:
     """Show my hand, and between the deals of a chip table its Join / Leave / Rebuy / Next
     deal / End buttons (in the current locale: the caller's, the table's)."""
-    if cash.between_deals(table):
-        return messages.cash_view(table.table_id)
-    return messages.board_view(table.table_id)
+    if cash_table.between_deals(table):
+        return outbox.cash_view(table.table_id)
+    return outbox.board_view(table.table_id)
 
 
 def board(table: Table) -> Body:
     """The board moves to the bottom of the channel: a new one, the old one deleted."""
     with i18n.using(table.locale):
-        return messages.post(channel=table.channel_id, content=board_text(table),
+        return outbox.post(channel=table.channel_id, content=board_text(table),
                              view=board_view(table), ref="board", previous="delete",
                              pings=pings(table))
 
@@ -58,7 +57,7 @@ def live_board(table: Table) -> Body:
     """The board edited in place: Discord allows about 5 messages per 5 s in a channel, so
     an ordinary move is one edit, not a new message."""
     with i18n.using(table.locale):
-        return messages.upsert("board", channel=table.channel_id, content=board_text(table),
+        return outbox.upsert("board", channel=table.channel_id, content=board_text(table),
                                view=board_view(table), pings=pings(table))
 
 
@@ -102,20 +101,20 @@ def _public_events(table: Table, events: list[Event], closing: str = "") -> list
     after = "\n".join(filter(None, [
         *(render(event.text) for event in events[first:] if event not in boxed), closing,
     ]))
-    picture = (messages.pictures(table.kind, events, [s.name for s in table.seats],
+    picture = (outbox.pictures(table.kind, events, [s.name for s in table.seats],
                                  locale=table.locale)
                if renderer.draws(events) else None)
     # Every message of a running table carries Show my hand, so it is never far away.
-    view = None if table.require_game().is_over else messages.board_view(table.table_id)
+    view = None if table.require_game().is_over else outbox.board_view(table.table_id)
     channel = table.channel_id
     if not boxed:
-        return [messages.post(channel=channel, content="\n".join(filter(None, [before, after])),
+        return [outbox.post(channel=channel, content="\n".join(filter(None, [before, after])),
                               view=view, picture=picture)]
     embeds = [event_embed(event, None) for event in boxed[:MAX_EMBEDS]]
-    bodies = [messages.post(channel=channel, content=before, embeds=embeds, picture=picture,
+    bodies = [outbox.post(channel=channel, content=before, embeds=embeds, picture=picture,
                             view=None if after else view)]
     if after:
-        bodies.append(messages.post(channel=channel, content=after, view=view))
+        bodies.append(outbox.post(channel=channel, content=after, view=view))
     return bodies
 
 
@@ -133,7 +132,7 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
         prompt = None if game.is_over else game.prompt(seat)
         stamp, changed = table.stamp(seat)
         if seat == actor:  # answered where it clicked; its older prompts are moot
-            bodies.append(messages.answered(seat, table.steps))
+            bodies.append(outbox.answered(seat, table.steps))
             continue
         news = [event for event in events if event.seat == seat]
         if occupant.user_id in table.dm_closed:
@@ -143,25 +142,25 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
                 # "Show my hand" view, if they just answered there: `bot.discord.in_place`).
                 if changed and prompt is not None:
                     with i18n.using(table.locale):
-                        ping = messages.post(channel=table.channel_id, content=your_turn(
+                        ping = outbox.post(channel=table.channel_id, content=your_turn(
                             occupant.user_id, game_title(game)), pings=[occupant.user_id])
                     bodies.append(ping | {"turn": turn(table, seat, stamp, prompt)})
                 continue
             table.dm_closed.remove(occupant.user_id)
         if (not changed or prompt is None) and seat not in private_seats and not game.is_over:
             if prompt is None and changed:
-                bodies.append(messages.strip(f"prompt:{seat}"))
+                bodies.append(outbox.strip(f"prompt:{seat}"))
             continue
         drawn = renderer_for(table.kind).draws(news)
         reader = i18n.reader_locale(occupant.user_id, table.locale)
         with i18n.using(reader):
             content = private_text(table, seat, prompt)
-            view = messages.prompt_view(table.table_id, seat, stamp, localized_prompt(prompt))
+            view = outbox.prompt_view(table.table_id, seat, stamp, localized_prompt(prompt))
         with i18n.using(table.locale):
             fallback = closed_dms(occupant.user_id)
-        bodies.append(messages.post(
+        bodies.append(outbox.post(
             user=occupant.user_id, content=content, view=view,
-            picture=messages.pictures(table.kind, news, [s.name for s in table.seats],
+            picture=outbox.pictures(table.kind, news, [s.name for s in table.seats],
                                       locale=reader)
             if drawn else None,
             ref=f"prompt:{seat}", previous="strip",
@@ -178,7 +177,7 @@ def turn(table: Table, seat: int, stamp: str, prompt: Prompt) -> dict[str, objec
     user = table.seats[seat].user_id
     with i18n.using(i18n.reader_locale(user, table.locale)):
         return {"seat": seat, "user": user, "content": private_text(table, seat, prompt),
-                "view": messages.prompt_view(table.table_id, seat, stamp,
+                "view": outbox.prompt_view(table.table_id, seat, stamp,
                                              localized_prompt(prompt))}
 
 
@@ -212,7 +211,7 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
                 closing += " " + render(result.summary)
         closing = "\n".join(filter(None, [closing, replay_line(table)]))
         told = with_replay(table, public_events(table, events, closing))
-        final = messages.edit("board", board_text(table))
+        final = outbox.edit("board", board_text(table))
     return [*told, final, *letters(table, events, actor)]
 
 
@@ -239,7 +238,7 @@ def with_replay(table: Table, bodies: list[Body]) -> list[Body]:
     """The last channel message of a game's end carries its Replay button."""
     for body in reversed(bodies):
         if body["op"] == "post" and body.get("channel") is not None:
-            body["view"] = messages.replay_view(table.table_id)
+            body["view"] = outbox.replay_view(table.table_id)
             break
     return bodies
 
@@ -259,14 +258,14 @@ def cash_summary(table: Table) -> str:
             or len(table.bought) != len(table.seats):
         return ""
     results = " · ".join(f"{inert(seat.name)} {net:+d}"
-                         for seat, net in zip(table.seats, cash.net(table), strict=True))
-    finished = table.deals if cash.between_deals(table) else table.deals - 1
+                         for seat, net in zip(table.seats, cash_table.net(table), strict=True))
+    finished = table.deals if cash_table.between_deals(table) else table.deals - 1
     lines = [t_n("The deal played to the end stands; each player's chips won or lost: "
                  "{results}.",
                  "The {n} deals played to the end stand; each player's chips won or lost: "
                  "{results}.", finished, n=finished, results=results)
              if finished else t("No deal was played to the end: nobody won or lost chips.")]
-    if not cash.between_deals(table) and finished:
+    if not cash_table.between_deals(table) and finished:
         lines.append(t("The deal under way counts as never dealt: its chips went back to "
                        "whoever put them in."))
     return "\n".join(lines)
@@ -277,16 +276,16 @@ def _closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
     summary = cash_summary(table)
     text = "\n".join(filter(None, [text, summary]))
     if tell_channel and table.status == "playing":  # a cash table its players ended
-        bodies += with_replay(table, [messages.post(
+        bodies += with_replay(table, [outbox.post(
             channel=table.channel_id, content=f"{text}\n{replay_line(table)}")])
     elif tell_channel:
-        bodies.append(messages.post(channel=table.channel_id, content=text))
+        bodies.append(outbox.post(channel=table.channel_id, content=text))
     if table.status == "lobby":
-        bodies.append(messages.edit("lobby", text))
+        bodies.append(outbox.edit("lobby", text))
     else:
         title = render(table.game_class.title)
-        bodies.append(messages.edit("board", f"**{title}** — {text}"))
-        bodies += [messages.strip(f"prompt:{seat}") for seat in range(len(table.seats))]
+        bodies.append(outbox.edit("board", f"**{title}** — {text}"))
+        bodies += [outbox.strip(f"prompt:{seat}") for seat in range(len(table.seats))]
     return bodies
 
 
@@ -304,7 +303,7 @@ def warning(table: Table, seats: list[int], deadline: float) -> list[Body]:
                         name=inert(table.seats[seat].name), title=title, when=when)
         with i18n.using(table.locale):
             fallback = t("⏰ <@{user}>, your time runs out {when}.", user=user, when=when)
-        bodies.append(messages.post(user=user, content=content, fallback=fallback,
+        bodies.append(outbox.post(user=user, content=content, fallback=fallback,
                                     table_channel=table.channel_id))
     return bodies
 
@@ -314,6 +313,6 @@ def restarted(table: Table) -> list[Body]:
         notice = t("♻️ I restarted; this table is back exactly where it was. Every button "
                    "works as before; if a prompt of yours is missing, press **Show my hand**.")
         if table.status != "playing":
-            return [messages.post(channel=table.channel_id, content=notice)]
-        return [messages.post(channel=table.channel_id, content=notice,
-                              view=messages.board_view(table.table_id)), board(table)]
+            return [outbox.post(channel=table.channel_id, content=notice)]
+        return [outbox.post(channel=table.channel_id, content=notice,
+                              view=outbox.board_view(table.table_id)), board(table)]

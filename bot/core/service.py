@@ -14,10 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.core import cash_table as cash
-from bot.core import game_records as results
-from bot.core import narration as narrator
-from bot.core import outbox as messages
+from bot.core import cash_table, game_records, narration, outbox
 from bot.core.clocks import LOBBY_KEY
 from bot.core.outcomes import (
     LobbyOutcome,
@@ -110,18 +107,18 @@ class TableService(TableCommands):
             if op == "join":
                 moved = await self.sit(table, user_id, name)
             elif op == "leave" and table.game_class.chip_game:
-                moved = cash.stand_up(table, user_id)
+                moved = cash_table.stand_up(table, user_id)
             elif op == "leave":
                 table.leave(user_id)
             elif op == "ai":
                 name = table.add_ai(user_id)
                 if table.game_class.chip_game:
                     table.seats.pop()
-                    moved = cash.sit(table, None, name, None)
+                    moved = cash_table.sit(table, None, name, None)
             elif op == "cancel":
                 require_host_or_admin(table, user_id, is_admin, msg("cancel this table"))
                 text = msg("The table was cancelled by {name}.", name=name)
-                await self._discard(table, narrator.closed(table, text, tell_channel=False))
+                await self._discard(table, narration.closed(table, text, tell_channel=False))
                 return LobbyOutcome(i18n.render(text, table.locale), False)
             elif op == "start":
                 events = table.start(user_id)
@@ -135,22 +132,10 @@ class TableService(TableCommands):
         self.clocks.schedule(table)
         return LobbyOutcome(lobby_text(table, table.deadlines[LOBBY_KEY]), True)
 
-    async def sit(self, table: Table, user_id: int, name: str) -> list[ChipChange]:
-        """Seat a person; at a chip table they buy in from their balance. The balance read
-        here only shapes the offer (a short buy-in); the database checks it again when the
-        step is committed, so two tables cannot both spend the same chips."""
-        if not table.game_class.chip_game:
-            table.join(user_id, name)
-            return []
-        if table.seat_of(user_id) is not None:
-            raise TableError(msg("You are already seated at this table."))
-        balance = await self.bank.balance(table.guild_id, user_id)
-        return cash.sit(table, user_id, name, balance)
-
     async def _started(self, table: Table, events: list[Event]) -> LobbyOutcome:
         table.deadlines.pop(LOBBY_KEY, None)
         table.sync_deadlines(self.clock())
-        await self.commit(table, narrator.step(table, events))
+        await self.commit(table, narration.step(table, events))
         self.clocks.after_step(table)
         return LobbyOutcome(lobby_text(table, None, started=True), False)
 
@@ -174,8 +159,8 @@ class TableService(TableCommands):
                 require_host_or_admin(table, user_id, is_admin, msg("abort this table"))
             text = msg("This lobby was aborted.") if table.status == "lobby" else \
                 msg("this table was aborted.")
-            await self._discard(table, narrator.closed(table, text, tell_channel=False))
-        finished = table.deals - (0 if cash.between_deals(table) else 1)
+            await self._discard(table, narration.closed(table, text, tell_channel=False))
+        finished = table.deals - (0 if cash_table.between_deals(table) else 1)
         with i18n.using(table.locale):  # said in the channel
             if table.game_class.chip_game and finished > 0:  # a cash table's deals stand
                 return i18n.t("The table was aborted by {name}; the deals played to the end "
@@ -208,7 +193,7 @@ class TableService(TableCommands):
         stamp, _ = table.stamp(seat)
         own = [event for event in events if event.seat == seat]
         drawn = renderer_for(table.kind).draws(own)
-        picture = messages.pictures(table.kind, own, [s.name for s in table.seats]) \
+        picture = outbox.pictures(table.kind, own, [s.name for s in table.seats]) \
             if drawn else None
         return Private(table.table_id, seat, private_text(table, seat, prompt), stamp, prompt,
                        picture, table.steps)
@@ -236,9 +221,9 @@ class TableService(TableCommands):
             if isinstance(choice, TextAsk) and text is None:
                 return NeedText(table_id, seat, stamp, index, choice)
             events = table.act(user_id, seat, action_for(choice, values, text))
-            events += results.deal_end(table)
+            events += game_records.deal_end(table)
             table.sync_deadlines(self.clock())
-            bodies = narrator.step(table, events, actor=seat)
+            bodies = narration.step(table, events, actor=seat)
             answer = self._private(table, seat, events)
             await self.commit(table, bodies)  # saved before the player sees it succeed
         self.clocks.after_step(table)
@@ -310,7 +295,7 @@ class TableService(TableCommands):
                     saved = table.saved_at or now
                     for key, deadline in table.deadlines.items():
                         table.deadlines[key] = now + max(30.0, deadline - saved)
-                    await self.commit(table, narrator.restarted(table))
+                    await self.commit(table, narration.restarted(table))
             except TableError:
                 continue  # closed before it was resumed
             self.clocks.after_step(table)

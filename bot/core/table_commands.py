@@ -32,8 +32,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from bot.core import game_records as results
-from bot.core import narration as narrator
+from bot.core import cash_table, game_records, narration
 from bot.core.chips import Bank
 from bot.core.clocks import Clocks
 from bot.core.outbox import Body
@@ -116,9 +115,9 @@ class TableCommands:
         try:
             if game is not None and game.is_over and table.status != "finished" \
                     and not table.game_class.chip_game:
-                await results.register_players(self.store, table)
+                await game_records.register_players(self.store, table)
                 await self.store.finish_table(
-                    table.table_id, results.record(table, "finished", self.clock()),
+                    table.table_id, game_records.record(table, "finished", self.clock()),
                     messages=bodies, actions=actions,
                 )
                 table.status = "finished"
@@ -141,12 +140,12 @@ class TableCommands:
                              already: list[ChipChange] | None = None) -> None:
         """A chip table ends by its players' choice: everyone cashes out, each seat's net
         result is recorded (a finished game: it counts), and the channel is told."""
-        await results.register_players(self.store, table)
+        await game_records.register_players(self.store, table)
         try:
             await self.store.finish_table(
-                table.table_id, results.record(table, "finished", self.clock()),
-                chip_changes=[*(already or []), *results.refunds(table)],
-                messages=narrator.closed(table, text, tell_channel=True),
+                table.table_id, game_records.record(table, "finished", self.clock()),
+                chip_changes=[*(already or []), *game_records.refunds(table)],
+                messages=narration.closed(table, text, tell_channel=True),
             )
         except InsufficientChipsError as error:
             raise TableError(short_of_chips(error)) from error
@@ -158,11 +157,11 @@ class TableCommands:
         """Forget a table that did not finish: recorded as aborted when a game was running,
         so it never counts in leaderboards; its closing messages and the chips it gives back
         go in the same write."""
-        changes = [*(given_back or []), *results.refunds(table)]
+        changes = [*(given_back or []), *game_records.refunds(table)]
         if table.status == "playing" and table.game is not None:
-            await results.register_players(self.store, table)
+            await game_records.register_players(self.store, table)
             await self.store.finish_table(
-                table.table_id, results.record(table, "aborted", self.clock()),
+                table.table_id, game_records.record(table, "aborted", self.clock()),
                 chip_changes=changes, messages=bodies)
         else:
             await self.store.delete_snapshot(table.table_id, messages=bodies,
@@ -173,17 +172,29 @@ class TableCommands:
     # --- the clocks' own steps (`bot.core.clocks`) -----------------------------------------
     async def step_by_clock(self, table: Table, events: list[Event]) -> None:
         """A timeout or an AI move, applied by `bot.core.clocks` to its draft: save and tell."""
-        events = events + results.deal_end(table)
+        events = events + game_records.deal_end(table)
         table.sync_deadlines(self.clock())
-        await self.commit(table, narrator.step(table, events))
+        await self.commit(table, narration.step(table, events))
 
     async def warn(self, table: Table, seats: list[int], deadline: float) -> None:
         """Saved with the table's note that it warned, so a restart does not warn twice."""
-        await self.commit(table, narrator.warning(table, seats, deadline))
+        await self.commit(table, narration.warning(table, seats, deadline))
 
     async def close_idle_lobby(self, table: Table) -> None:
-        await self._discard(table, narrator.closed(
+        await self._discard(table, narration.closed(
             table, msg("Nobody started the table, so it closed."), tell_channel=True))
+
+    async def sit(self, table: Table, user_id: int, name: str) -> list[ChipChange]:
+        """Seat a person; at a chip table they buy in from their balance. The balance read
+        here only shapes the offer (a short buy-in); the database checks it again when the
+        step is committed, so two tables cannot both spend the same chips."""
+        if not table.game_class.chip_game:
+            table.join(user_id, name)
+            return []
+        if table.seat_of(user_id) is not None:
+            raise TableError(msg("You are already seated at this table."))
+        balance = await self.bank.balance(table.guild_id, user_id)
+        return cash_table.sit(table, user_id, name, balance)
 
     async def close(self) -> None:
         await self.clocks.close()
