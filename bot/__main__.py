@@ -1,5 +1,6 @@
 """`python -m bot`: run the bot with DISCORD_TOKEN (exit code 2 with one clear sentence when
-the token is missing or rejected, or a setting is wrong); `--sandbox` plays it locally instead."""
+the token is missing or rejected, or a setting is wrong); `--sandbox` plays it locally instead;
+`replay FILE` replays a finished game's notation with the bot's own word lists."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import discord
 import yarl
 
 from bot.settings import Settings, SettingsError, load_settings
+from bot.wordlists import data_dir_words
+from engine.__main__ import main as replay_main
 
 EXIT_CONFIG = 2
 
@@ -51,7 +54,16 @@ def main(argv: list[str] | None = None) -> int:
         help="play without a Discord account: a local Discord server in this terminal, "
              "with the real bot (no DISCORD_TOKEN needed)",
     )
-    if parser.parse_args(argv).sandbox:
+    commands = parser.add_subparsers(dest="command", metavar="replay")
+    replay = commands.add_parser(
+        "replay", help="replay a finished game's notation file in this terminal, naming the "
+                       "longest words from the bot's own word lists (python -m engine replay "
+                       "--help for its options)", add_help=False)
+    replay.add_argument("arguments", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+    if args.command == "replay":
+        return replay_main(["replay", *args.arguments], default_words=data_dir_words())
+    if args.sandbox:
         try:
             from loopback.sandbox import run_sandbox
         except ImportError:

@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.settings import DICTIONARY_TAG
+from bot.settings import DICTIONARY_TAG, SettingsError, load_settings
 from engine import words as engine_words
 from engine.words import Dictionary, get_dictionary, usable_words
 
@@ -164,3 +164,18 @@ def install(data_dir: Path) -> None:
 
 def _load_for_engine(lang: str, *, data_dir: Path) -> Sequence[str]:
     return load(lang, data_dir)
+
+
+def data_dir_words() -> engine_words.WordSource:
+    """The bot's own lists, as it gets them at start-up, from its data directory (DATA_DIR):
+    what `python -m bot replay` names the longest words from, so they are the ones its table
+    named. Settings are read when a word game first asks, so a game without words needs none."""
+
+    def source(language: str) -> list[str]:
+        try:
+            data_dir = load_settings().data_dir
+        except SettingsError as error:
+            raise OSError(f"the bot's settings: {error}") from error
+        return load(language, data_dir)
+
+    return source

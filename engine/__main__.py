@@ -6,11 +6,12 @@ every hand face up, so a bug report with a notation file reproduces exactly.
     python -m engine replay - < game.txt        the notation from standard input
     python -m engine replay game.txt --words data/words     the word lists of a bot's DATA_DIR
 
-A word game (Sppoker, Hold'em Sppoker) names the longest words a hand makes, from the same
-candidate lists the bot uses: by default the bot's own (bot/wordlists.py: made from the
-installed dictionaries and cached in its data directory, DATA_DIR or data/), or `--words`:
-a folder of `words_<language>.txt` files (a bot's DATA_DIR/words) or one list file, a word a
-line, for every language.
+A word game (Sppoker, Hold'em Sppoker) names the longest words a hand makes, from the
+candidate lists named by `--words`: a folder of `words_<language>.txt` files (a bot's
+DATA_DIR/words) or one list file, a word a line, for every language. `python -m bot replay
+FILE` is the same command with the bot's own lists (bot/wordlists.py: made from the installed
+dictionaries and cached in its data directory), so the longest words a replay names are the
+ones its table named; the engine itself knows nothing of the bot.
 
 Exit status 0; 2 when the file is not a notation (or hides moves: a running game's), or no
 word list can be had; 1 when a move does not replay (the rules changed, or the file was
@@ -112,24 +113,11 @@ def words_from(path: Path) -> WordSource:
     return source
 
 
-def bot_words() -> WordSource:
-    """The bot's own lists, as the bot gets them at start-up (bot/wordlists.py), from its
-    data directory: the longest words a replay names are then the ones its table named."""
-
-    def source(language: str) -> list[str]:  # asked only by a word game
-        from bot.settings import SettingsError, load_settings  # the bot's, not the engine's
-        from bot.wordlists import load
-
-        try:
-            data_dir = load_settings().data_dir
-        except SettingsError as error:
-            raise OSError(f"the bot's settings: {error}") from error
-        return load(language, data_dir)
-
-    return source
-
-
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *,
+         default_words: WordSource | None = None) -> int:
+    """The command line; `default_words` is where a word game's candidate words come from
+    without `--words` (`python -m bot replay` passes the bot's own lists; the engine has
+    none of its own, since they are made from the dictionaries the application installs)."""
     parser = argparse.ArgumentParser(prog="python -m engine",
                                      description="Tools of the rules engine.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -139,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay.add_argument("--words", metavar="PATH", type=Path,
                         help="word games' candidate words: a folder of words_<language>.txt "
                              "files (a bot's DATA_DIR/words) or one list, a word a line "
-                             "(default: the bot's own lists, from its data directory)")
+                             "(`python -m bot replay` uses the bot's own lists instead)")
     args = parser.parse_args(argv)
     try:
         if args.file == "-":
@@ -151,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 2
     try:
-        previous = set_word_source(words_from(args.words) if args.words else bot_words())
+        previous = set_word_source(words_from(args.words) if args.words else default_words)
     except OSError as error:
         print(f"cannot read the word list {args.words}: {error.strerror or error}",
               file=sys.stderr)
@@ -163,14 +151,25 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     except ReplayError as error:
+        if isinstance(error.__cause__, LookupError):  # the words asked for by a move
+            return _no_word_list()
         print(f"the replay stops: {error}", file=sys.stderr)
         return 1
+    except LookupError:  # a word game, and no word list named: asked for at the deal
+        return _no_word_list()
     except ValueError as error:  # NotationError, an unknown game, options it refuses
         print(f"{args.file}: {error}", file=sys.stderr)
         return 2
     finally:
         set_word_source(previous)
     return 0
+
+
+def _no_word_list() -> int:
+    print("a word game: name its candidate words with --words PATH (a bot's DATA_DIR/words, "
+          "or one list), or replay it with `python -m bot replay FILE`, which uses the bot's "
+          "own lists", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """`python -m engine replay` replays the word games too (issue 23): Sppoker and Hold'em
-Sppoker need the longest-word finder's candidate words, which the command now gets as the bot
-does (bot/wordlists.py, from the data directory) or from `--words`; before, every such
-notation stopped with "LookupError: no word list for en_US"."""
+Sppoker need the longest-word finder's candidate words, which the command gets from `--words`,
+and `python -m bot replay` as the bot does (bot/wordlists.py, from the data directory); before,
+every such notation stopped with "LookupError: no word list for en_US". The engine's command
+knows nothing of the bot (issue 24): without `--words` it says where to find the lists."""
 
 from __future__ import annotations
 
@@ -17,11 +18,12 @@ from tests.test_notation import finished
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_engine(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
-    """The command in a fresh interpreter (no word source set), the bot's data directory
-    `data_dir` (so nothing is written into the project's)."""
+def run_engine(*args: str, data_dir: Path, package: str = "engine"
+               ) -> subprocess.CompletedProcess[str]:
+    """`python -m <package>` in a fresh interpreter (no word source set), the bot's data
+    directory `data_dir` (so nothing is written into the project's)."""
     env = {**os.environ, "DATA_DIR": str(data_dir)}
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", package, *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300, check=False,
                           stdin=subprocess.DEVNULL)
 
@@ -54,11 +56,22 @@ def test_a_holdem_sppoker_notation_replays_with_a_folder_of_lists(tmp_path: Path
     assert done.stdout.startswith("Hold'em Sppoker — P0, P1, P2") and "Result:" in done.stdout
 
 
-def test_by_default_the_replay_uses_the_bots_own_word_lists(tmp_path: Path) -> None:
+def test_the_engines_replay_without_word_lists_says_where_to_find_them(
+        tmp_path: Path) -> None:
     _, notation = finished("sppoker", 2, 6)
     path = tmp_path / "sppoker.txt"
     path.write_text(write(notation), encoding="utf-8")
     done = run_engine("replay", str(path), data_dir=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "--words" in done.stderr and "python -m bot replay" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_bots_replay_uses_its_own_word_lists(tmp_path: Path) -> None:
+    _, notation = finished("sppoker", 2, 6)
+    path = tmp_path / "sppoker.txt"
+    path.write_text(write(notation), encoding="utf-8")
+    done = run_engine("replay", str(path), data_dir=tmp_path, package="bot")
     assert done.returncode == 0, done.stderr
     assert "LookupError" not in done.stderr and "Result: P0" in done.stdout
     cached = tmp_path / "words" / "words_en_US.txt"  # made as the bot makes it, and kept
