@@ -55,8 +55,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loopback import ChannelHandle, LoopbackDiscord
-from loopback.interactions import COMPONENT, MESSAGE, Interaction, interaction_payload
-from loopback.models import EPHEMERAL, Message, User
+from loopback.interactions import interaction_payload
+from loopback.models import COMPONENT, EPHEMERAL, MESSAGE, Interaction, Message, User
 from loopback.process import BotProcess
 
 TARGET_P99_MS = 250.0

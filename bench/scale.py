@@ -82,8 +82,7 @@ from bench.load import (
 from bench.load import Phase as LoadPhase
 from bot.discord.shards import shard_of
 from loopback import LoopbackDiscord
-from loopback.interactions import MESSAGE, Interaction
-from loopback.models import EPHEMERAL
+from loopback.models import EPHEMERAL, MESSAGE, Interaction
 from loopback.process import BotProcess
 
 TARGET_TABLES = 1000  # per process

@@ -6,9 +6,8 @@ Everything is checked here, before anything connects, and every problem is repor
 sentence (`SettingsError`) that can be printed as-is to the person running the bot, instead
 of a traceback from deep inside discord.py or sqlite.
 
-The `.env` parser is deliberately small (no new dependency): ``KEY=VALUE`` lines, an optional
-``export`` prefix, ``#`` comments (whole lines, or after whitespace in an unquoted value),
-'single quotes' taken literally and "double quotes" with backslash escapes.
+The `.env` file's syntax (``KEY=VALUE`` lines, quotes, comments) is bot/env_file.py's; what
+the keys mean and which values they may take is this module's.
 
 >>> s = load_settings({"DEV_GUILD": "123", "LOG_LEVEL": "debug"}, env_file=None)
 >>> s.dev_guild, s.log_level, s.dictionary
@@ -28,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from bot.env_file import EnvSyntaxError, parse_env_text
 
 __all__ = [
     "DEFAULT_DATABASE",
@@ -49,12 +50,10 @@ DEFAULT_GLOBAL_RATE_LIMIT = 50  # Discord's requests a second for a bot, all sha
 DEFAULT_AI_DELAY = 0.4  # seconds an AI seat "thinks" before it moves, so people can follow
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Enchant/hunspell tags: "en_US", "de_DE_frami", "en_GB-ise". Loose on purpose: the dictionary
 # loader gives the precise error; this only catches values that cannot possibly be a tag (a
 # path above all: bot/wordlists.py names files after the tag).
 DICTIONARY_TAG = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]+)*")
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
 # Discord snowflakes are unsigned 64-bit, stored by sqlite as signed 64-bit.
 _MAX_SNOWFLAKE = 2**63 - 1
 
@@ -176,56 +175,11 @@ def parse_env_file(path: Path) -> dict[str, str]:
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise SettingsError(f"The settings file {path} cannot be read ({reason}).") from None
-    values: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        try:
-            key, value = _parse_line(stripped)
-        except ValueError as exc:
-            raise SettingsError(f"Line {number} of the settings file {path} {exc}.") from None
-        values[key] = value
-    return values
-
-
-def _parse_line(line: str) -> tuple[str, str]:
-    if line.startswith("export ") or line.startswith("export\t"):
-        line = line[len("export") :].lstrip()
-    key, sep, rest = line.partition("=")
-    key = key.strip()
-    if not sep:
-        raise ValueError("is not of the form KEY=VALUE")
-    if not _KEY.fullmatch(key):
-        raise ValueError(f"has {key!r} where a name such as DISCORD_TOKEN is expected")
-    rest = rest.strip()
-    if rest[:1] in ("'", '"'):
-        return key, _parse_quoted(rest)
-    comment = re.search(r"\s#", rest)
-    if comment:
-        rest = rest[: comment.start()]
-    return key, rest.rstrip()
-
-
-def _parse_quoted(text: str) -> str:
-    quote = text[0]
-    out: list[str] = []
-    i = 1
-    while i < len(text):
-        char = text[i]
-        if char == quote:
-            trailing = text[i + 1 :].strip()
-            if trailing and not trailing.startswith("#"):
-                raise ValueError("has text after the closing quote")
-            return "".join(out)
-        if char == "\\" and quote == '"' and i + 1 < len(text):
-            nxt = text[i + 1]
-            out.append(_ESCAPES.get(nxt, "\\" + nxt))
-            i += 2
-            continue
-        out.append(char)
-        i += 1
-    raise ValueError(f"has an opening {quote} without a closing one")
+    try:
+        return parse_env_text(text)
+    except EnvSyntaxError as exc:
+        raise SettingsError(
+            f"Line {exc.line} of the settings file {path} {exc.reason}.") from None
 
 
 def _database(raw: str | None) -> Path | str:

@@ -13,7 +13,8 @@ from bot.core.validation import DRAW_FEE, FIXED_LIMIT, OUT_TAKES_LOW
 from bot.plugins import GamePlugin
 from bot.present.i18n import t
 from bot.present.render import Renderer, cards_text
-from cogs.chip_games import BUY_IN, MIN_BUY_IN, SHOWN, pots_line, seat_state, showdown_images
+from cogs.chip_games import BUY_IN, MIN_BUY_IN
+from cogs.chip_renderers import SHOWN, pots_line, seat_state, showdown_images
 from cogs.common import (
     DESCRIBE_ANTE,
     DESCRIBE_BIG_BET,

@@ -20,13 +20,12 @@ from typing import Any, Self
 from loopback.clock import Clock
 from loopback.errors import BotNotConnected, InteractionFailed
 from loopback.handles import ChannelHandle, UserHandle
-from loopback.interactions import ACK_DEADLINE, Interaction, interaction_payload
-from loopback.models import Channel, ErrorRecord, Message, RequestRecord, User
+from loopback.interactions import ACK_DEADLINE, interaction_payload
+from loopback.models import Channel, ErrorRecord, Interaction, Message, RequestRecord, User
 from loopback.ratelimits import RateLimits, RequestStats
-from loopback.results import InteractionResult
+from loopback.results import InteractionResult, Predicate
 from loopback.server import LoopbackServer
 
-Predicate = Callable[[], Any]
 LATE_ANSWER_GRACE = 0.5
 # 400s that say the request itself is malformed: invalid form body, empty message, bad JSON,
 # too few or many messages to bulk-delete.

@@ -1,28 +1,58 @@
 """The people and places a test drives: a user's actions and what they were shown, a channel.
 
 Everything a handle does is something a person could do in the Discord client; everything it
-reads is what that person (or everyone in the channel) could see.
+reads is what that person (or everyone in the channel) could see. A handle acts through a
+`Driver`, which the driver's LoopbackDiscord is: named here as a protocol, not imported,
+because the driver hands out handles.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from loopback import commands, components
 from loopback.errors import ModalNotOpen
-from loopback.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT
-from loopback.models import Channel, Message, Modal, User
-from loopback.results import InteractionResult, MessagePredicate
+from loopback.models import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    COMPONENT,
+    MODAL_SUBMIT,
+    Channel,
+    Message,
+    Modal,
+    User,
+)
+from loopback.results import InteractionResult, MessagePredicate, Watcher
 
-if TYPE_CHECKING:
-    from loopback.driver import LoopbackDiscord
+
+class Driver(Watcher, Protocol):
+    """What the handles act through (LoopbackDiscord): its records and waits, and the three
+    steps it keeps for them: make an interaction and await its acknowledgement, find the
+    channel a test names, and list what a user can see."""
+
+    async def _interact(
+        self,
+        kind: str,
+        user: User,
+        channel: Channel,
+        type_: int,
+        data: dict[str, Any],
+        *,
+        message_id: int | None,
+        timeout: float | None,
+        check: bool,
+    ) -> InteractionResult: ...
+
+    def _resolve_channel(self, user: User, where: Any) -> Channel: ...
+
+    def _visible(self, user: User, channel: Channel | None = None) -> list[Message]: ...
 
 
 class ChannelHandle:
     """A guild text channel or one user's DM channel with the bot."""
 
-    def __init__(self, discord: LoopbackDiscord, channel_id: int) -> None:
+    def __init__(self, discord: Watcher, channel_id: int) -> None:
         self._discord = discord
         self.id = channel_id
 
@@ -68,7 +98,7 @@ class ChannelHandle:
 class UserHandle:
     """One test user: what they can do in Discord, and what Discord showed them."""
 
-    def __init__(self, discord: LoopbackDiscord, user_id: int) -> None:
+    def __init__(self, discord: Driver, user_id: int) -> None:
         self._discord = discord
         self.id = user_id
 

@@ -7,14 +7,28 @@ which interaction.
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from loopback import errors
 from loopback.errors import FormErrors
 from loopback.limits import check_modal
-from loopback.models import EPHEMERAL, LOADING, ErrorRecord, Message, Modal
+from loopback.models import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    AUTOCOMPLETE_RESULT,
+    COMPONENT,
+    DEFERRED_MESSAGE,
+    DEFERRED_UPDATE,
+    EPHEMERAL,
+    LOADING,
+    MESSAGE,
+    MODAL,
+    MODAL_SUBMIT,
+    UPDATE_MESSAGE,
+    Interaction,
+    Message,
+    Modal,
+)
 from loopback.payloads import (
     ALL_PERMISSIONS,
     ATTACHMENT_SIZE_LIMIT,
@@ -26,64 +40,24 @@ from loopback.payloads import (
     owners,
     user_payload,
 )
-
-if TYPE_CHECKING:
-    from loopback.state import LoopbackState, UploadedFile
+from loopback.state import LoopbackState, UploadedFile
 
 ACK_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60
 
-APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
-MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
-AUTOCOMPLETE_RESULT, MODAL = 8, 9
-RESPONSE_NAMES = {
-    MESSAGE: "message",
-    DEFERRED_MESSAGE: "deferred_message",
-    DEFERRED_UPDATE: "deferred_update",
-    UPDATE_MESSAGE: "update_message",
-    AUTOCOMPLETE_RESULT: "autocomplete",
-    MODAL: "modal",
-}
 
-
-@dataclass
-class Interaction:
-    id: int
-    token: str
-    type: int
-    user_id: int
-    channel_id: int
-    guild_id: int | None
-    data: dict[str, Any]
-    created_at: float
-    message_id: int | None = None
-    # When INTERACTION_CREATE was handed to the gateway, after its payload was built: the
-    # start of the bot's share of the acknowledgement time (bench/load.py).
-    dispatched_at: float | None = None
-    response_type: int | None = None
-    responded_at: float | None = None
-    original_id: int | None = None
-    # When the original was last edited through this interaction's token (its answer after
-    # a deferral, or a later change of it): not by the bot's other edits of the same message.
-    original_edited_at: float | None = None
-    followup_ids: list[int] = field(default_factory=list)
-    errors: list[ErrorRecord] = field(default_factory=list)
-    late: bool = False
-    modal: Modal | None = None
-    choices: list[dict[str, Any]] | None = None
-    settled: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
-
-    def allowed_responses(self) -> set[int]:
-        if self.type == APPLICATION_COMMAND:
-            return {MESSAGE, DEFERRED_MESSAGE, MODAL}
-        if self.type == COMPONENT:
-            return {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL}
-        if self.type == MODAL_SUBMIT:
-            on_message = {DEFERRED_UPDATE, UPDATE_MESSAGE} if self.message_id else set()
-            return {MESSAGE, DEFERRED_MESSAGE} | on_message
-        if self.type == AUTOCOMPLETE:
-            return {AUTOCOMPLETE_RESULT}
-        return set()
+def allowed_responses(interaction: Interaction) -> set[int]:
+    """The callback types Discord accepts for this kind of interaction."""
+    if interaction.type == APPLICATION_COMMAND:
+        return {MESSAGE, DEFERRED_MESSAGE, MODAL}
+    if interaction.type == COMPONENT:
+        return {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL}
+    if interaction.type == MODAL_SUBMIT:
+        on_message = {DEFERRED_UPDATE, UPDATE_MESSAGE} if interaction.message_id else set()
+        return {MESSAGE, DEFERRED_MESSAGE} | on_message
+    if interaction.type == AUTOCOMPLETE:
+        return {AUTOCOMPLETE_RESULT}
+    return set()
 
 
 def interaction_payload(state: LoopbackState, interaction: Interaction) -> dict[str, Any]:
@@ -136,7 +110,7 @@ def respond(
         raise errors.unknown("interaction")
     kind = body.get("type")
     data = body.get("data") or {}
-    if kind not in interaction.allowed_responses():
+    if kind not in allowed_responses(interaction):
         form = FormErrors()
         form.add("type", "INTERACTION_RESPONSE_TYPE_INVALID",
                  f"Interaction response type {kind} is not valid for this interaction")

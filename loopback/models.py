@@ -1,4 +1,5 @@
-"""What the loopback knows and records: users, channels, messages, modals, errors.
+"""What the loopback knows and records: users, channels, messages, modals, interactions,
+errors.
 
 Tests receive deep copies of these, so they can keep an old `Message` and compare it with
 the current one after the bot has edited it.
@@ -6,6 +7,7 @@ the current one after the bot has edited it.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -239,6 +241,55 @@ class Modal:
                         inner.get("max_length"), inner.get("value"), inner.get("placeholder"),
                     ))
         return found
+
+
+# Discord's numbers: an interaction's type, and the types of callback that answer one.
+APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
+AUTOCOMPLETE_RESULT, MODAL = 8, 9
+RESPONSE_NAMES = {
+    MESSAGE: "message",
+    DEFERRED_MESSAGE: "deferred_message",
+    DEFERRED_UPDATE: "deferred_update",
+    UPDATE_MESSAGE: "update_message",
+    AUTOCOMPLETE_RESULT: "autocomplete",
+    MODAL: "modal",
+}
+
+
+@dataclass
+class Interaction:
+    """One interaction a test user made, and how the bot has answered it so far.
+
+    A record like the others here; the rules of its life (which callbacks fit it, the 3 s to
+    acknowledge, the token's 15 minutes, a deferral filled in by the first followup) are
+    loopback.interactions'.
+    """
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    data: dict[str, Any]
+    created_at: float
+    message_id: int | None = None
+    # When INTERACTION_CREATE was handed to the gateway, after its payload was built: the
+    # start of the bot's share of the acknowledgement time (bench/load.py).
+    dispatched_at: float | None = None
+    response_type: int | None = None
+    responded_at: float | None = None
+    original_id: int | None = None
+    # When the original was last edited through this interaction's token (its answer after
+    # a deferral, or a later change of it): not by the bot's other edits of the same message.
+    original_edited_at: float | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    errors: list[ErrorRecord] = field(default_factory=list)
+    late: bool = False
+    modal: Modal | None = None
+    choices: list[dict[str, Any]] | None = None
+    settled: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
 
 @dataclass

@@ -1,20 +1,20 @@
 """JSON payloads in the shapes discord.py parses (ids as strings, ISO timestamps).
 
 Every function returns a fresh dict, so nothing the client or a test does to a payload can
-change the loopback's own records.
+change the loopback's own records. What a payload reads of those records is `Records`, which
+loopback.state's LoopbackState is: the state builds payloads as it records (a new message is
+announced to the gateway), so this module must not import it.
 """
 
 from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from loopback.models import Attachment, Channel, Guild, Message, Role, User
-
-if TYPE_CHECKING:
-    from loopback.state import LoopbackState
+from loopback.models import Attachment, Channel, Guild, Interaction, Message, Role, User
 
 VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 14, 1 << 15
 EVERYONE_PERMISSIONS = (
@@ -25,6 +25,24 @@ BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13) | (1 << 17) | (1 << 34) | (1 
 ALL_PERMISSIONS = (1 << 51) - 1
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 _MENTION = re.compile(r"<@!?(\d+)>")
+
+
+class Records(Protocol):
+    """The loopback's records as a payload reads them (loopback.state.LoopbackState)."""
+
+    @property
+    def users(self) -> Mapping[int, User]: ...
+
+    @property
+    def channels(self) -> Mapping[int, Channel]: ...
+
+    @property
+    def guilds(self) -> Mapping[int, Guild]: ...
+
+    @property
+    def interactions(self) -> Mapping[int, Interaction]: ...
+
+    def last_message_id(self, channel_id: int) -> int | None: ...
 
 
 def iso(timestamp: float | None) -> str | None:
@@ -96,7 +114,7 @@ def member_payload(guild: Guild, user: User, *, with_user: bool = True) -> dict[
     return payload
 
 
-def channel_payload(state: LoopbackState, channel: Channel) -> dict[str, Any]:
+def channel_payload(state: Records, channel: Channel) -> dict[str, Any]:
     last = state.last_message_id(channel.id)
     if channel.is_dm:
         recipient = state.users[channel.recipient_id]  # type: ignore[index]
@@ -123,7 +141,7 @@ def channel_payload(state: LoopbackState, channel: Channel) -> dict[str, Any]:
     }
 
 
-def guild_payload(state: LoopbackState, guild: Guild) -> dict[str, Any]:
+def guild_payload(state: Records, guild: Guild) -> dict[str, Any]:
     """The full GUILD_CREATE body; member_count equals the members sent, so no chunking."""
     members = [member_payload(guild, state.users[uid]) for uid in guild.member_ids]
     return {
@@ -177,7 +195,7 @@ def attachment_payload(attachment: Attachment) -> dict[str, Any]:
     return payload
 
 
-def message_payload(state: LoopbackState, message: Message) -> dict[str, Any]:
+def message_payload(state: Records, message: Message) -> dict[str, Any]:
     author = state.users[message.author_id]
     payload: dict[str, Any] = {
         "id": str(message.id),

@@ -9,7 +9,7 @@ from aiohttp import web
 
 from loopback import errors, interactions
 from loopback.http_util import INTERACTION_KEY, json_response, no_content, read_body, snowflake
-from loopback.interactions import Interaction
+from loopback.models import Interaction
 from loopback.payloads import message_payload
 from loopback.state import LoopbackState
 

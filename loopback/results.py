@@ -1,18 +1,35 @@
-"""What a test gets back from an interaction: a live view of how the bot answered it."""
+"""What a test gets back from an interaction: a live view of how the bot answered it.
+
+A result reads through a `Watcher` (the loopback's records and its waits), which the driver's
+LoopbackDiscord is: named here as a protocol, not imported, because the driver makes results.
+"""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from loopback.interactions import RESPONSE_NAMES, Interaction
-from loopback.models import ErrorRecord, Message, Modal
+from loopback.models import RESPONSE_NAMES, ErrorRecord, Interaction, Message, Modal
+from loopback.state import LoopbackState
 
-if TYPE_CHECKING:
-    from loopback.driver import LoopbackDiscord
-
+Predicate = Callable[[], Any]
 MessagePredicate = Callable[[Message], Any]
+
+
+class Watcher(Protocol):
+    """The loopback's records, and a wait until they read as wanted (LoopbackDiscord)."""
+
+    @property
+    def state(self) -> LoopbackState: ...
+
+    async def wait_for(
+        self,
+        predicate: Predicate,
+        timeout: float = 10.0,
+        *,
+        message: str | Callable[[], str] | None = None,
+    ) -> Any: ...
 
 
 class InteractionResult:
@@ -21,7 +38,7 @@ class InteractionResult:
     Properties read the current record, so a result also shows later edits and followups.
     """
 
-    def __init__(self, discord: LoopbackDiscord, interaction_id: int, kind: str = "") -> None:
+    def __init__(self, discord: Watcher, interaction_id: int, kind: str = "") -> None:
         self._discord = discord
         self.id = interaction_id
         self.kind = kind or {2: "slash", 3: "component", 4: "autocomplete", 5: "modal"}.get(

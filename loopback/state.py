@@ -16,7 +16,6 @@ from typing import Any
 from loopback import errors, limits
 from loopback.clock import Clock
 from loopback.errors import DiscordError, FormErrors
-from loopback.interactions import Interaction
 from loopback.models import (
     DM,
     EPHEMERAL,
@@ -25,6 +24,7 @@ from loopback.models import (
     Channel,
     ErrorRecord,
     Guild,
+    Interaction,
     Message,
     MessageVersion,
     Modal,

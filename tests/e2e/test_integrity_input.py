@@ -23,13 +23,8 @@ from typing import Any
 from loopback import LoopbackDiscord
 from loopback.commands import build_data, find_command, parse_invocation
 from loopback.handles import ChannelHandle, UserHandle
-from loopback.interactions import (
-    APPLICATION_COMMAND,
-    COMPONENT,
-    Interaction,
-    interaction_payload,
-)
-from loopback.models import Message
+from loopback.interactions import interaction_payload
+from loopback.models import APPLICATION_COMMAND, COMPONENT, Interaction, Message
 from loopback.results import InteractionResult
 from loopback.snowflake import DISCORD_EPOCH_MS
 from tests.e2e.conftest import World

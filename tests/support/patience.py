@@ -44,9 +44,8 @@ from collections.abc import Callable
 from typing import Any
 
 from loopback import InteractionResult, LoopbackDiscord, schemas
-from loopback.driver import Predicate
-from loopback.interactions import DEFERRED_MESSAGE, DEFERRED_UPDATE
-from loopback.models import Message
+from loopback.models import DEFERRED_MESSAGE, DEFERRED_UPDATE, Message
+from loopback.results import Predicate
 
 #: The factor on every timeout of the tests' waits (see the module's docstring).
 PATIENCE = float(os.environ.get("DC_TEST_PATIENCE", "6"))
