@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -22,39 +23,50 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.app import EXTENSIONS
-from bot.plugins import PLUGIN_MODULES
-from bot.present.i18n import DEFAULT_LOCALE, LOCALE_DIR, LOCALES, ROOT
+from bot.plugins import PLUGIN_MODULES, CatalogueDomain, GamePlugin, catalogue_domains, load_plugins
+from bot.present.i18n import DEFAULT_LOCALE, LOCALE_DIR, LOCALES
 
-# Domains: which source files each catalogue is extracted from, and whether it is declared
-# complete in Swedish (the completeness test holds those to every string).
-DOMAINS: dict[str, tuple[str, ...]] = {
-    "bot": ("bot/**/*.py", "cogs/common.py", "cogs/tables.py", "cogs/trick_games.py",
-            "cogs/chips.py", "cogs/replays.py", "cogs/sppoker.py", "cogs/leaderboards.py",
-            "cogs/chip_games.py", "cogs/chip_renderers.py", "cogs/high_low_games.py",
-            "cogs/help.py"),
-    "cards": ("engine/cards.py", "engine/evaluator.py", "engine/tricks/play.py", "engine/i18n.py",
-              "engine/game.py"),
-    "poangpoker": ("engine/games/poangpoker/*.py", "engine/tricks/deal.py"),
-    "sppoker": ("engine/games/sppoker/*.py", "engine/words.py", "engine/declaring.py"),
-    "poke": ("engine/games/poke/*.py",),
-    "betting": ("engine/chips/betting.py", "engine/chips/bet_prompts.py", "engine/chips/pots.py",
-                "engine/chips/deal.py", "engine/chips/draw.py"),
-    "badugi": ("engine/games/badugi/*.py",),
-    "holdem_sppoker": ("engine/games/holdem_sppoker/*.py",),
-    "pokeno": ("engine/games/pokeno/*.py", "cogs/pokeno.py"),
-    "red_dog": ("engine/games/red_dog/*.py",),
-    "spew": ("engine/games/spew/*.py",),
-    "reveal_order": ("engine/chips/reveal_order.py", "engine/chips/reveal_views.py",
-                     "engine/chips/reveal_ai.py",
-                     "engine/games/old_man_49er/*.py", "engine/games/zero_to_55/*.py",
-                     "engine/chips/points.py"),
-    "dealers_choice": ("engine/games/dealers_choice/*.py",),
-}
-"""Each catalogue's source files. `commands` (the slash commands' texts) is read from the
-command tree instead (`command_msgids`)."""
-COMPLETE = ("bot", "commands", "cards", "poangpoker", "sppoker", "poke", "betting", "badugi",
-            "holdem_sppoker", "pokeno", "red_dog", "spew", "reveal_order", "dealers_choice")
+BOT_DOMAINS = (
+    CatalogueDomain("bot", ("bot/**/*.py", "cogs/*.py"), complete=True),
+    CatalogueDomain("cards", ("engine/cards.py", "engine/evaluator.py", "engine/tricks/play.py",
+                              "engine/i18n.py", "engine/game.py"), complete=True),
+    CatalogueDomain("betting", ("engine/chips/betting.py", "engine/chips/bet_prompts.py",
+                                "engine/chips/pots.py", "engine/chips/deal.py",
+                                "engine/chips/draw.py"), complete=True),
+)
+"""The bot's own catalogues: the bot and its cogs (a cog file a game's own catalogue claims
+is left to it), and what every game shares: cards, hands and tricks, the chip games' betting.
+Each game's catalogue is its plug-in's (`GamePlugin.catalogue`)."""
+
+
+def domains(plugins: Mapping[str, GamePlugin] | None = None) -> dict[str, CatalogueDomain]:
+    """Every catalogue by name: the bot's own, then those the plug-ins declare (by default
+    the installed ones, built-in and from entry points). `commands` (the slash commands'
+    texts) is read from the command tree instead (`command_msgids`)."""
+    found = {domain.name: domain for domain in BOT_DOMAINS}
+    for name, domain in catalogue_domains(load_plugins() if plugins is None else plugins).items():
+        if name in found:
+            raise ValueError(f"a plug-in's catalogue takes the bot's own name {name!r}")
+        found[name] = domain
+    return found
+
+
+DOMAINS = domains()
+"""Each catalogue's source files, where it lives, and whether it is complete in Swedish."""
+COMPLETE = ("bot", "commands", *(name for name, domain in DOMAINS.items()
+                                 if domain.complete and name != "bot"))
 """The catalogues declared complete in Swedish: tests/test_i18n.py holds them to every entry."""
+
+
+def source_files(domain: CatalogueDomain, every: Mapping[str, CatalogueDomain]) -> list[Path]:
+    """A catalogue's source files; for the bot's own, without those a game's catalogue
+    claims (a game's cog module whose sentences its own catalogue holds, cogs/pokeno.py)."""
+    own = {bot_domain.name for bot_domain in BOT_DOMAINS}
+    if domain.name not in own:
+        return domain.files()
+    claimed = {path for other in every.values() if other.name not in own
+               for path in other.files()}
+    return [path for path in domain.files() if path not in claimed]
 
 
 def commands_entries(tree: Any) -> list[tuple[str, str]]:
@@ -87,36 +99,44 @@ def commands_entries(tree: Any) -> list[tuple[str, str]]:
     return [(msgid, where) for msgid, where in entries if msgid != "…"]
 
 
-def extract(domain: str) -> dict[str, tuple[str, ...]]:
-    """The msgids of a domain's source files, by Babel's extractor: msgid -> plural ids."""
+def extract(domain: str | CatalogueDomain,
+            every: Mapping[str, CatalogueDomain] | None = None) -> dict[str, tuple[str, ...]]:
+    """The msgids of a catalogue's source files, by Babel's extractor: msgid -> plural ids.
+    `domain` by name is one of `every` (by default the installed plug-ins' and the bot's)."""
+    every = domains() if every is None else every
+    if isinstance(domain, str):
+        domain = every[domain]
     keywords = {"msg": None, "msg_n": (1, 2), "N_": None, "t": None, "t_n": (1, 2),
                 "TableError": None, "IllegalAction": None}
     found: dict[str, tuple[str, ...]] = {}
-    for pattern in DOMAINS[domain]:
-        for path in sorted(ROOT.glob(pattern)):
-            for _line, message, _comments, _context in extract_from_file(
-                "python", str(path), keywords=keywords,
-                comment_tags=(), strip_comment_tags=True,
-            ):
-                if isinstance(message, tuple | list):
-                    if message[0]:
-                        found[str(message[0])] = tuple(str(m) for m in message if m)
-                elif message:
-                    found[str(message)] = (str(message),)
+    for path in source_files(domain, every):
+        for _line, message, _comments, _context in extract_from_file(
+            "python", str(path), keywords=keywords,
+            comment_tags=(), strip_comment_tags=True,
+        ):
+            if isinstance(message, tuple | list):
+                if message[0]:
+                    found[str(message[0])] = tuple(str(m) for m in message if m)
+            elif message:
+                found[str(message)] = (str(message),)
     return found
 
 
-def _write(domain: str, entries: Mapping[str, tuple[str, ...]]) -> None:
+def write(domain: str, entries: Mapping[str, tuple[str, ...]],
+          locale_dir: Path = LOCALE_DIR) -> None:
+    """A catalogue's template (`<locale_dir>/<domain>.pot`) from `entries`, and each
+    language's catalogue brought in line with it: new entries added untranslated, entries
+    gone from the code removed, translations kept."""
     template = Catalog(project="dealers-choice", domain=domain)
     for msgid, ids in entries.items():
         template.add(ids if len(ids) > 1 else msgid)
-    LOCALE_DIR.mkdir(parents=True, exist_ok=True)
-    with (LOCALE_DIR / f"{domain}.pot").open("wb") as handle:
+    locale_dir.mkdir(parents=True, exist_ok=True)
+    with (locale_dir / f"{domain}.pot").open("wb") as handle:
         write_po(handle, template, omit_header=True, sort_output=True, width=100)
     for locale in LOCALES:
         if locale == DEFAULT_LOCALE:
             continue
-        path = LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.po"
+        path = locale_dir / locale / "LC_MESSAGES" / f"{domain}.po"
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
             with path.open("rb") as handle:
@@ -135,7 +155,8 @@ def _write(domain: str, entries: Mapping[str, tuple[str, ...]]) -> None:
 
 
 def command_msgids() -> dict[str, tuple[str, ...]]:
-    """The slash commands' texts, read from the command tree the bot builds."""
+    """The slash commands' texts, read from the command tree the bot builds (its own cogs and
+    the built-in games'; a game from outside keeps its commands' texts in its own catalogue)."""
     async def build() -> list[tuple[str, str]]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
         for module in (*PLUGIN_MODULES, *EXTENSIONS):
@@ -145,13 +166,20 @@ def command_msgids() -> dict[str, tuple[str, ...]]:
     return {msgid: (msgid,) for msgid, _ in asyncio.run(build())}
 
 
+def extract_all(every: Mapping[str, CatalogueDomain] | None = None) -> None:
+    """Every catalogue written from the code: each in its own folder (a game's from outside
+    the repository in its package)."""
+    every = domains() if every is None else every
+    for domain in every.values():
+        write(domain.name, extract(domain, every), domain.locale_dir)
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] != ["extract"]:
         print("usage: python -m bot.catalogues extract")
         return 2
-    for domain in DOMAINS:
-        _write(domain, extract(domain))
-    _write("commands", command_msgids())
+    extract_all()
+    write("commands", command_msgids())
     return 0
 
 

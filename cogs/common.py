@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import plugins
 from bot.core import validation
 from bot.core.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf, checked_relations
 from bot.discord.app import bot_of
@@ -93,15 +94,17 @@ DESCRIBE_LAST_SECONDS = "Seconds the last person to declare has (default 10)"
 DESCRIBE_DICTIONARY = "Dictionary for words (default: the server's, see /table settings)"
 
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+RULES_DIR = plugins.RULES_DIR  # the built-in games' pages; a plug-in may keep its own
 
 
 def rules_path(kind: str, locale: str) -> Path:
-    """A game's rules page in `locale` when there is one, else the English page."""
-    translated = RULES_DIR / locale / f"{kind}.md"
+    """A game's rules page in `locale` when there is one, else the English page, from the
+    folder its plug-in declares (`GamePlugin.rules_dir`; docs/rules for the built-in games)."""
+    folder = plugins.rules_folder(kind)
+    translated = folder / locale / f"{kind}.md"
     if locale != i18n.DEFAULT_LOCALE and translated.exists():
         return translated
-    return RULES_DIR / f"{kind}.md"
+    return folder / f"{kind}.md"
 EMBED_DESCRIPTION_LIMIT = 4096
 
 

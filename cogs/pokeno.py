@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.validation import POKENO_TARGET, POKENO_TURN_SECONDS
-from bot.plugins import GamePlugin
+from bot.plugins import CatalogueDomain, GamePlugin
 from bot.present.i18n import render, t
 from bot.present.images import Row, render_rows
 from bot.present.render import Renderer, cards_text
@@ -173,9 +173,12 @@ PICTURED = frozenset({"pyramid", "reveal"})
 BOXED = frozenset({"reveal", "deal_end"})
 POKENO = Renderer(private_lines, pokeno_public, event_images, PICTURED, BOXED)
 SOLO = Renderer(private_lines, solitaire_public, event_images, PICTURED, frozenset({"reveal"}))
+CATALOGUE = CatalogueDomain("pokeno", ("engine/games/pokeno/*.py", "cogs/pokeno.py"),
+                            complete=True)
 PLUGINS = (
-    GamePlugin(game=GAMES["pokeno"], renderer=POKENO, extension=__name__),
-    GamePlugin(game=GAMES[SOLITAIRE], renderer=SOLO, extension=__name__),
+    GamePlugin(game=GAMES["pokeno"], renderer=POKENO, extension=__name__, catalogue=CATALOGUE,
+               test_options=lambda seats: {"target": 60}),
+    GamePlugin(game=GAMES[SOLITAIRE], renderer=SOLO, extension=__name__, catalogue=CATALOGUE),
 )
 
 

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.core.validation import AI_SKILL, SPPOKER_TARGET, guild_setting
 from bot.discord.app import DealersChoiceBot
-from bot.plugins import GamePlugin
+from bot.plugins import CatalogueDomain, GamePlugin
 from bot.present import i18n
 from bot.present.i18n import render, t
 from bot.present.images import Row, render_cards, render_rows
@@ -126,6 +126,9 @@ PLUGINS = (GamePlugin(
                       image_kinds=frozenset({"hand", "reveal"}),
                       embed_kinds=frozenset({"reveal"})),
     extension=__name__,
+    catalogue=CatalogueDomain("sppoker", ("engine/games/sppoker/*.py", "engine/words.py",
+                                          "engine/declaring.py"), complete=True),
+    test_options=lambda seats: {"target": 3, "ai_skill": 0},
 ),)
 
 

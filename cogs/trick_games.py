@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.validation import CHICAGO_CALL
-from bot.plugins import GamePlugin
+from bot.plugins import CatalogueDomain, GamePlugin
 from bot.present.i18n import render, t
 from bot.present.images import Row, render_cards, render_rows
 from bot.present.render import Renderer, cards_text
@@ -121,10 +121,18 @@ def event_images(events: list[Event], names: list[str]) -> list[tuple[str, bytes
 PICTURED = frozenset({"hand", "deal_end", "reveal"})
 POKE = Renderer(private_lines(poke_public), poke_public, event_images, PICTURED)
 POINTS = Renderer(private_lines(points_public), points_public, event_images, PICTURED)
+POINTS_CATALOGUE = CatalogueDomain("poangpoker", ("engine/games/poangpoker/*.py",
+                                                  "engine/tricks/deal.py"), complete=True)
 PLUGINS = (
-    GamePlugin(game=GAMES["poke"], renderer=POKE, extension=__name__),
-    GamePlugin(game=GAMES["poangpoker"], renderer=POINTS, extension=__name__),
-    GamePlugin(game=GAMES["chicago"], renderer=POINTS, extension=__name__),
+    GamePlugin(game=GAMES["poke"], renderer=POKE, extension=__name__,
+               catalogue=CatalogueDomain("poke", ("engine/games/poke/*.py",), complete=True)),
+    GamePlugin(game=GAMES["poangpoker"], renderer=POINTS, extension=__name__,
+               catalogue=POINTS_CATALOGUE),
+    # Chicago from 40 points in the tests: random calls fail, and a game from 0 can take
+    # thousands of steps.
+    GamePlugin(game=GAMES["chicago"], renderer=POINTS, extension=__name__,
+               catalogue=POINTS_CATALOGUE,
+               test_options=lambda seats: {"start_scores": [40] * seats}),
 )
 
 TURN_SECONDS = "Seconds each player has to act (default 120)"

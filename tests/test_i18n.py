@@ -1,5 +1,5 @@
 """The message catalogues: every string the code marks is in the templates, and every catalogue
-declared complete (`bot.present.catalogues.COMPLETE`) has it translated into Swedish, with the same
+declared complete (`bot.catalogues.COMPLETE`) has it translated into Swedish, with the same
 fields;
 the engine's sentences render in Swedish at the edge; the slash commands' Swedish texts are
 ones Discord accepts."""
@@ -480,14 +480,13 @@ def test_babels_extractor_finds_every_marked_string(domain: str) -> None:
     import ast
 
     found = set(catalogues.extract(domain))
-    for pattern in catalogues.DOMAINS[domain]:
-        for path in sorted(i18n.ROOT.glob(pattern)):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                        and node.func.id in ("msg", "msg_n", "t", "t_n", "N_") and node.args
-                        and isinstance(node.args[0], ast.Constant)
-                        and isinstance(node.args[0].value, str)):
-                    assert node.args[0].value in found, (path.name, node.lineno)
+    for path in catalogues.source_files(catalogues.DOMAINS[domain], catalogues.DOMAINS):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("msg", "msg_n", "t", "t_n", "N_") and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                assert node.args[0].value in found, (path.name, node.lineno)
 
 
 def test_a_holdem_sppoker_deal_reads_in_swedish() -> None:

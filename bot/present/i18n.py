@@ -25,7 +25,7 @@ import contextlib
 import contextvars
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -161,14 +161,23 @@ class _Keep(dict[str, str]):
 _catalogues: dict[str, Catalogue] = {}
 
 
-def load(directory: Path = LOCALE_DIR) -> None:
-    """Read every language's catalogues (at start-up; again after they change in tests)."""
+_more: list[Path] = []  # the catalogue folders of plug-ins outside data/locale
+
+
+def load(directory: Path = LOCALE_DIR, *, more: Iterable[Path] | None = None) -> None:
+    """Read every language's catalogues (at start-up; again after they change in tests):
+    `directory`'s, then those in `more`, the folders of games installed from outside the
+    repository, whose catalogues live in their own packages (`bot.plugins.install_plugins`
+    gives them; left out, the folders last given are read again)."""
+    if more is not None:
+        _more[:] = more
     _catalogues.clear()
     for locale in LOCALES:
         catalogue = Catalogue(locale)
-        folder = directory / locale / "LC_MESSAGES"
-        if locale != DEFAULT_LOCALE and folder.is_dir():
-            catalogue.load(folder)
+        for root in (directory, *_more):
+            folder = root / locale / "LC_MESSAGES"
+            if locale != DEFAULT_LOCALE and folder.is_dir():
+                catalogue.load(folder)
         _catalogues[locale] = catalogue
     translate_command.cache_clear()
 

@@ -1,17 +1,22 @@
 """Random play of any registered game, for the conformance and replay tests: one way to
 build a game, to copy it through its snapshot, and to pick a random action a real table
 could send (any listed legal action, a free-text one filled in, the AI's move, a timeout).
+The games are the installed plug-ins' (bot/plugins.py), each with the options its plug-in
+gives to keep it short (`GamePlugin.test_options`).
 
 Sppoker takes its dictionary as a constructor argument; tests give it a small word list so
 no system dictionary or word source is needed (`extras` finds such arguments by name)."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.plugins import GamePlugin, load_plugins
 from engine.game import TIMEOUT, Action, Game
 from engine.games import GAMES
 from engine.replay import build
@@ -22,31 +27,23 @@ DICTIONARY = WordListDictionary(WORDS)
 FINDER = WordFinder(WORDS, DICTIONARY)
 FILLERS = ("at", "tea", "stare", "qzx", "")
 
-# Options that keep a game short enough to play to the end many times (Chicago from 40
-# points: random calls fail, and a game from 0 can take thousands of steps).
-SHORT: dict[str, Callable[[int], dict[str, Any]]] = {
-    "sppoker": lambda seats: {"target": 3, "ai_skill": 0},
-    "chicago": lambda seats: {"start_scores": [40] * seats},
-    "red_dog": lambda seats: {"stacks": [20] * seats},  # a chip game: its table gives stacks
-    # Short stacks beside deep ones, so that all-ins and side pots happen in random play.
-    "badugi": lambda seats: {"stacks": [200, 23, 120, 9, 64, 41][:seats], "button": seats - 1},
-    "old_man_49er": lambda seats: {"stacks": [150, 31, 90, 12, 64, 47, 200][:seats]},
-    "spew": lambda seats: {"stacks": [200, 23, 120, 9, 64, 41, 150, 17][:seats],
-                           "button": seats - 1},
-    # Short stacks beside deep ones (all-ins, side pots), the button on the last seat.
-    "holdem_sppoker": lambda seats: {"stacks": [150, 27, 90, 12, 64, 200, 45, 33][:seats],
-                                     "button": seats - 1},
-    "zero_to_55": lambda seats: {"stacks": [120, 40, 200, 14, 75, 33, 9][:seats],
-                                 "button": seats - 1, "draw_fee": 2 * (seats % 2)},
-    "dealers_choice": lambda seats: {"stacks": [30 + 7 * seat for seat in range(seats)]},
-    "pokeno": lambda seats: {"target": 60},
-}
+
+def plugins() -> dict[str, GamePlugin]:
+    """The installed plug-ins (bot.plugins: the built-in games and those of entry points)."""
+    return dict(_plugins_on(tuple(sys.path)))
+
+
+@functools.lru_cache(maxsize=8)
+def _plugins_on(path: tuple[str, ...]) -> Mapping[str, GamePlugin]:
+    """The plug-ins found with this `sys.path`: an entry point comes with a folder on it (a
+    test's temporary distribution), so the path is what the answer depends on."""
+    return load_plugins()
 
 
 def engine_kinds() -> list[str]:
-    """The games the engine registers (a test may register a test double; it is no game
-    the bot hosts)."""
-    return sorted(kind for kind, cls in GAMES.items() if cls.__module__.startswith("engine."))
+    """The games the bot hosts: every installed plug-in's (a test may register a test double
+    in `GAMES`; it is no game the bot hosts)."""
+    return sorted(plugins())
 
 
 def extras(method: Callable[..., Any]) -> dict[str, Any]:
@@ -61,7 +58,10 @@ def extras(method: Callable[..., Any]) -> dict[str, Any]:
 
 
 def options_for(kind: str, seats: int) -> dict[str, Any]:
-    short = SHORT.get(kind)
+    """Options that keep a game short enough to play to the end many times: its plug-in's
+    `test_options` (a chip game's stacks, a low target), else its defaults."""
+    plugin = plugins().get(kind)
+    short = plugin.test_options if plugin is not None else None
     return short(seats) if short else {}
 
 
