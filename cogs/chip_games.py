@@ -22,7 +22,7 @@ from bot.core.validation import (
     guild_setting,
 )
 from bot.discord.app import DealersChoiceBot
-from bot.plugins import GamePlugin
+from bot.plugins import CatalogueDomain, GamePlugin
 from bot.present import i18n
 from bot.present.render import Renderer
 from cogs.chip_renderers import (
@@ -63,16 +63,28 @@ from engine.games.dealers_choice.rules import DealersChoice
 from engine.games.holdem_sppoker.rules import HoldemSppoker
 from engine.games.red_dog.rules import RedDog
 
+# `test_options`: a chip game's table gives it stacks; the tests give short ones beside deep
+# ones, so that all-ins and side pots happen in random play.
 PLUGINS = (
     GamePlugin(game=Badugi, renderer=Renderer(private=badugi_private, public=badugi_public,
                                               images=showdown_images, image_kinds=SHOWN),
-               extension=__name__),
+               extension=__name__,
+               catalogue=CatalogueDomain("badugi", ("engine/games/badugi/*.py",), complete=True),
+               test_options=lambda seats: {"stacks": [200, 23, 120, 9, 64, 41][:seats],
+                                           "button": seats - 1}),
     GamePlugin(game=RedDog, renderer=Renderer(private=red_dog_private, public=red_dog_public),
-               extension=__name__),
+               extension=__name__,
+               catalogue=CatalogueDomain("red_dog", ("engine/games/red_dog/*.py",),
+                                         complete=True),
+               test_options=lambda seats: {"stacks": [20] * seats}),
     GamePlugin(game=HoldemSppoker,
                renderer=Renderer(private=holdem_private, public=holdem_public,
                                  images=showdown_images, image_kinds=SHOWN),
-               extension=__name__),
+               extension=__name__,
+               catalogue=CatalogueDomain("holdem_sppoker", ("engine/games/holdem_sppoker/*.py",),
+                                         complete=True),
+               test_options=lambda seats: {"stacks": [150, 27, 90, 12, 64, 200, 45, 33][:seats],
+                                           "button": seats - 1}),
     GamePlugin(game=DealersChoice,
                # The dealer's choice is posted, not only told on the board: it sets
                # what the deal is, and a board edit can be superseded before it is sent.
@@ -81,7 +93,10 @@ PLUGINS = (
                                  # A deal's showdown is pictured as at the game's own
                                  # table: the table's kind is the session's, not the deal's.
                                  images=showdown_images, image_kinds=SHOWN),
-               extension=__name__),
+               extension=__name__,
+               catalogue=CatalogueDomain("dealers_choice", ("engine/games/dealers_choice/*.py",),
+                                         complete=True),
+               test_options=lambda seats: {"stacks": [30 + 7 * seat for seat in range(seats)]}),
 )
 
 BUY_IN = "Chips you bring to the table from your balance (default 200)"

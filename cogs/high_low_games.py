@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.validation import DRAW_FEE, FIXED_LIMIT, OUT_TAKES_LOW
-from bot.plugins import GamePlugin
+from bot.plugins import CatalogueDomain, GamePlugin
 from bot.present.i18n import t
 from bot.present.render import Renderer, cards_text
 from cogs.chip_games import BUY_IN, MIN_BUY_IN
@@ -147,12 +147,25 @@ def spew_private(view: SpewSeatView) -> list[str]:
 
 REVEAL = Renderer(private=reveal_private, public=reveal_public, images=showdown_images,
                   image_kinds=SHOWN)
+REVEAL_CATALOGUE = CatalogueDomain(
+    "reveal_order", ("engine/chips/reveal_order.py", "engine/chips/reveal_views.py",
+                     "engine/chips/reveal_ai.py", "engine/games/old_man_49er/*.py",
+                     "engine/games/zero_to_55/*.py", "engine/chips/points.py"), complete=True)
+# `test_options`: a chip game's table gives it stacks; the tests give short ones beside deep
+# ones, so that all-ins and side pots happen in random play.
 PLUGINS = (
-    GamePlugin(game=OldMan49er, renderer=REVEAL, extension=__name__),
-    GamePlugin(game=ZeroTo55, renderer=REVEAL, extension=__name__),
+    GamePlugin(game=OldMan49er, renderer=REVEAL, extension=__name__,
+               catalogue=REVEAL_CATALOGUE,
+               test_options=lambda seats: {"stacks": [150, 31, 90, 12, 64, 47, 200][:seats]}),
+    GamePlugin(game=ZeroTo55, renderer=REVEAL, extension=__name__, catalogue=REVEAL_CATALOGUE,
+               test_options=lambda seats: {"stacks": [120, 40, 200, 14, 75, 33, 9][:seats],
+                                           "button": seats - 1, "draw_fee": 2 * (seats % 2)}),
     GamePlugin(game=Spew, renderer=Renderer(private=spew_private, public=spew_public,
                                             images=showdown_images, image_kinds=SHOWN),
-               extension=__name__),
+               extension=__name__,
+               catalogue=CatalogueDomain("spew", ("engine/games/spew/*.py",), complete=True),
+               test_options=lambda seats: {"stacks": [200, 23, 120, 9, 64, 41, 150, 17][:seats],
+                                           "button": seats - 1}),
 )
 
 
