@@ -3,12 +3,13 @@ declared together in the game's cog module (`PLUGINS = (GamePlugin(...), ...)`) 
 registered explicitly at start-up by `install_plugins`, never as a side effect of an import.
 
 A `GamePlugin` names the rules class, how its views look (`Renderer`), the cog module with
-its commands, its message catalogue (`CatalogueDomain`: which source files, where its `.po`
-files live, whether its Swedish is complete), the folder of its rules pages and the options
-that keep a game short for the tests (`test_options`). The bot and its tools read all that
-from the plug-ins: the catalogue tool (`bot.catalogues`) and the completeness test, the
-catalogues read at start-up (`bot.present.i18n.load`), the `/<game> rules` pages
-(`cogs.common.rules_path`), the conformance and replay tests (`tests/support/play.py`).
+its commands and the command group that opens it, its message catalogue (`CatalogueDomain`:
+which source files, where its `.po` files live, whether its Swedish is complete), the folder
+of its rules pages and the options that keep a game short for the tests (`test_options`).
+The bot and its tools read all that from the plug-ins: the catalogue tool (`bot.catalogues`)
+and the completeness test, the catalogues read at start-up (`bot.present.i18n.load`), the
+`/<game> rules` pages (`cogs.common.rules_path`), `/help` (`cogs.help`), the conformance and
+replay tests (`tests/support/play.py`).
 
 Adding a game (README's "Adding a game" has every step):
 
@@ -80,6 +81,9 @@ class GamePlugin:
     game: type[Game]
     renderer: Renderer
     extension: str  # the cog module that holds the game's commands
+    # The command group that opens it (`/<command> start`), under which /help lists it; None
+    # for a game another group opens (Po-Ke-No's solitaire: `/pokeno solitaire`).
+    command: str | None = None
     catalogue: CatalogueDomain | None = None  # None: its texts are in the bot's catalogue
     rules_dir: Path = RULES_DIR  # its rules pages: <kind>.md, and <locale>/<kind>.md
     # Options that keep a game short enough for the tests to play it to the end many times,

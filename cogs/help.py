@@ -3,8 +3,8 @@
 One line per game: its name, how many play it, what it is (its command group's own
 description), its commands and the command that shows its rules page, in the reader's
 language (the command names as the reader's Discord client shows them). It is read from the
-command tree the bot registers, so a command added to a game shows here without an edit; only
-which group plays which game is said here (`GROUP_GAMES`).
+command tree the bot registers, so a command added to a game shows here without an edit; which
+group plays which game is each game's plug-in's to say (`GROUP_GAMES`).
 """
 
 from __future__ import annotations
@@ -16,18 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.responses import Answer, answer_in_time
+from bot.plugins import load_plugins
 from bot.present import i18n
 from bot.present.i18n import t
 from engine.games import GAMES
 
-# Each game's command group, and the game whose players it counts (a group whose commands
-# open another game too, such as Po-Ke-No's solitaire, says so in its own description).
-GROUP_GAMES = {
-    "sppoker": "sppoker", "poke": "poke", "poangpoker": "poangpoker", "chicago": "chicago",
-    "pokeno": "pokeno", "badugi": "badugi", "reddog": "red_dog",
-    "holdem-sppoker": "holdem_sppoker", "dealers-choice": "dealers_choice",
-    "old-man-49er": "old_man_49er", "spew": "spew", "zero-to-55": "zero_to_55",
-}
+# Each game's command group, and the game whose players it counts, as the installed plug-ins
+# declare them (`GamePlugin.command`; read when the bot loads this cog, after its plug-ins). A
+# group whose commands open another game too, such as Po-Ke-No's solitaire, says so in its own
+# description.
+GROUP_GAMES = {plugin.command: kind for kind, plugin in load_plugins().items() if plugin.command}
 EMBED_LIMIT = 4096
 
 

@@ -154,15 +154,16 @@ REVEAL_CATALOGUE = CatalogueDomain(
 # `test_options`: a chip game's table gives it stacks; the tests give short ones beside deep
 # ones, so that all-ins and side pots happen in random play.
 PLUGINS = (
-    GamePlugin(game=OldMan49er, renderer=REVEAL, extension=__name__,
+    GamePlugin(game=OldMan49er, renderer=REVEAL, extension=__name__, command="old-man-49er",
                catalogue=REVEAL_CATALOGUE,
                test_options=lambda seats: {"stacks": [150, 31, 90, 12, 64, 47, 200][:seats]}),
-    GamePlugin(game=ZeroTo55, renderer=REVEAL, extension=__name__, catalogue=REVEAL_CATALOGUE,
+    GamePlugin(game=ZeroTo55, renderer=REVEAL, extension=__name__, command="zero-to-55",
+               catalogue=REVEAL_CATALOGUE,
                test_options=lambda seats: {"stacks": [120, 40, 200, 14, 75, 33, 9][:seats],
                                            "button": seats - 1, "draw_fee": 2 * (seats % 2)}),
     GamePlugin(game=Spew, renderer=Renderer(private=spew_private, public=spew_public,
                                             images=showdown_images, image_kinds=SHOWN),
-               extension=__name__,
+               extension=__name__, command="spew",
                catalogue=CatalogueDomain("spew", ("engine/games/spew/*.py",), complete=True),
                test_options=lambda seats: {"stacks": [200, 23, 120, 9, 64, 41, 150, 17][:seats],
                                            "button": seats - 1}),

@@ -176,8 +176,8 @@ SOLO = Renderer(private_lines, solitaire_public, event_images, PICTURED, frozens
 CATALOGUE = CatalogueDomain("pokeno", ("engine/games/pokeno/*.py", "cogs/pokeno.py"),
                             complete=True)
 PLUGINS = (
-    GamePlugin(game=GAMES["pokeno"], renderer=POKENO, extension=__name__, catalogue=CATALOGUE,
-               test_options=lambda seats: {"target": 60}),
+    GamePlugin(game=GAMES["pokeno"], renderer=POKENO, extension=__name__, command="pokeno",
+               catalogue=CATALOGUE, test_options=lambda seats: {"target": 60}),
     GamePlugin(game=GAMES[SOLITAIRE], renderer=SOLO, extension=__name__, catalogue=CATALOGUE),
 )
 

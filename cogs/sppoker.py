@@ -126,6 +126,7 @@ PLUGINS = (GamePlugin(
                       image_kinds=frozenset({"hand", "reveal"}),
                       embed_kinds=frozenset({"reveal"})),
     extension=__name__,
+    command="sppoker",
     catalogue=CatalogueDomain("sppoker", ("engine/games/sppoker/*.py", "engine/words.py",
                                           "engine/declaring.py"), complete=True),
     test_options=lambda seats: {"target": 3, "ai_skill": 0},

@@ -124,14 +124,14 @@ POINTS = Renderer(private_lines(points_public), points_public, event_images, PIC
 POINTS_CATALOGUE = CatalogueDomain("poangpoker", ("engine/games/poangpoker/*.py",
                                                   "engine/tricks/deal.py"), complete=True)
 PLUGINS = (
-    GamePlugin(game=GAMES["poke"], renderer=POKE, extension=__name__,
+    GamePlugin(game=GAMES["poke"], renderer=POKE, extension=__name__, command="poke",
                catalogue=CatalogueDomain("poke", ("engine/games/poke/*.py",), complete=True)),
     GamePlugin(game=GAMES["poangpoker"], renderer=POINTS, extension=__name__,
-               catalogue=POINTS_CATALOGUE),
+               command="poangpoker", catalogue=POINTS_CATALOGUE),
     # Chicago from 40 points in the tests: random calls fail, and a game from 0 can take
     # thousands of steps.
     GamePlugin(game=GAMES["chicago"], renderer=POINTS, extension=__name__,
-               catalogue=POINTS_CATALOGUE,
+               command="chicago", catalogue=POINTS_CATALOGUE,
                test_options=lambda seats: {"start_scores": [40] * seats}),
 )
 

@@ -1,8 +1,8 @@
 """A game from outside the repository, through the real bot (issue 24, "One package per
 game"): Toy High Card (examples/toy-high-card) is installed as a distribution in a temporary
 folder, which is on the bot process's PYTHONPATH and nowhere else, and the bot finds it by its
-entry point alone. It is played to its end by a person and an AI seat, its rules page is
-shown, and with the server in Swedish its sentences come from its own catalogue.
+entry point alone. `/help` lists it, it is played to its end by a person and an AI seat, its
+rules page is shown, and with the server in Swedish its sentences come from its own catalogue.
 
 It runs on SQLite only: its subject is the plug-in, which knows no database."""
 
@@ -55,6 +55,9 @@ async def test_a_game_from_an_entry_point_is_played_translated_and_documented(
     alice, bob = discord.user("alice"), discord.user("bob")
     general = discord.channel("general")
     assert "toy" in {command["name"] for command in discord.state.commands[None]}
+    shown = await bob.slash(general, "help")
+    assert "**Toy High Card** (2–4 players) — Toy High Card: one card" in shown.text, shown.text
+    assert "Play: `/toy start`. Rules: `/toy rules`" in shown.text, shown.text
 
     rules = await bob.slash(general, "toy rules")
     assert rules.ephemeral and "Toy High Card" in rules.text, rules.text[:200]

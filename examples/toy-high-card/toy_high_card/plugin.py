@@ -61,6 +61,7 @@ PLUGINS = (GamePlugin(
     game=ToyHighCard,
     renderer=Renderer(private=private_lines, public=public_lines),
     extension=__name__,
+    command="toy",
     catalogue=CatalogueDomain("toy_high_card", ("*.py",), root=HERE, locale="locale",
                               complete=True),
     rules_dir=HERE / "rules",
