@@ -155,15 +155,19 @@ def write(domain: str, entries: Mapping[str, tuple[str, ...]],
 
 
 def command_msgids() -> dict[str, tuple[str, ...]]:
-    """The slash commands' texts, read from the command tree the bot builds (its own cogs and
-    the built-in games'; a game from outside keeps its commands' texts in its own catalogue)."""
+    """The slash commands' texts, read from the command tree the bot builds: its own cogs'
+    and the built-in games'. A game from outside the repository is none of the bot's: its
+    title, among the choices of commands that name every game (`/leaderboard game:`) once it
+    is loaded, is its own catalogue's."""
     async def build() -> list[tuple[str, str]]:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
         for module in (*PLUGIN_MODULES, *EXTENSIONS):
             await bot.load_extension(module)
         return commands_entries(bot.tree)
 
-    return {msgid: (msgid,) for msgid, _ in asyncio.run(build())}
+    outside = {plugin.game.title for plugin in load_plugins().values()
+               if plugin.extension not in PLUGIN_MODULES}
+    return {msgid: (msgid,) for msgid, _ in asyncio.run(build()) if msgid not in outside}
 
 
 def extract_all(every: Mapping[str, CatalogueDomain] | None = None) -> None:
