@@ -1,9 +1,11 @@
 """The message catalogues written from the code: `python -m bot.catalogues extract`.
 
 It reads every marked sentence with Babel's extractor (and the slash commands' texts from the
-command tree the bot builds), writes the templates (`data/locale/<domain>.pot`) and merges new
-entries into every language's catalogue, untranslated, so the completeness test fails until
-someone translates them. A tool for contributors, apart from `bot.present.i18n` (which only
+command tree the bot builds), writes the templates (`data/locale/<domain>.pot`; a game from
+outside the repository's in its own package, as its plug-in declares) and merges new entries
+into every language's catalogue, untranslated, so the completeness test fails until someone
+translates them. Which catalogues there are is the bot's own few (`BOT_DOMAINS`) and what the
+installed plug-ins declare (`GamePlugin.catalogue`). A tool for contributors, apart from `bot.present.i18n` (which only
 reads catalogues at run time), because it needs the whole bot: its cogs and their commands.
 """
 
