@@ -5,8 +5,9 @@ command tree the bot builds), writes the templates (`data/locale/<domain>.pot`; 
 outside the repository's in its own package, as its plug-in declares) and merges new entries
 into every language's catalogue, untranslated, so the completeness test fails until someone
 translates them. Which catalogues there are is the bot's own few (`BOT_DOMAINS`) and what the
-installed plug-ins declare (`GamePlugin.catalogue`). A tool for contributors, apart from `bot.present.i18n` (which only
-reads catalogues at run time), because it needs the whole bot: its cogs and their commands.
+installed plug-ins declare (`GamePlugin.catalogue`). A tool for contributors, apart from
+`bot.present.i18n` (which only reads catalogues at run time), because it needs the whole bot:
+its cogs and their commands.
 """
 
 from __future__ import annotations
