@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from engine.notation import write
+from tests.support.finished_games import finished
 from tests.support.play import WORDS
-from tests.test_notation import finished
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,8 +13,15 @@ from hypothesis import strategies as st
 
 from engine.game import Game
 from engine.games import GAMES
-from engine.views import GameView
 from engine.words import WordFinder, WordListDictionary
+from tests.support.leaks import (
+    REVEALING_EVENTS,
+    current_public,
+    deal_number,
+    held,
+    leaks,
+    revealed,
+)
 
 WORDS = ["at", "to", "tea", "eat", "rate", "tear", "stare", "no", "on", "one", "nose"]
 SEATS = {"sppoker": 4, "poke": 2, "poangpoker": 4, "chicago": 3, "pokeno": 3}
@@ -28,40 +35,6 @@ def build(kind: str, seed: int) -> Game:
         return cls(names, {"target": 3}, random.Random(seed), dictionary=dictionary,
                    finder=WordFinder(WORDS, dictionary))  # type: ignore[call-arg]
     return cls(names, {}, random.Random(seed))
-
-
-def held(game: Game) -> list[set[str]]:
-    """Each seat's hidden cards: its hand, and in Po-Ke-No its face-down board too."""
-    hands: list[set[str]] = [{f'"{card}"' for card in hand}
-                             for hand in game.hands]  # type: ignore[attr-defined]
-    for seat, board in enumerate(getattr(game, "boards", None) or []):
-        hands[seat] |= {f'"{card}"' for cards in board for card in cards}
-    return hands
-
-
-def leaks(cards: set[str], shown: str, text: str, own: set[str] = frozenset()) -> list[str]:
-    """The holder's cards in what another seat is shown. A card that seat holds itself is
-    no leak: with two decks (Po-Ke-No) both may hold a copy of one card."""
-    return [c for c in cards
-            if c not in own and (c in shown or c.strip('"') in text.split())]
-
-
-# What the rules themselves reveal: the previous deal's hands, Chicago's interim winning
-# combinations, the end-of-deal showdown.
-HISTORY_KEYS = ("last_deal", "last_reveal", "shown")
-REVEALING_EVENTS = ("interim", "reveal", "deal_end", "game_over")
-
-
-def revealed(game: Game) -> bool:
-    return game.phase in ("reveal", "over")
-
-
-def current_public(view: GameView) -> str:
-    return json.dumps({k: v for k, v in view.to_json().items() if k not in HISTORY_KEYS})
-
-
-def deal_number(game: Game) -> int:
-    return game.public_view().deal
 
 
 @pytest.mark.parametrize("kind", sorted(SEATS))

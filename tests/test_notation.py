@@ -4,7 +4,6 @@ the line, stepping through a replay forwards and back, and `python -m engine rep
 
 from __future__ import annotations
 
-import random
 import re
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.game import TIMEOUT, Action, Game, IllegalAction
+from engine.game import TIMEOUT, Action
 from engine.notation import (
     Deal,
     Move,
@@ -28,33 +27,11 @@ from engine.notation import (
     parse,
     write,
 )
-from engine.replay import LoggedAction, ReplayError, build
-from tests.support.play import awaited, extras, names, new_game, options_for, random_action
+from engine.replay import ReplayError, build
+from tests.support.finished_games import finished, play
+from tests.support.play import extras, names, new_game, options_for
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def play(game: Game, seed: int, limit: int = 3000) -> list[LoggedAction]:
-    """Random play to the end (or `limit` moves), logged."""
-    rng, ai_rng = random.Random(seed), random.Random(seed + 1)
-    log: list[LoggedAction] = []
-    while not game.is_over and len(log) < limit:
-        seat = rng.choice(awaited(game))
-        action = random_action(game, seat, rng, ai_rng)
-        try:
-            game.apply(seat, action)
-        except IllegalAction:
-            continue
-        log.append(LoggedAction(seat, action))
-    return log
-
-
-def finished(kind: str, seats: int, seed: int) -> tuple[Game, Notation]:
-    game = new_game(kind, seats, seed)
-    log = play(game, seed)
-    assert game.is_over
-    return game, notation_of(game, options_for(kind, seats), seed, log,
-                             date="2026-11-30T12:00:00Z", tags={"Table": "5eed5eed"})
 
 
 def test_a_cash_table_writes_each_deal_with_its_seats_stacks_and_button() -> None:

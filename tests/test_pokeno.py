@@ -15,6 +15,7 @@ from engine.games.pokeno.rules import Pokeno
 from engine.games.pokeno.scoring import SPACES, score_round, solitaire_score, verdict
 from engine.games.pokeno.solitaire import PokenoSolitaire
 from engine.games.pokeno.spaces import Space
+from tests.support.pokeno import give
 
 KEYS = [space.name.lower() for space in SPACES]
 
@@ -125,15 +126,6 @@ def test_solitaire_score_counts_spaces_kept_and_discarded_cards() -> None:
 
 
 # --- the turn ---------------------------------------------------------------------------------
-
-
-def give(game: Pokeno | PokenoSolitaire, seat: int, hand: str) -> None:
-    """Put these cards in the seat's hand, taking them from the deck (cards stay conserved)."""
-    cards = parse_cards(hand)
-    game.deck += game.hands[seat]
-    for card in cards:
-        game.deck.remove(card)
-    game.hands[seat] = cards
 
 
 def test_placements_are_tentative_private_and_undoable_until_end_turn() -> None:

@@ -20,7 +20,7 @@ from engine.cards import parse_cards
 from engine.game import Action, CardPick, Choice, Prompt
 from engine.games.pokeno.rules import Pokeno
 from engine.games.pokeno.solitaire import PokenoSolitaire
-from tests.test_pokeno import give
+from tests.support.pokeno import give
 
 USERS = (11, 12, 13)
 

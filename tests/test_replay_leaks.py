@@ -22,8 +22,8 @@ from engine.game import IllegalAction
 from engine.games import GAMES
 from engine.notation import Notation, Replayer
 from engine.replay import LoggedAction, build
+from tests.support.leaks import REVEALING_EVENTS, deal_number, revealed
 from tests.support.play import awaited, engine_kinds, extras, names, options_for, random_action
-from tests.test_hidden_information import REVEALING_EVENTS, deal_number, revealed
 
 SEED = 5
 MAX_STEPS = 400

@@ -21,9 +21,9 @@ import pytest
 
 from engine.game import Game, IllegalAction
 from engine.games import GAMES
+from tests.support.conformance import check_events, check_seats_to_act, check_snapshot, check_views
+from tests.support.leaks import deal_number
 from tests.support.play import awaited, extras, random_action
-from tests.test_conformance import check_events, check_seats_to_act, check_snapshot, check_views
-from tests.test_hidden_information import deal_number
 
 DATA = Path(__file__).parent / "data"
 SNAPSHOTS = {

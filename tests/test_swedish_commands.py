@@ -9,7 +9,6 @@ The tree is the one the bot registers, with the Swedish names its translator giv
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 
 from cogs.common import RULES_DIR
 from loopback.commands import shown_name
+from tests.support.commands import command_payloads
 
 SUBCOMMANDS = (1, 2)  # a subcommand, a subcommand group
 # A citation: a slash, a name, then more words; optional options are in [ ].
@@ -25,27 +25,6 @@ CITATION = re.compile(r"`(/[^`]+)`")
 BARE = re.compile(r"`([a-z][a-z_-]*)`")
 PAGES = {"en-US": sorted(RULES_DIR.glob("*.md")),
          "sv-SE": sorted((RULES_DIR / "sv").glob("*.md"))}
-
-
-def command_payloads() -> list[dict[str, Any]]:
-    """Every command of the bot as its sync sends it to Discord: names, options, choices
-    and their `name_localizations` (Swedish)."""
-    import discord
-    from discord.ext import commands
-
-    from bot.discord.app import EXTENSIONS
-    from bot.discord.translator import Translator
-    from bot.plugins import PLUGIN_MODULES
-
-    async def build() -> list[dict[str, Any]]:
-        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *EXTENSIONS):
-            await bot.load_extension(module)
-        translator = Translator()
-        return [await command.get_translated_payload(bot.tree, translator)
-                for command in bot.tree.get_commands()]
-
-    return asyncio.run(build())
 
 
 @pytest.fixture(scope="module")

@@ -228,7 +228,7 @@ def test_a_swedish_tables_final_message_does_not_send_english_clients_to_repris(
 
 @pytest.fixture(scope="module")
 def payloads() -> list[dict[str, Any]]:
-    from tests.test_swedish_commands import command_payloads
+    from tests.support.commands import command_payloads
 
     return command_payloads()
 

@@ -21,44 +21,19 @@ import secrets
 from typing import Any
 
 from loopback import LoopbackDiscord
-from loopback.commands import build_data, find_command, parse_invocation
+from loopback.commands import build_data, parse_invocation
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.interactions import interaction_payload
 from loopback.models import APPLICATION_COMMAND, COMPONENT, Interaction, Message
 from loopback.results import InteractionResult
 from loopback.snowflake import DISCORD_EPOCH_MS
 from tests.e2e.conftest import World
+from tests.e2e.crafted import crafted_slash, plain
 from tests.support.autoplay import lobby_message
 from tests.support.rawdb import execute, fetch
 
-SUBCOMMAND_TYPES = (1, 2)
 BAD_SETTINGS: dict[str, Any] = {"starting_chips": -1000, "daily_chips": 0,
                                 "dictionary": "../../etc/passwd", "lobby_minutes": 10**9}
-
-
-def _leaf(node: dict[str, Any]) -> dict[str, Any]:
-    """The innermost (sub)command of a command's data or schema."""
-    while node.get("options") and node["options"][0].get("type") in SUBCOMMAND_TYPES:
-        node = node["options"][0]
-    return node
-
-
-async def crafted_slash(discord: LoopbackDiscord, user: UserHandle, channel: ChannelHandle,
-                        command: str, **values: Any) -> InteractionResult:
-    """`/command` with `values` as a modified client could send them: each option with the
-    type its schema declares, whatever its value (out of range, not among the choices)."""
-    path = command.split()
-    where = discord.state.channels[channel.id]
-    data = build_data(discord.state, where, user.user, path, {})
-    schema = find_command(discord.state, path[0], where, user.user)
-    for word in path[1:]:
-        schema = next(o for o in schema["options"] if o["name"] == word)
-    declared = {option["name"]: option for option in schema.get("options") or []}
-    _leaf(data)["options"] = [{"name": name, "type": declared[name]["type"], "value": value}
-                              for name, value in values.items()]
-    return await discord._interact(f"/{command} (crafted)", user.user, where,
-                                   APPLICATION_COMMAND, data, message_id=None, timeout=None,
-                                   check=True)
 
 
 async def forged_click(discord: LoopbackDiscord, user: UserHandle, channel: ChannelHandle,
@@ -101,12 +76,6 @@ async def late_slash(discord: LoopbackDiscord, user: UserHandle, channel: Channe
     result = InteractionResult(discord, interaction.id, f"/{command} (late)")
     assert result.acked and not result.late, f"{result} was not acknowledged in time"
     return result
-
-
-def plain(result: InteractionResult) -> str:
-    """What the person reads: markdown's escapes taken off (a refusal's option name and
-    value are data, escaped for Discord's markdown)."""
-    return result.text.replace("\\", "")
 
 
 async def balance(user: UserHandle, channel: ChannelHandle) -> int:

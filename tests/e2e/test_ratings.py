@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
+from tests.e2e.cash_tables import cash_board
 from tests.e2e.conftest import World
 from tests.e2e.helpers import AutoPlayer, open_table
-from tests.e2e.test_chip_games import cash_board
 
 
 async def test_a_session_against_the_ai_is_rated_by_net_chips(world: World) -> None:

@@ -14,9 +14,9 @@ from engine.notation import Replayer, parse
 from loopback import LoopbackDiscord
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
+from tests.e2e.cash_tables import cash_board, deals_done, next_deal
 from tests.e2e.conftest import World
 from tests.e2e.helpers import AutoPlayer, channel_text, open_table, wait_dm_button
-from tests.e2e.test_chip_games import cash_board, deals_done, next_deal
 from tests.support.autoplay import HAND_LINE
 
 REPLAY_ID = re.compile(r"/replay game:(?P<id>[0-9a-f]+)")

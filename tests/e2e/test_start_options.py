@@ -12,8 +12,8 @@ import re
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from tests.e2e.conftest import World
+from tests.e2e.crafted import crafted_slash, plain
 from tests.e2e.helpers import channel_text
-from tests.e2e.test_integrity_input import crafted_slash, plain
 from tests.support.autoplay import lobby_message, open_table
 from tests.support.rawdb import fetch_one
 
