@@ -1,6 +1,6 @@
 """A game from outside the repository is one installed distribution with an entry point
 (bot/plugins.py): the bot's tools and the tests find it from its plug-in alone. With Toy High
-Card (examples/toy-high-card) installed in a temporary folder, the plug-in loader, the
+Card (docs/examples/toy-high-card) installed in a temporary folder, the plug-in loader, the
 catalogue tool, the catalogues read at start-up, the rules pages and the conformance helpers
 all pick it up; and the built-in games are found with no list to edit.
 

@@ -1,5 +1,5 @@
 """A game from outside the repository, through the real bot (issue 24, "One package per
-game"): Toy High Card (examples/toy-high-card) is installed as a distribution in a temporary
+game"): Toy High Card (docs/examples/toy-high-card) is installed as a distribution in a temporary
 folder, which is on the bot process's PYTHONPATH and nowhere else, and the bot finds it by its
 entry point alone. `/help` lists it, it is played to its end by a person and an AI seat, its
 rules page is shown, and with the server in Swedish its sentences come from its own catalogue.

@@ -1,8 +1,8 @@
-"""Toy High Card (examples/toy-high-card) as an installed distribution in a temporary folder:
+"""Toy High Card (docs/examples/toy-high-card) as an installed distribution in a temporary folder:
 its package copied there beside a `toy_high_card-0.1.dist-info` whose `entry_points.txt`
 says what the example's pyproject.toml says, so `importlib.metadata` finds its entry point
 (group `dealers_choice.games`) once the folder is on `sys.path` or `PYTHONPATH`, as it would
-after `pip install examples/toy-high-card`.
+after `pip install docs/examples/toy-high-card`.
 
 The tests install it like this rather than with pip: the venv stays as it was, and no other
 test process ever sees the game.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.plugins import ENTRY_POINTS
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "toy-high-card"
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "toy-high-card"
 PACKAGE = "toy_high_card"
 KIND = "toy_high_card"
 
