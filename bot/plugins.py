@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.present import i18n
-from bot.present.render import Renderer, use_renderers
+from bot.present.render import AnyRenderer, use_renderers
 from engine.game import Game
 
 PLUGIN_MODULES = ("cogs.sppoker", "cogs.trick_games", "cogs.chip_games", "cogs.high_low_games",
@@ -79,7 +79,7 @@ class GamePlugin:
     """What the application needs of one game beside its rules (see the module's text)."""
 
     game: type[Game]
-    renderer: Renderer
+    renderer: AnyRenderer  # generic over the game's views; checked where it is built
     extension: str  # the cog module that holds the game's commands
     # The command group that opens it (`/<command> start`), under which /help lists it; None
     # for a game another group opens (Po-Ke-No's solitaire: `/pokeno solitaire`).

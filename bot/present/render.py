@@ -12,9 +12,9 @@ which makes their names and words inert.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from bot.present.i18n import render, t
 from bot.present.inert import inert
@@ -24,6 +24,8 @@ from engine.views import GameView, SeatView
 
 MAX_CONTENT = 2000
 V = TypeVar("V", bound=GameView)
+SV = TypeVar("SV", bound=SeatView)
+GV = TypeVar("GV", bound=GameView)
 
 
 def cards_text(cards: list[str] | str) -> str:
@@ -64,14 +66,15 @@ def shown_view(view: V) -> V:
 
 
 @dataclass(frozen=True)
-class Renderer:
+class Renderer(Generic[SV, GV]):
     """How one game's views and events look; formatting only, it decides nothing.
     `images` turns events (all public, or all for one seat) and the seats' names into PNG
     attachments."""
 
-    # Each game's renderer reads its own view class (a subclass of these).
-    private: Callable[[Any], list[str]] = _generic_private
-    public: Callable[[Any], list[str]] = _generic_public
+    # Each game's renderer reads its own view classes (subclasses of SeatView and GameView):
+    # the type checker holds a game's renderer to the views its game makes.
+    private: Callable[[SV], list[str]] = _generic_private
+    public: Callable[[GV], list[str]] = _generic_public
     images: Callable[[list[Event], list[str]], list[tuple[str, bytes]]] = _no_images
     image_kinds: frozenset[str] = frozenset()  # the event kinds `images` draws
     embed_kinds: frozenset[str] = frozenset()  # the event kinds shown boxed, as an embed
@@ -81,17 +84,20 @@ class Renderer:
         return any(event.kind in self.image_kinds for event in events)
 
 
-_renderers: dict[str, Renderer] = {}
+AnyRenderer = Renderer[Any, Any]
+"""A renderer of some game, as the registry holds it: the game's views come from the game."""
+
+_renderers: dict[str, AnyRenderer] = {}
 
 
-def use_renderers(renderers: dict[str, Renderer]) -> None:
+def use_renderers(renderers: Mapping[str, AnyRenderer]) -> None:
     """Set at start-up by `bot.plugins.install_plugins` (and in the drawing process)."""
     _renderers.clear()
     _renderers.update(renderers)
 
 
-def renderer_for(kind: str) -> Renderer:
-    return _renderers.get(kind, Renderer())
+def renderer_for(kind: str) -> AnyRenderer:
+    return _renderers.get(kind) or Renderer[SeatView, GameView]()
 
 
 def event_embed(event: Event, picture: str | None) -> dict[str, Any]:
