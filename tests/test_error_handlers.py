@@ -9,62 +9,29 @@ from typing import Any
 
 import discord
 import pytest
-from discord import app_commands
 
 from bot.core import validation
 from bot.core.table import TableError
 from bot.core.validation import InvalidValue
-from bot.discord.components import LobbyButton, refusing
+from bot.discord.components import LobbyButton, lobby_view, refusing
 from bot.discord.tree import Refused, Tree, refused_answer
 from bot.present import i18n
 from engine.i18n import msg
+from tests.support.fake_discord import FakeClient, FakeInteraction, FakeMessage, FakeUser
 
 NOTHING_NEEDED = msg("Nothing is needed from you right now.")  # in the Swedish catalogue
+ALICE = FakeUser(7, "Alice")
 
 
-class Response:
-    def __init__(self, sent: list[tuple[bool, str | None]]) -> None:
-        self.sent = sent
-        self.done = False
-
-    def is_done(self) -> bool:
-        return self.done
-
-    async def send_message(self, *, ephemeral: bool = False, **extras: Any) -> Any:
-        self.sent.append((ephemeral, extras.get("content")))
-        self.done = True
-
-        class Callback:
-            message_id = 1
-
-        return Callback()
+def answered(interaction: FakeInteraction) -> list[tuple[bool, str | None]]:
+    """What the interaction was answered with: each answer's privacy and text."""
+    return [(request.ephemeral, request.content) for request in interaction.requests]
 
 
-class User:
-    id = 7
-    locale = "en-US"
-
-
-async def abort(interaction: discord.Interaction) -> None:
-    """A command for the interaction to name (its callback never runs here)."""
-
-
-class Interaction:
-    """A slash command or a click, answered by recording what it was answered with."""
-
-    type = discord.InteractionType.application_command
-    guild_id = None
-    locale = "en-US"
-
-    def __init__(self, client: object = None) -> None:
-        self.sent: list[tuple[bool, str | None]] = []
-        self.response = Response(self.sent)
-        self.created_at = discord.utils.utcnow()
-        self.extras: dict[str, Any] = {}
-        self.user = User()
-        self.client = client
-        self.command = app_commands.Command(name="abort", description="End the table",
-                                            callback=abort)
+def abort(client: FakeClient | None = None) -> FakeInteraction:
+    """`/abort`, used in a server's channel."""
+    client = client or FakeClient()
+    return client.command(client.text_channel(100, 1), ALICE, name="abort")
 
 
 @pytest.fixture
@@ -75,11 +42,12 @@ def tree() -> Tree:
 async def test_the_trees_handler_answers_a_refusal_privately_in_the_readers_language(
     tree: Tree,
 ) -> None:
-    command = Interaction()
-    error = app_commands.CommandInvokeError(command.command, TableError(NOTHING_NEEDED))
+    command = abort()
+    assert command.command is not None
+    error = discord.app_commands.CommandInvokeError(command.command, TableError(NOTHING_NEEDED))
     with i18n.using("sv"):  # as the command's `i18n.for_interaction` left it
-        await tree.on_error(command, error)  # type: ignore[arg-type]
-    assert command.sent == [(True, "Inget behövs från dig just nu.")]
+        await tree.on_error(command.as_interaction(), error)
+    assert answered(command) == [(True, "Inget behövs från dig just nu.")]
 
 
 async def test_the_trees_handler_answers_a_refused_value_with_what_the_option_accepts(
@@ -87,19 +55,20 @@ async def test_the_trees_handler_answers_a_refused_value_with_what_the_option_ac
 ) -> None:
     with pytest.raises(InvalidValue) as refused:
         validation.BUY_IN.check(-1)
-    command = Interaction()
-    await tree.on_error(command, Refused(refused.value))  # type: ignore[arg-type]
-    assert command.sent == [(True, refused_answer(refused.value).content)]
+    command = abort()
+    await tree.on_error(command.as_interaction(), Refused(refused.value))
+    assert answered(command) == [(True, refused_answer(refused.value).content)]
 
 
 async def test_the_trees_handler_logs_any_other_error_and_answers_nothing(
     tree: Tree, caplog: pytest.LogCaptureFixture,
 ) -> None:
-    command = Interaction()
-    error = app_commands.CommandInvokeError(command.command, RuntimeError("boom"))
+    command = abort()
+    assert command.command is not None
+    error = discord.app_commands.CommandInvokeError(command.command, RuntimeError("boom"))
     with caplog.at_level("ERROR", logger="bot.discord.tree"):
-        await tree.on_error(command, error)  # type: ignore[arg-type]
-    assert "Ignoring exception in command 'abort'" in caplog.text and command.sent == []
+        await tree.on_error(command.as_interaction(), error)
+    assert "Ignoring exception in command 'abort'" in caplog.text and command.requests == []
 
 
 class Presenter:
@@ -109,22 +78,31 @@ class Presenter:
         raise TableError(NOTHING_NEEDED)
 
 
-class Host:
-    """The bot as the buttons see it: what it was asked to refuse is recorded."""
+class Host(FakeClient):
+    """The bot as the buttons see it (`interaction.client`): what it was asked to refuse is
+    recorded."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.presenter = Presenter()
         self.refused: list[tuple[object, str]] = []
+        self.add_dynamic_items(LobbyButton)
 
     async def refuse(self, interaction: object, error: TableError) -> None:
         self.refused.append((interaction, str(error)))
 
 
+def lobby(host: Host) -> FakeMessage:
+    """A table's lobby message, with its buttons."""
+    return host.text_channel(100, 1).add(
+        {"content": "lobby", "components": lobby_view("ab12").to_components()}, [])
+
+
 async def test_a_buttons_refusal_goes_to_the_one_handler() -> None:
     host = Host()
-    click = Interaction(host)
-    await LobbyButton("ab12", "join").callback(click)  # type: ignore[arg-type]
+    click = await host.press(lobby(host), ALICE, "Join")
     assert host.refused == [(click, str(NOTHING_NEEDED))]
+    assert click.requests == []  # the handler answers it (here: only recorded)
 
 
 async def test_any_other_error_of_a_click_goes_on_to_discord_py() -> None:
@@ -132,6 +110,7 @@ async def test_any_other_error_of_a_click_goes_on_to_discord_py() -> None:
         raise RuntimeError("boom")
 
     host = Host()
+    click = host.click(lobby(host), ALICE, "Join")
     with pytest.raises(RuntimeError, match="boom"):
-        await refusing(Interaction(host), broken())  # type: ignore[arg-type]
+        await refusing(click.as_interaction(), broken())
     assert host.refused == []

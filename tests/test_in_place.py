@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
+
+import discord
 
 from bot.core import outbox as messages
 from bot.core.outbox import strip as withdraw
@@ -13,6 +14,7 @@ from bot.discord.in_place import RECENT_SECONDS, InPlace
 from bot.discord.stale_rows import outdated, overtaken, overtaken_news, stale
 from bot.present.render import MAX_CONTENT
 from bot.store import PendingMessage
+from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser
 
 
 class Clock:
@@ -23,40 +25,53 @@ class Clock:
         return self.now
 
 
-def click(user: int = 7, message: int = 50, guild: int | None = None,
-          ephemeral: bool = False) -> Any:
-    """What `note` reads of a discord.Interaction: a click on a message of a DM (or guild)."""
-    return SimpleNamespace(guild_id=guild, user=SimpleNamespace(id=user),
-                           message=SimpleNamespace(id=message, channel=SimpleNamespace(id=9),
-                                                   flags=SimpleNamespace(ephemeral=ephemeral)))
+def click(user: int = 7, guild: int | None = None, ephemeral: bool = False) -> FakeInteraction:
+    """A click on the bot's message in a person's DMs (or, given `guild`, on a message of a
+    server's channel: the ephemeral "Show my hand" view, or a public one)."""
+    client = FakeClient()
+    channel = client.dm_channel(user) if guild is None else client.text_channel(9, guild)
+    message = channel.add({"content": "your turn"}, [],
+                          flags=discord.MessageFlags(ephemeral=ephemeral))
+    return FakeInteraction(client, discord.InteractionType.component, channel, FakeUser(user),
+                           message=message)
+
+
+def clicked(interaction: FakeInteraction) -> int:
+    """The id of the message the click was on."""
+    assert interaction.message is not None
+    return interaction.message.id
 
 
 def test_a_prompt_goes_in_place_only_on_the_message_just_answered() -> None:
     clock = Clock()
     place = InPlace(clock=clock)
-    place.note("t1", 2, click())
-    assert place.target("t1", 2, 7, 50, "text") is not None
-    assert place.target("t1", 2, 7, 51, "text") is None  # the prompt is another message now
-    assert place.target("t1", 2, 8, 50, "text") is None  # someone else's seat now
-    assert place.target("t1", 1, 7, 50, "text") is None
-    assert place.target("t2", 2, 7, 50, "text") is None
-    assert place.target("t1", 2, 7, 50, "x" * (MAX_CONTENT + 1)) is None  # needs two messages
+    answered = click()
+    place.note("t1", 2, answered.as_interaction())
+    on = clicked(answered)
+    assert place.target("t1", 2, 7, on, "text") is not None
+    assert place.target("t1", 2, 7, on + 1, "text") is None  # the prompt is another message now
+    assert place.target("t1", 2, 8, on, "text") is None  # someone else's seat now
+    assert place.target("t1", 1, 7, on, "text") is None
+    assert place.target("t2", 2, 7, on, "text") is None
+    assert place.target("t1", 2, 7, on, "x" * (MAX_CONTENT + 1)) is None  # needs two messages
     clock.now += RECENT_SECONDS + 1  # they may have gone: a new DM notifies them
-    assert place.target("t1", 2, 7, 50, "text") is None
+    assert place.target("t1", 2, 7, on, "text") is None
 
 
 def test_a_click_on_show_my_hand_takes_a_closed_dm_seat_s_turn_not_a_dm_prompt() -> None:
     clock = Clock()
     place = InPlace(clock=clock)
-    place.note("t1", 0, click(guild=123, ephemeral=True))  # the "Show my hand" view
-    assert place.target("t1", 0, 7, 50, "text") is None
+    shown = click(guild=123, ephemeral=True)
+    place.note("t1", 0, shown.as_interaction())  # the "Show my hand" view
+    assert place.target("t1", 0, 7, clicked(shown), "text") is None
     assert place.private_view("t1", 0, 7, "text") is not None
     assert place.private_view("t1", 0, 8, "text") is None
     clock.now += RECENT_SECONDS + 1
     assert place.private_view("t1", 0, 7, "text") is None
-    place.note("t1", 1, click(guild=123))  # a public message (the board): nothing to edit
+    # A public message (the board): nothing to edit.
+    place.note("t1", 1, click(guild=123).as_interaction())
     assert place.private_view("t1", 1, 7, "text") is None
-    place.note("t1", 2, click())  # a DM prompt is not a "Show my hand" view
+    place.note("t1", 2, click().as_interaction())  # a DM prompt is not a "Show my hand" view
     assert place.private_view("t1", 2, 7, "text") is None
 
 

@@ -4,37 +4,36 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
-from typing import Any
 
 import discord
 import pytest
 
+from bot.core.outcomes import Private
 from bot.discord import presenter, responses
+from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser, waited
 
 
-class Response:
-    def __init__(self) -> None:
-        self.deferred = 0
-
-    def is_done(self) -> bool:
-        return self.deferred > 0
-
-    async def defer(self) -> None:
-        self.deferred += 1
+def interaction(age: float = 0.0) -> FakeInteraction:
+    """A click Discord made `age` seconds ago, on the bot's message in a DM."""
+    client = FakeClient()
+    dm = client.dm_channel(7)
+    message = dm.add({"content": "Your hand"}, [])
+    return FakeInteraction(client, discord.InteractionType.component, dm, FakeUser(7),
+                           message=message, age=age)
 
 
-def interaction(age: float = 0.0) -> Any:
-    """A click Discord made `age` seconds ago."""
-    class Interaction:
-        response = Response()
-        created_at = discord.utils.utcnow() - timedelta(seconds=age)
-
-    return Interaction()
+def deferrals(clicked: FakeInteraction) -> int:
+    return sum(1 for request in clicked.requests if request.kind == "defer")
 
 
-async def answer_after(seconds: float) -> str:
-    await asyncio.sleep(seconds)
+async def answer_when_acknowledged(clicked: FakeInteraction) -> str:
+    """A slow answer: not ready before the click is acknowledged (no clock to miss)."""
+    await waited(clicked.response.acknowledged, "the deferral")
+    return "answer"
+
+
+async def answer_at_once() -> str:
+    await asyncio.sleep(0)  # it yields, as any work does, and is done at once
     return "answer"
 
 
@@ -48,32 +47,35 @@ async def test_a_quick_answer_is_not_deferred(monkeypatch: pytest.MonkeyPatch) -
     # than the 0.05 s the slow answers here are measured against.
     monkeypatch.setattr(responses, "DEFER_AFTER", 30.0)
     clicked = interaction()
-    assert await responses.in_time(clicked, answer_after(0)) == "answer"
-    assert clicked.response.deferred == 0
+    assert await responses.in_time(clicked.as_interaction(), answer_at_once()) == "answer"
+    assert clicked.requests == []
 
 
 async def test_a_slow_answer_is_deferred_once_then_given() -> None:
     clicked = interaction()
-    assert await responses.in_time(clicked, answer_after(0.2)) == "answer"
-    assert clicked.response.deferred == 1
+    work = answer_when_acknowledged(clicked)
+    assert await responses.in_time(clicked.as_interaction(), work) == "answer"
+    assert deferrals(clicked) == 1
+    assert clicked.response.type is discord.InteractionResponseType.deferred_message_update
 
 
 async def test_a_refusal_after_the_deferral_still_reaches_the_caller() -> None:
+    clicked = interaction()
+
     async def refused() -> str:
-        await asyncio.sleep(0.2)
+        await waited(clicked.response.acknowledged, "the deferral")
         raise ValueError("That choice is out of date")
 
-    clicked = interaction()
     with pytest.raises(ValueError, match="out of date"):
-        await responses.in_time(clicked, refused())
-    assert clicked.response.deferred == 1
+        await responses.in_time(clicked.as_interaction(), refused())
+    assert deferrals(clicked) == 1
 
 
 async def test_a_click_that_reached_the_bot_late_is_deferred_sooner() -> None:
     """The 3 s count from Discord's making of the interaction, not from its arrival."""
     clicked = interaction(age=1.0)  # DEFER_AFTER is 0.05 here: already past
-    assert await responses.in_time(clicked, answer_after(0.02)) == "answer"
-    assert clicked.response.deferred == 1
+    assert await responses.in_time(clicked.as_interaction(), answer_at_once()) == "answer"
+    assert deferrals(clicked) == 1
 
 
 async def test_a_click_that_expired_before_its_answer_is_logged_not_raised(
@@ -82,33 +84,23 @@ async def test_a_click_that_expired_before_its_answer_is_logged_not_raised(
     """A process far behind may answer a click after Discord dropped it (404, 10062): the
     move is saved; the failed answer is logged, and nothing treats the message as answered
     in place."""
-    from bot.core.outcomes import Private
-
-    class Expired:
-        status, reason = 404, "Not Found"
-
-    class Answer:
-        def is_done(self) -> bool:
-            return False
-
-        async def edit_message(self, **_: Any) -> None:
-            raise discord.NotFound(Expired(), {"code": 10062, "message": "Unknown interaction"})
-
-    class Click:
-        response = Answer()
-        message = object()
-        type = discord.InteractionType.component
 
     class Sender:
+        """What the presenter tells the sender of an answer shown in place."""
+
         def __init__(self) -> None:
             self.answered: list[int] = []
 
-        def answered_here(self, *args: Any) -> None:
-            self.answered.append(1)
+        def answered_here(self, table_id: str, seat: int, interaction: object) -> None:
+            self.answered.append(seat)
 
+    clicked = interaction()
+    clicked.drop()
     sender = Sender()
     shown = presenter.Presenter(None, sender)  # type: ignore[arg-type]
     with caplog.at_level("INFO", logger="bot.discord.presenter"):
-        await shown._acknowledge(Click(), Private("7c36648f", 0, "Your hand", "1-0", None))  # type: ignore[arg-type]
+        await shown._acknowledge(clicked.as_interaction(),
+                                 Private("7c36648f", 0, "Your hand", "1-0", None))
     assert "could not answer an expired click" in caplog.text
+    assert [request.kind for request in clicked.requests] == ["update"]  # tried, refused
     assert sender.answered == []
