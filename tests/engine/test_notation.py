@@ -31,7 +31,7 @@ from engine.replay import ReplayError, build
 from tests.support.finished_games import finished, play
 from tests.support.play import extras, names, new_game, options_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_cash_table_writes_each_deal_with_its_seats_stacks_and_button() -> None:

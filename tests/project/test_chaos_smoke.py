@@ -16,7 +16,7 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_short_chaos_soak_kills_the_bot_and_finds_no_violation(tmp_path: Path) -> None:

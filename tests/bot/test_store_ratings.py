@@ -23,7 +23,7 @@ import pytest
 from bot.store import ChipChange, GameRecord, PlayerResult, Store
 from bot.store.ratings import Ratings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 G, CH = 111, 222
 
 

@@ -445,7 +445,7 @@ def test_blinds_and_limits_agree_with_pokerkits_fixed_limit_holdem() -> None:
 
     - the cap before the flop: RULINGS.md counts the big blind as the round's bet, so it is
       40 (the blind and three raises); pokerkit allows four raises over the blind (50);
-    - after a short all-in (see tests/test_badugi_pokerkit.py); a hand where even the call
+    - after a short all-in (see tests/engine/test_badugi_pokerkit.py); a hand where even the call
       or fold differ then is counted apart and not compared further;
     - a big blind whom nobody can bet against any more is not asked to act here; pokerkit
       asks for a check (which changes nothing), and the test gives it one;

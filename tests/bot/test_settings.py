@@ -50,7 +50,7 @@ def test_defaults():
         discord_gateway_url=None,
     )
     assert DEFAULT_DATABASE.is_absolute()
-    assert Path(__file__).resolve().parent.parent == PROJECT_ROOT
+    assert Path(__file__).resolve().parents[2] == PROJECT_ROOT
 
 
 def test_every_setting_from_the_environment(tmp_path):

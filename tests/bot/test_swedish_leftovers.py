@@ -10,7 +10,7 @@ reader could not type. Each test failed before its fix.
 - a Swedish table's final message does not send English clients to `/repris`;
 - the loopback Discord (and so the sandbox) takes a command typed in its user's language.
 
-The rules pages' commands are checked in tests/test_swedish_commands.py.
+The rules pages' commands are checked in tests/bot/test_swedish_commands.py.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHECKED = ("bot", "cogs", "engine")
 MOST = 3
 IGNORE = re.compile(r"#\s*type:\s*ignore(\[[^\]]*\])?")

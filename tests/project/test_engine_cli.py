@@ -15,7 +15,7 @@ from engine.notation import write
 from tests.support.finished_games import finished
 from tests.support.play import WORDS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_engine(*args: str, data_dir: Path, package: str = "engine"

@@ -106,7 +106,7 @@ def test_a_dealers_choice_showdown_has_the_picture_the_game_has_at_its_own_table
 
     images = render.renderer_for("dealers_choice").images
     # Patched where the installed renderer's function lives: a test that loads the cogs again
-    # (tests/test_help.py) leaves a newer module in sys.modules than the one imported here.
+    # (tests/bot/test_help.py) leaves a newer module in sys.modules than the one imported here.
     monkeypatch.setattr(sys.modules[images.__module__], "render_rows", capture)
     assert images([e for e in events if e.seat is None], NAMES)
     assert len(drawn) == 3  # the three hands shown down

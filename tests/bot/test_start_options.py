@@ -30,7 +30,7 @@ from engine.games import GAMES
 from loopback import limits, schemas
 from loopback.errors import FormErrors
 
-RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 # Each rules page and the games whose `start` it describes (Chicago shares Poängpoker's).
 PAGE_GROUPS = {"badugi": ("badugi",), "dealers_choice": ("dealers-choice",),

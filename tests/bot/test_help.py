@@ -60,7 +60,7 @@ def test_help_reads_in_swedish_with_swedish_command_names(bot: commands.Bot) -> 
     assert "Rules:" not in text and "Play:" not in text
 
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_the_readmes_games_table_has_a_row_for_every_game_with_real_options(

@@ -25,7 +25,7 @@ from tests.support.conformance import check_events, check_seats_to_act, check_sn
 from tests.support.leaks import deal_number
 from tests.support.play import awaited, extras, random_action
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 SNAPSHOTS = {
     f"{name}@{commit}": snapshot
     for commit in ("3540eec", "033ba0b")

@@ -41,7 +41,7 @@ from bot.store.drivers.postgres import numbered, postgres_ddl
 from bot.store.migrations import MIGRATIONS_DIR, discover_migrations, split_statements
 from tests.support.rawdb import dump, execute, fetch, fetch_one, is_postgres, table_names
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 G, CH = 111, 222  # a guild and a channel
 

@@ -2,7 +2,7 @@
 another seat held then (its hand, its face-down Po-Ke-No pyramid), whether in another seat's
 news (`🔒 alice: Your hand: …`), in another's move (a sealed declaration, cards placed face
 down) or anywhere else on the page. The checks are the conformance suite's (tests/
-test_conformance.py, tests/test_hidden_information.py): random play of every registered game
+test_conformance.py, tests/engine/test_hidden_information.py): random play of every registered game
 to its end, every step looked at, a step that reveals by the rules (a showdown, a new deal
 dealing the old deal's cards again) left out."""
 

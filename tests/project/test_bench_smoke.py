@@ -3,7 +3,7 @@
 reads a figure's value as a verdict (a benchmark is never a test, and the machine is shared):
 only that the run completed, said what it measured, and met no error on the way.
 
-bench/chaos.py has its own smoke test (tests/test_chaos_smoke.py). The benches run at once,
+bench/chaos.py has its own smoke test (tests/project/test_chaos_smoke.py). The benches run at once,
 each in its own process, started by the first of these tests that runs (in whichever worker
 of `-n N` that is; the others read the results from the session's shared folder), so the file
 takes about as long as its longest bench (bench/load.py: two bot starts and a restore probe),
@@ -30,7 +30,7 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 420.0  # seconds a bench may take here before it counts as hung
 
 
