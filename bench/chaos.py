@@ -26,7 +26,7 @@ Run: .venv/bin/python bench/chaos.py [--minutes 10] [--tables 50] [--database bo
 throwaway server started as the tests start theirs (tests/support/postgres.py). A 10-minute
 soak takes about 14 minutes a database on 2 cores (start-up, the final round, the outbox
 drained). It talks only to 127.0.0.1 and that server's unix socket. A benchmark, never a
-test (tests/test_chaos_smoke.py only runs a half-minute of it).
+test (tests/project/test_chaos_smoke.py only runs a half-minute of it).
 """
 
 from __future__ import annotations

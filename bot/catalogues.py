@@ -58,7 +58,7 @@ DOMAINS = domains()
 """Each catalogue's source files, where it lives, and whether it is complete in Swedish."""
 COMPLETE = ("bot", "commands", *(name for name, domain in DOMAINS.items()
                                  if domain.complete and name != "bot"))
-"""The catalogues declared complete in Swedish: tests/test_i18n.py holds them to every entry."""
+"""The catalogues declared complete in Swedish: tests/bot/test_i18n.py holds them to every entry."""
 
 
 def source_files(domain: CatalogueDomain, every: Mapping[str, CatalogueDomain]) -> list[Path]:

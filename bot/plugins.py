@@ -56,7 +56,7 @@ class CatalogueDomain:
     """A message catalogue (a gettext domain): the source files its sentences are extracted
     from (globs relative to `root`), the folder its templates and translations live in
     (`<locale>/<lang>/LC_MESSAGES/<name>.po`, relative to `root`) and whether its Swedish is
-    declared complete, which tests/test_i18n.py then holds it to. A game outside the
+    declared complete, which tests/bot/test_i18n.py then holds it to. A game outside the
     repository keeps its catalogue in its own package: `root` its folder."""
 
     name: str

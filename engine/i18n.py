@@ -10,7 +10,7 @@ too and are translated with it; names and card labels are plain strings and stay
 
 Extraction: `msg("…")`, `msg_n("…", "…", n)` and `N_("…")` are the keywords Babel's extractor
 looks for (`babel.cfg`, `python -m bot.catalogues extract`), so a new sentence is found and the
-completeness test (tests/test_i18n.py) fails until it is translated.
+completeness test (tests/bot/test_i18n.py) fails until it is translated.
 
 >>> m = msg("{name} leads {card}.", name="Ann", card="Q♥")
 >>> m, m.msgid, dict(m.params)

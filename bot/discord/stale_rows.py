@@ -5,7 +5,7 @@ of each still goes: nothing (`superseded`, or an `overtaken` prompt with no news
 without its buttons (`outdated`, `stale`, `overtaken_news`), or all of it. They stand apart
 from the sender because they are pure: they read a row and the rows after it (and, for
 `stale`, the stamp the table has now), never Discord or the store, so they are tested alone
-(tests/test_in_place.py) and what "stale" means is written in one place.
+(tests/bot/test_in_place.py) and what "stale" means is written in one place.
 """
 
 from __future__ import annotations
