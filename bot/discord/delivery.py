@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.present.render import MAX_CONTENT
-
-if TYPE_CHECKING:
-    from discord.ext import commands
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +36,18 @@ def chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
     return parts
 
 
+class DiscordClient(Protocol):
+    """What sending needs of discord.py's client: a channel by its id, and a person's DMs.
+    The bot is one; so is the tests' in-process fake of Discord
+    (tests/support/fake_discord.py), which is why this is all the sender may ask of it."""
+
+    def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+
 class Delivery:
-    def __init__(self, bot: commands.Bot | commands.AutoShardedBot) -> None:
+    def __init__(self, bot: DiscordClient) -> None:
         self.bot = bot
         self._dm_channels: dict[int, discord.DMChannel] = {}
 

@@ -136,10 +136,11 @@ class InPlaceDelivery:
     """The sender's rows that may go into a message answered moments ago rather than as a
     new one: a seat's prompt, a closed-DM seat's turn, a withdrawn prompt's strip."""
 
-    def __init__(self, store: Store, delivery: Delivery) -> None:
+    def __init__(self, store: Store, delivery: Delivery,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store  # the sender's share of the store
         self.delivery = delivery
-        self.clicks = InPlace()
+        self.clicks = InPlace(clock=clock)
 
     async def prompt(self, table_id: str, row_id: int, body: Body,
                      refs: dict[str, MessageRef], view: discord.ui.View | None,

@@ -27,14 +27,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import aiohttp
 import discord
 
 from bot.core.outbox import Body, pinged
 from bot.core.outcomes import Private
-from bot.discord.delivery import Delivery
+from bot.discord.delivery import Delivery, DiscordClient
 from bot.discord.in_place import InPlaceDelivery, in_place_marker
 from bot.discord.painter import Painter, box_pictures
 from bot.discord.stale_rows import (
@@ -49,9 +49,6 @@ from bot.discord.stale_rows import (
 )
 from bot.discord.views import build_view
 from bot.store import MessageRef, PendingMessage, Store
-
-if TYPE_CHECKING:
-    from discord.ext import commands
 
 log = logging.getLogger(__name__)
 
@@ -72,16 +69,21 @@ Delivered = Callable[[str, list[str], float], Awaitable[None]]
 
 
 class Sender:
-    def __init__(self, bot: commands.Bot | commands.AutoShardedBot, store: Store,
+    def __init__(self, bot: DiscordClient, store: Store,
                  dm_closed: DmClosed, delivered: Delivered | None = None,
-                 prompt_stamp: PromptStamp | None = None) -> None:
+                 prompt_stamp: PromptStamp | None = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 painter: Painter | None = None) -> None:
+        """`clock` times how recent a click must be for a prompt to take its message's place
+        (`bot.discord.in_place`); `painter` draws the pictures (by default a process of its
+        own, so drawing keeps no click waiting)."""
         self.store = store.background(DATABASE_SHARE)
         self.prompt_stamp = prompt_stamp  # a seat's buttons as the table has them now
         self.delivery = Delivery(bot)
-        self.in_place = InPlaceDelivery(self.store, self.delivery)
+        self.in_place = InPlaceDelivery(self.store, self.delivery, clock)
         self.dm_closed = dm_closed
         self.delivered = delivered  # a prompt that starts a clock reached its player
-        self.painter = Painter()  # a process of its own, so drawing keeps no click waiting
+        self.painter = painter or Painter()
         self._dispatchers: dict[str, asyncio.Task[None]] = {}
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()

@@ -29,7 +29,6 @@ from bot.discord.components import (
     ReplayPages,
     ShowHandButton,
 )
-from bot.discord.in_place import InPlace
 from bot.discord.presenter import Presenter
 from bot.discord.responses import refuse
 from bot.discord.sender import Sender
@@ -84,8 +83,8 @@ class Bot(FakeClient):
     def new_sender(self) -> Sender:
         """A sender as the bot makes one (a new process's, after a restart)."""
         self.sender = Sender(self.as_bot(), self.store, self.service.dm_closed,
-                             self.service.prompt_delivered, self.service.prompt_stamp)
-        self.sender.in_place.clicks = InPlace(clock=self.clock)
+                             self.service.prompt_delivered, self.service.prompt_stamp,
+                             clock=self.clock)
         if hasattr(self, "presenter"):
             self.presenter.sender = self.sender
         return self.sender
