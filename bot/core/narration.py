@@ -37,7 +37,7 @@ def closed_dms(user: int) -> str:
 RECENT_MOVES = 6
 
 
-def board_view(table: Table) -> dict[str, object]:
+def board_view(table: Table) -> outbox.TableButtons:
     """Show my hand, and between the deals of a chip table its Join / Leave / Rebuy / Next
     deal / End buttons (in the current locale: the caller's, the table's)."""
     if cash_table.between_deals(table):
@@ -177,8 +177,8 @@ def turn(table: Table, seat: int, stamp: str, prompt: Prompt) -> dict[str, objec
     user = table.seats[seat].user_id
     with i18n.using(i18n.reader_locale(user, table.locale)):
         return {"seat": seat, "user": user, "content": private_text(table, seat, prompt),
-                "view": outbox.prompt_view(table.table_id, seat, stamp,
-                                             localized_prompt(prompt))}
+                "view": outbox.view_to_json(outbox.prompt_view(table.table_id, seat, stamp,
+                                                               localized_prompt(prompt)))}
 
 
 def step(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
@@ -238,7 +238,7 @@ def with_replay(table: Table, bodies: list[Body]) -> list[Body]:
     """The last channel message of a game's end carries its Replay button."""
     for body in reversed(bodies):
         if body["op"] == "post" and body.get("channel") is not None:
-            body["view"] = outbox.replay_view(table.table_id)
+            body["view"] = outbox.view_to_json(outbox.replay_view(table.table_id))
             break
     return bodies
 

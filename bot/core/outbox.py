@@ -28,6 +28,7 @@ a name in it looks like (names are inert anyway: `bot.present.inert`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.present import i18n
@@ -105,27 +106,81 @@ def prompt_from_json(data: Mapping[str, Any]) -> Prompt:
 # A view's labels are in the language current when its body is made (its readers').
 
 
-def board_view(table_id: str) -> dict[str, Any]:
-    return {"type": "board", "table": table_id, "locale": i18n.current()}
+@dataclass(frozen=True)
+class TableButtons:
+    """The buttons a table's public message carries: the board's (Show my hand), a cash
+    table's between deals (Next deal, Join, Rebuy, Leave, End), the lobby's, or a finished
+    game's Replay. Named, not built: the adapter builds them, so they outlive a restart."""
+
+    kind: Literal["board", "cash", "lobby", "replay"]
+    table: str
+    locale: str
 
 
-def cash_view(table_id: str) -> dict[str, Any]:
-    return {"type": "cash", "table": table_id, "locale": i18n.current()}
+@dataclass(frozen=True)
+class PromptButtons:
+    """A seat's prompt: its choices, card menus and word boxes, as of `stamp` (the step it
+    first appeared at, which a click's custom id carries back)."""
+
+    table: str
+    seat: int
+    stamp: str
+    prompt: Prompt | None
+    locale: str
 
 
-def replay_view(table_id: str) -> dict[str, Any]:
+ViewSpec = TableButtons | PromptButtons
+"""The buttons a message carries, as the core names them for the adapter."""
+
+
+def view_to_json(view: ViewSpec) -> dict[str, Any]:
+    """A view as an outbox body holds it (the format saved rows already have)."""
+    if isinstance(view, PromptButtons):
+        return {"type": "prompt", "table": view.table, "seat": view.seat, "stamp": view.stamp,
+                "prompt": prompt_to_json(view.prompt) if view.prompt is not None else None,
+                "locale": view.locale}
+    return {"type": view.kind, "table": view.table, "locale": view.locale}
+
+
+def view_from_json(data: Mapping[str, Any]) -> ViewSpec:
+    """The view a body names; the inverse of `view_to_json`.
+
+    >>> spec = prompt_view("ab12", 1, "3", None)
+    >>> view_from_json(view_to_json(spec)) == spec
+    True
+    >>> view_from_json(view_to_json(board_view("ab12"))) == board_view("ab12")
+    True
+    """
+    locale = str(data.get("locale") or i18n.DEFAULT_LOCALE)
+    kind = data["type"]
+    if kind == "prompt":
+        prompt = prompt_from_json(data["prompt"]) if data.get("prompt") else None
+        return PromptButtons(str(data["table"]), int(data["seat"]), str(data["stamp"]), prompt,
+                             locale)
+    if kind not in ("board", "cash", "lobby", "replay"):
+        raise ValueError(f"no such view: {kind!r}")
+    return TableButtons(kind, str(data["table"]), locale)
+
+
+def board_view(table_id: str) -> TableButtons:
+    return TableButtons("board", table_id, i18n.current())
+
+
+def cash_view(table_id: str) -> TableButtons:
+    return TableButtons("cash", table_id, i18n.current())
+
+
+def replay_view(table_id: str) -> TableButtons:
     """The Replay button of a game's final message."""
-    return {"type": "replay", "table": table_id, "locale": i18n.current()}
+    return TableButtons("replay", table_id, i18n.current())
 
 
-def lobby_view(table_id: str) -> dict[str, Any]:
-    return {"type": "lobby", "table": table_id, "locale": i18n.current()}
+def lobby_view(table_id: str) -> TableButtons:
+    return TableButtons("lobby", table_id, i18n.current())
 
 
-def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> dict[str, Any]:
-    return {"type": "prompt", "table": table_id, "seat": seat, "stamp": stamp,
-            "prompt": prompt_to_json(prompt) if prompt is not None else None,
-            "locale": i18n.current()}
+def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> PromptButtons:
+    return PromptButtons(table_id, seat, stamp, prompt, i18n.current())
 
 
 def pictures(kind: str, events: Sequence[Event], names: Sequence[str],
@@ -139,7 +194,7 @@ def pictures(kind: str, events: Sequence[Event], names: Sequence[str],
 
 
 def post(*, channel: int | None = None, user: int | None = None, content: str = "",
-         view: Mapping[str, Any] | None = None, embeds: Sequence[Mapping[str, Any]] = (),
+         view: ViewSpec | None = None, embeds: Sequence[Mapping[str, Any]] = (),
          picture: Mapping[str, Any] | None = None, ref: str | None = None,
          previous: Previous = "keep", fallback: str | None = None,
          table_channel: int | None = None, clocks: Sequence[str] = (),
@@ -152,24 +207,25 @@ def post(*, channel: int | None = None, user: int | None = None, content: str = 
     if (channel is None) == (user is None):
         raise ValueError("a post goes to a channel or to a user")
     return {"op": "post", "channel": channel, "user": user, "content": content,
-            "view": dict(view) if view else None, "embeds": [dict(e) for e in embeds],
+            "view": view_to_json(view) if view else None, "embeds": [dict(e) for e in embeds],
             "picture": dict(picture) if picture else None, "ref": ref, "previous": previous,
             "fallback": fallback, "table_channel": table_channel, "clocks": list(clocks),
             **({"step": step} if step is not None else {}),
             **({"pings": list(pings)} if pings else {})}
 
 
-def edit(ref: str, content: str, view: Mapping[str, Any] | None = None) -> Body:
-    return {"op": "edit", "ref": ref, "content": content, "view": dict(view) if view else None}
+def edit(ref: str, content: str, view: ViewSpec | None = None) -> Body:
+    return {"op": "edit", "ref": ref, "content": content,
+            "view": view_to_json(view) if view else None}
 
 
 def upsert(ref: str, *, channel: int, content: str,
-           view: Mapping[str, Any] | None = None, pings: Sequence[int] = ()) -> Body:
+           view: ViewSpec | None = None, pings: Sequence[int] = ()) -> Body:
     """Edit the message `ref` names in place, or post it if there is none yet (a live board:
     one message per table, not one per move). A later write to the same ref supersedes it.
     `pings` as for `post` (an edit notifies nobody: Discord pings only for a new message)."""
     return {"op": "upsert", "ref": ref, "channel": channel, "content": content,
-            "view": dict(view) if view else None,
+            "view": view_to_json(view) if view else None,
             **({"pings": list(pings)} if pings else {})}
 
 

@@ -1,39 +1,36 @@
 """The buttons of a saved message: the view an outbox body names, built into discord.py's.
 
-A row's body names its view as data (`{"type": "board", "table": ...}`, or a seat's prompt
-with its stamp), so that it can wait in the store and be built after a restart. Building it
-is the sender's business (and the in-place edits' it makes), not the presenter's, which
-answers interactions with views it builds itself from `bot.discord.components`; it stands
-apart so that the sender needs nothing of the presenter.
-"""
+A row's body names its view as data (`bot.core.outbox.ViewSpec`: a table's buttons, or a seat's
+prompt with its stamp), so that it can wait in the store and be built after a restart. Building it
+is the sender's business (and the in-place edits' it makes), not the presenter's, which answers
+interactions with views it builds itself from `bot.discord.components`; it stands apart so that the
+sender needs nothing of the presenter. """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot.core.outbox import prompt_from_json
+from bot.core.outbox import PromptButtons, ViewSpec, view_from_json
 from bot.discord import components
 from bot.present import i18n
 
 
-def build_view(spec: dict[str, Any] | None) -> discord.ui.View | None:
-    """The view an outbox body names; built fresh, so it needs nothing from before a restart."""
+def build_view(spec: Mapping[str, Any] | None) -> discord.ui.View | None:
+    """The view an outbox body names (`bot.core.outbox.ViewSpec`, as saved); built fresh, so
+    it needs nothing from before a restart."""
     if not spec:
         return None
-    with i18n.using(spec.get("locale")):
-        return _build_view(spec)
+    view = view_from_json(spec)
+    with i18n.using(view.locale):
+        return _build_view(view)
 
 
-def _build_view(spec: dict[str, Any]) -> discord.ui.View | None:
-    if spec["type"] == "board":
-        return components.board_view(spec["table"])
-    if spec["type"] == "cash":
-        return components.cash_view(spec["table"])
-    if spec["type"] == "lobby":
-        return components.lobby_view(spec["table"])
-    if spec["type"] == "replay":
-        return components.replay_view(spec["table"])
-    prompt = prompt_from_json(spec["prompt"]) if spec.get("prompt") else None
-    return components.prompt_view(spec["table"], spec["seat"], spec["stamp"], prompt)
+def _build_view(view: ViewSpec) -> discord.ui.View:
+    if isinstance(view, PromptButtons):
+        return components.prompt_view(view.table, view.seat, view.stamp, view.prompt)
+    builders = {"board": components.board_view, "cash": components.cash_view,
+                "lobby": components.lobby_view, "replay": components.replay_view}
+    return builders[view.kind](view.table)
