@@ -157,16 +157,23 @@ def write(domain: str, entries: Mapping[str, tuple[str, ...]],
                      ignore_obsolete=False)
 
 
+async def commands_bot() -> commands.Bot:
+    """A bot, never connected, with every cog the real one loads (its own and the built-in
+    games'): its command tree is the one the bot syncs, read here for the catalogue and by
+    the tests of the commands."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    for module in (*PLUGIN_MODULES, *EXTENSIONS):
+        await bot.load_extension(module)
+    return bot
+
+
 def command_msgids() -> dict[str, tuple[str, ...]]:
     """The slash commands' texts, read from the command tree the bot builds: its own cogs'
     and the built-in games'. A game from outside the repository is none of the bot's: its
     title, among the choices of commands that name every game (`/leaderboard game:`) once it
     is loaded, is its own catalogue's."""
     async def build() -> list[tuple[str, str]]:
-        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *EXTENSIONS):
-            await bot.load_extension(module)
-        return commands_entries(bot.tree)
+        return commands_entries((await commands_bot()).tree)
 
     outside = {plugin.game.title for plugin in load_plugins().values()
                if plugin.extension not in PLUGIN_MODULES}

@@ -22,14 +22,9 @@ from bot.core.chips import Bank
 from bot.core.service import TableService
 from bot.core.table import TableError
 from bot.discord.components import (
-    CashButton,
-    ChoiceButton,
+    PERSISTENT_ITEMS,
     Host,
-    LobbyButton,
-    PickSelect,
-    ReplayButton,
     ReplayPages,
-    ShowHandButton,
     refusing,
 )
 from bot.discord.global_pace import GlobalPace, pace_requests, share_of_limit
@@ -158,8 +153,7 @@ class DealersChoiceBot(commands.AutoShardedBot):
             # Other processes run the other shards: DM clicks on their tables reach shard 0.
             await InteractionRouter(self.store, self.shard_plan, self._connection.parsers,
                                     lambda table_id: table_id in self.tables.tables).start()
-        self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect, CashButton,
-                               ReplayButton)
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
         games = dict.fromkeys(plugin.extension for plugin in self.plugins.values())
         for extension in (*EXTENSIONS, *games):
             await self.load_extension(extension)

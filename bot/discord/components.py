@@ -337,3 +337,9 @@ def prompt_view(table_id: str, seat: int, stamp: str, prompt: Prompt | None) -> 
         item.row = button_rows + offset
         view.add_item(item)
     return view
+
+
+PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton, ShowHandButton, ChoiceButton, PickSelect, CashButton, ReplayButton)
+"""Every button and menu a click can reach after a restart: the client registers these
+(`add_dynamic_items`), and discord.py rebuilds each from its custom id."""

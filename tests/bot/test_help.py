@@ -7,13 +7,12 @@ import asyncio
 import re
 from pathlib import Path
 
-import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.catalogues import commands_bot
 from bot.discord.app import EXTENSIONS
-from bot.plugins import PLUGIN_MODULES
 from cogs.help import GROUP_GAMES, help_text
 from engine.games import GAMES
 
@@ -21,13 +20,7 @@ from engine.games import GAMES
 @pytest.fixture(scope="module")
 def bot() -> commands.Bot:
     """A bot with every cog the real one loads (its games' and bot.discord.app's own)."""
-    async def build() -> commands.Bot:
-        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *EXTENSIONS):
-            await bot.load_extension(module)
-        return bot
-
-    return asyncio.run(build())
+    return asyncio.run(commands_bot())
 
 
 def test_help_is_registered_like_the_bots_other_cogs(bot: commands.Bot) -> None:

@@ -15,20 +15,18 @@ from typing import Any
 import discord
 import pytest
 from discord import app_commands
-from discord.ext import commands
 
 from bot.core import validation
 from bot.core.table import Seat, Table
 from bot.core.table_text import dictionary_name, lobby_text, options_words
 from bot.core.validation import Bound, Flag, InvalidValue, NoMoreThan, OneOf
-from bot.discord.app import EXTENSIONS
 from bot.discord.translator import Translator
-from bot.plugins import PLUGIN_MODULES
 from bot.present import i18n
 from cogs.common import Option, refused_answer
 from engine.games import GAMES
 from loopback import limits, schemas
 from loopback.errors import FormErrors
+from tests.support.commands import command_tree
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
@@ -52,13 +50,7 @@ INVOKED = re.compile(r"`/([\w-]+) (\w+)((?: [^`]*)?)`")  # a command typed: `/x 
 @pytest.fixture(scope="module")
 def tree() -> app_commands.CommandTree[Any]:
     """The slash commands as the bot registers them (its games' cogs and bot.discord.app's)."""
-    async def build() -> app_commands.CommandTree[Any]:
-        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *EXTENSIONS):
-            await bot.load_extension(module)
-        return bot.tree
-
-    return asyncio.run(build())
+    return command_tree()
 
 
 def start_of(tree: app_commands.CommandTree[Any],

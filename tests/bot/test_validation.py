@@ -12,7 +12,6 @@ from typing import Any
 import discord
 import pytest
 from discord import app_commands
-from discord.ext import commands
 
 from bot import wordlists
 from bot.core import validation
@@ -28,11 +27,10 @@ from bot.core.validation import (
     guild_settings,
     setting_is_valid,
 )
-from bot.discord.app import EXTENSIONS
-from bot.plugins import PLUGIN_MODULES
 from bot.present import i18n
 from bot.settings import SettingsError, load_settings
 from cogs.common import Option, Refused, refused_answer
+from tests.support.commands import command_tree
 
 BOUNDS = [value for value in vars(validation).values() if isinstance(value, Bound)]
 RANGES = {  # what the README and the commands' descriptions promise
@@ -138,13 +136,7 @@ def test_a_refusal_names_the_option_as_the_readers_client_does() -> None:
 
 def _command_tree() -> app_commands.CommandTree[Any]:
     """The slash commands as the bot registers them (bot.discord.app: the cogs)."""
-    async def build() -> app_commands.CommandTree[Any]:
-        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        for module in (*PLUGIN_MODULES, *EXTENSIONS):
-            await bot.load_extension(module)
-        return bot.tree
-
-    return asyncio.run(build())
+    return command_tree()
 
 
 def _parameters() -> list[tuple[str, app_commands.Parameter]]:

@@ -20,14 +20,9 @@ import discord
 from bot.core.service import TableService
 from bot.core.table import Table, TableError
 from bot.discord.components import (
-    CashButton,
-    ChoiceButton,
+    PERSISTENT_ITEMS,
     Host,
-    LobbyButton,
-    PickSelect,
-    ReplayButton,
     ReplayPages,
-    ShowHandButton,
 )
 from bot.discord.presenter import Presenter
 from bot.discord.responses import refuse
@@ -70,8 +65,7 @@ class Bot(FakeClient):
         self.woken: list[str] = []
         self.clock = Clock()
         self.channel = self.text_channel(CHANNEL, GUILD)
-        self.add_dynamic_items(LobbyButton, ShowHandButton, ChoiceButton, PickSelect,
-                               CashButton, ReplayButton)
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
 
     @property
     def replays(self) -> ReplayPages:
