@@ -9,15 +9,12 @@ table's end without what each player won or lost."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
 from bot.core import narration
 from bot.core.table import Seat, Table
 from bot.core.table_text import board_text, private_text, waiting_line
-from bot.plugins import install_plugins
-from bot.present import render
 from bot.present.images import Row
 from bot.present.render import bold_lines
 from cogs import chip_renderers
@@ -36,13 +33,7 @@ NAMES = ["Ann", "Bob", "Cid", "Dee"]
 USER = 1_000
 
 
-@pytest.fixture(scope="module", autouse=True)
-def game_renderers() -> Iterator[None]:
-    """The games' own renderers, as the bot installs them at start-up (and back after)."""
-    before = dict(render._renderers)
-    install_plugins()
-    yield
-    render.use_renderers(before)
+pytestmark = pytest.mark.usefixtures("game_renderers")  # the games' own renderers
 
 
 def table_for(game: Game, kind: str, stacks: list[int], ai: frozenset[int] = frozenset(),

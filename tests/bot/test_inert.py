@@ -35,8 +35,7 @@ from bot.core.outbox import Body, pinged
 from bot.core.replays import EVERYONE, PlayedGame, frame_text
 from bot.core.table import Seat, Table, TableError
 from bot.core.table_text import board_text, lobby_text, private_text
-from bot.plugins import install_plugins
-from bot.present import i18n, render
+from bot.present import i18n
 from bot.present.inert import NAME_LIMIT, clean, inert
 from bot.store import LeaderboardRow, Store
 from bot.store.skill import RatingRow, fresh
@@ -224,13 +223,7 @@ def test_every_template_shows_hostile_fields_inert(locale: str) -> None:
 # --- every message about a table, with hostile names at every seat --------------------------
 
 
-@pytest.fixture(scope="module", autouse=True)
-def game_renderers() -> Iterator[None]:
-    """The games' own renderers, as the bot installs them at start-up (and back after)."""
-    before = dict(render._renderers)
-    install_plugins()
-    yield
-    render.use_renderers(before)
+pytestmark = pytest.mark.usefixtures("game_renderers")  # the games' own renderers
 
 
 def body_texts(body: Body) -> Iterator[tuple[str, Collection[int]]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -18,7 +17,6 @@ import pytest
 from bot.core import cash_table, narration
 from bot.core.table import Seat, Table
 from bot.core.table_text import private_text
-from bot.plugins import install_plugins
 from bot.present import i18n, render
 from bot.present.i18n import render as render_text
 from bot.present.images import Row
@@ -43,13 +41,7 @@ NAMES = ["Ann", "Bob", "Cid"]
 USER = 1_000
 
 
-@pytest.fixture(scope="module", autouse=True)
-def game_renderers() -> Iterator[None]:
-    """The games' own renderers, as the bot installs them at start-up (and back after)."""
-    before = dict(render._renderers)
-    install_plugins()
-    yield
-    render.use_renderers(before)
+pytestmark = pytest.mark.usefixtures("game_renderers")  # the games' own renderers
 
 
 def table_for(game: Game, kind: str, stacks: list[int], locale: str = "en") -> Table:
