@@ -16,6 +16,7 @@ from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.process import BotProcess
+from tests.e2e.cash_tables import cash_board
 from tests.e2e.conftest import loopback_options
 from tests.e2e.helpers import AutoPlayer, channel_text, open_table
 from tests.support.patience import AnsweredDiscord
@@ -131,26 +132,19 @@ async def test_two_processes_share_one_postgresql_and_a_killed_one_finishes_its_
     assert await fetch(database, "SELECT count(*) FROM forwarded_interactions") == [(0,)]
 
 
-def cash_board_of(channel: ChannelHandle):  # type: ignore[no-untyped-def]
-    for message in reversed(channel.messages()):
-        if not message.deleted and message.button("Next deal") is not None:
-            return message
-    return None
-
-
 async def next_deal(discord: LoopbackDiscord, channel: ChannelHandle,
                     people: list[UserHandle]) -> None:
-    await discord.wait_for(lambda: cash_board_of(channel) is not None, timeout=20)
-    answer = await people[0].click(cash_board_of(channel), label="Next deal")
+    await discord.wait_for(lambda: cash_board(channel) is not None, timeout=20)
+    answer = await people[0].click(cash_board(channel), label="Next deal")
     if "must rebuy" in answer.text:
         for person in people:
             if person.name.title() in answer.text:
-                await person.click(cash_board_of(channel), label="Rebuy")
-        answer = await people[0].click(cash_board_of(channel), label="Next deal")
+                await person.click(cash_board(channel), label="Rebuy")
+        answer = await people[0].click(cash_board(channel), label="Next deal")
     assert "is dealt" in answer.text, answer.text
 
 
 async def end_table(discord: LoopbackDiscord, channel: ChannelHandle, host: UserHandle) -> None:
-    await discord.wait_for(lambda: cash_board_of(channel) is not None, timeout=20)
-    ended = await host.click(cash_board_of(channel), label="End")
+    await discord.wait_for(lambda: cash_board(channel) is not None, timeout=20)
+    ended = await host.click(cash_board(channel), label="End")
     assert "everyone's chips went back" in ended.text, ended.text

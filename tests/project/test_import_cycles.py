@@ -8,26 +8,20 @@ cannot be hidden by deferring one of its imports.
 
 from __future__ import annotations
 
-import importlib.util
 from graphlib import CycleError, TopologicalSorter
 
 import grimp
 
-PACKAGES = ("engine", "bot", "cogs", "loopback", "web")
+PACKAGES = ("engine", "bot", "cogs", "loopback")
 
 
 def import_graph() -> dict[str, set[str]]:
     """Each module of the project and the project's modules it imports directly."""
-    present = [name for name in PACKAGES if _importable(name)]
-    graph = grimp.build_graph(*present, cache_dir=None)
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
     modules = graph.modules
     return {module: {imported for imported in graph.find_modules_directly_imported_by(module)
                      if imported in modules}
             for module in modules}
-
-
-def _importable(package: str) -> bool:
-    return importlib.util.find_spec(package) is not None
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:

@@ -332,8 +332,8 @@ class AutoPlayer:
             picked = self.rng.sample([o.value for o in menu.options], menu.min_values)
             plays.append(("play", f"gives up {' '.join(picked)}", menu, picked))
         self.rng.shuffle(plays)
-        return sorted(plays, key=lambda play: play[1].removeprefix("plays ")
-                      in self.last_resort)
+        return sorted(plays, key=lambda play: isinstance(play[2], Button)
+                      and play[2].label in self.last_resort)
 
     # --- one seat at a time, for a player who takes their time (bench/pace.py) ---------
     def prompt_of(self, user: UserHandle) -> Message | None:
