@@ -98,7 +98,9 @@ class Guessing(Game):
             self.picks[seat] = int(action.args[0])
         else:
             raise IllegalAction("Pick 1, 2 or 3.")
-        events = [Event(f"You picked {self.picks[seat]}.", seat=seat)]
+        picked = self.picks[seat]
+        said = f"You picked {picked}." if picked is not None else "Time ran out: no pick."
+        events = [Event(said, seat=seat)]
         if len(self.picks) == len(self.seats):
             events += self._reveal()
         return events
