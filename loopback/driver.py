@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import inspect
 import json
 import secrets
@@ -21,8 +22,17 @@ from loopback.clock import Clock
 from loopback.errors import BotNotConnected, InteractionFailed
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.interactions import ACK_DEADLINE, interaction_payload
-from loopback.models import Channel, ErrorRecord, Interaction, Message, RequestRecord, User
+from loopback.models import (
+    Channel,
+    ErrorRecord,
+    Interaction,
+    Message,
+    RequestRecord,
+    ScheduledEvent,
+    User,
+)
 from loopback.ratelimits import RateLimits, RequestStats
+from loopback.rest_scheduled_events import mark_interested
 from loopback.results import InteractionResult, Predicate
 from loopback.server import LoopbackServer
 
@@ -181,6 +191,27 @@ class LoopbackDiscord:
     def add_channel(self, name: str) -> ChannelHandle:
         """A channel created before the bot connects (GUILD_CREATE carries it)."""
         return ChannelHandle(self, self.state.add_channel(name).id)
+
+    def threads(self, parent: str | None = None) -> list[ChannelHandle]:
+        """The threads the bot started (of channel `parent`, or everywhere), oldest first."""
+        parent_id = None if parent is None else self.channel(parent).id
+        return [ChannelHandle(self, c.id) for c in self.state.channels.values()
+                if c.is_thread and parent_id in (None, c.parent_id)]
+
+    def thread(self, channel_id: int) -> Channel:
+        """A thread's current state (name, archived, locked), as a copy."""
+        found = self.state.channels.get(channel_id)
+        if found is None or not found.is_thread:
+            raise KeyError(f"no thread {channel_id}")
+        return copy.deepcopy(found)
+
+    def scheduled_events(self) -> list[ScheduledEvent]:
+        """Every scheduled event the bot created and did not delete, as copies."""
+        return [copy.deepcopy(e) for e in self.state.scheduled_events.values() if not e.deleted]
+
+    def mark_interested(self, event_id: int, user: str) -> None:
+        """`user` clicks "Interested" on a scheduled event in Discord's client."""
+        mark_interested(self.state, event_id, self.state.users[self.user(user).id])
 
     def message(self, message_id: int) -> Message:
         """The current state of a message, as a copy."""

@@ -17,6 +17,8 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
 GUILD_TEXT, DM = 0, 1
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
+THREAD_TYPES = frozenset({PUBLIC_THREAD, PRIVATE_THREAD})
 
 
 @dataclass
@@ -37,10 +39,42 @@ class Channel:
     guild_id: int | None = None
     recipient_id: int | None = None
     position: int = 0
+    # A thread's: the channel it hangs off, who started it, its archive state.
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: float = 0.0
+    member_ids: list[int] = field(default_factory=list)
 
     @property
     def is_dm(self) -> bool:
         return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+
+@dataclass
+class ScheduledEvent:
+    """A guild's scheduled event, as Discord keeps it (times as Unix seconds)."""
+
+    id: int
+    guild_id: int
+    creator_id: int
+    name: str
+    entity_type: int  # 1 stage, 2 voice, 3 external
+    scheduled_start_time: float
+    scheduled_end_time: float | None = None
+    description: str | None = None
+    channel_id: int | None = None
+    location: str | None = None
+    status: int = 1  # 1 scheduled, 2 active, 3 completed, 4 canceled
+    privacy_level: int = 2
+    interested: list[int] = field(default_factory=list)
+    deleted: bool = False
 
 
 @dataclass

@@ -14,14 +14,25 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from loopback.models import Attachment, Channel, Guild, Interaction, Message, Role, User
+from loopback.models import (
+    Attachment,
+    Channel,
+    Guild,
+    Interaction,
+    Message,
+    Role,
+    ScheduledEvent,
+    User,
+)
 
 VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 10, 1 << 11, 1 << 14, 1 << 15
 EVERYONE_PERMISSIONS = (
     (1 << 6) | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | (1 << 16) | (1 << 18)
     | (1 << 31) | (1 << 35) | (1 << 38)
 )
-BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13) | (1 << 17) | (1 << 34) | (1 << 36)
+# The bot's role adds Manage Messages, Mention Everyone, Manage Threads, Send Messages in
+# Threads and Create Events (its tournaments' scheduled events).
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13) | (1 << 17) | (1 << 34) | (1 << 36) | (1 << 44)
 ALL_PERMISSIONS = (1 << 51) - 1
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -41,6 +52,12 @@ class Records(Protocol):
 
     @property
     def interactions(self) -> Mapping[int, Interaction]: ...
+
+    @property
+    def scheduled_events(self) -> Mapping[int, ScheduledEvent]: ...
+
+    @property
+    def messages(self) -> Mapping[int, Message]: ...
 
     def last_message_id(self, channel_id: int) -> int | None: ...
 
@@ -125,6 +142,8 @@ def channel_payload(state: Records, channel: Channel) -> dict[str, Any]:
             "recipients": [user_payload(recipient)],
             "flags": 0,
         }
+    if channel.is_thread:
+        return thread_payload(state, channel)
     return {
         "id": str(channel.id),
         "type": channel.type,
@@ -138,6 +157,56 @@ def channel_payload(state: Records, channel: Channel) -> dict[str, Any]:
         "last_message_id": str(last) if last else None,
         "rate_limit_per_user": 0,
         "flags": 0,
+    }
+
+
+def thread_payload(state: Records, thread: Channel) -> dict[str, Any]:
+    """A thread as Discord describes it: a channel with a parent, an owner and metadata."""
+    last = state.last_message_id(thread.id)
+    return {
+        "id": str(thread.id),
+        "type": thread.type,
+        "guild_id": str(thread.guild_id),
+        "parent_id": str(thread.parent_id),
+        "owner_id": str(thread.owner_id),
+        "name": thread.name,
+        "last_message_id": str(last) if last else None,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "message_count": sum(1 for m in state.messages.values()
+                             if m.channel_id == thread.id and not m.deleted),
+        "member_count": len(thread.member_ids),
+        "total_message_sent": 0,
+        "thread_metadata": {
+            "archived": thread.archived,
+            "auto_archive_duration": thread.auto_archive_duration,
+            "archive_timestamp": iso(thread.archive_timestamp),
+            "locked": thread.locked,
+            **({"invitable": True} if thread.type == 12 else {}),
+        },
+    }
+
+
+def scheduled_event_payload(state: Records, event: ScheduledEvent) -> dict[str, Any]:
+    creator = state.users.get(event.creator_id)
+    return {
+        "id": str(event.id),
+        "guild_id": str(event.guild_id),
+        "channel_id": str(event.channel_id) if event.channel_id else None,
+        "creator_id": str(event.creator_id),
+        "creator": user_payload(creator) if creator is not None else None,
+        "name": event.name,
+        "description": event.description,
+        "scheduled_start_time": iso(event.scheduled_start_time),
+        "scheduled_end_time": iso(event.scheduled_end_time),
+        "privacy_level": event.privacy_level,
+        "status": event.status,
+        "entity_type": event.entity_type,
+        "entity_id": None,
+        "entity_metadata": {"location": event.location} if event.location else None,
+        "user_count": len(event.interested),
+        "image": None,
+        "recurrence_rule": None,
     }
 
 
@@ -172,11 +241,14 @@ def guild_payload(state: Records, guild: Guild) -> dict[str, Any]:
         "member_count": len(members),
         "members": members,
         "channels": [channel_payload(state, state.channels[c]) for c in guild.channel_ids],
-        "threads": [],
+        "threads": [thread_payload(state, c) for c in state.channels.values()
+                    if c.is_thread and c.guild_id == guild.id and not c.archived],
         "voice_states": [],
         "presences": [],
         "stage_instances": [],
-        "guild_scheduled_events": [],
+        "guild_scheduled_events": [
+            scheduled_event_payload(state, e) for e in state.scheduled_events.values()
+            if e.guild_id == guild.id and not e.deleted and e.status in (1, 2)],
         "soundboard_sounds": [],
     }
 

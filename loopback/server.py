@@ -30,6 +30,8 @@ from loopback.models import RequestRecord
 from loopback.ratelimits import RateLimiter, RateLimits, route_kind
 from loopback.rest_app import AppRoutes
 from loopback.rest_channels import ChannelRoutes
+from loopback.rest_scheduled_events import ScheduledEventRoutes
+from loopback.rest_threads import ThreadRoutes
 from loopback.rest_webhooks import WebhookRoutes
 from loopback.state import LoopbackState
 
@@ -92,6 +94,8 @@ class LoopbackServer:
         routes.register(app.router, API_PREFIX)
         ChannelRoutes(self.state).register(app.router, API_PREFIX)
         WebhookRoutes(self.state).register(app.router, API_PREFIX)
+        ThreadRoutes(self.state).register(app.router, API_PREFIX)
+        ScheduledEventRoutes(self.state).register(app.router, API_PREFIX)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()

@@ -30,6 +30,7 @@ from loopback.models import (
     Modal,
     RequestRecord,
     Role,
+    ScheduledEvent,
     User,
 )
 from loopback.payloads import (
@@ -39,10 +40,12 @@ from loopback.payloads import (
     guild_payload,
     member_payload,
     message_payload,
+    thread_payload,
 )
 from loopback.snowflake import Snowflakes
 
 GUILD_MEMBERS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 1, 1 << 9, 1 << 12, 1 << 15
+GUILDS, GUILD_SCHEDULED_EVENTS = 1 << 0, 1 << 16
 # Flags a bot may set on a message it sends; the rest are Discord's to set.
 SETTABLE_FLAGS = (1 << 2) | (1 << 12) | (1 << 15)
 
@@ -94,6 +97,7 @@ class LoopbackState:
         self.interaction_tokens: dict[str, Interaction] = {}  # webhook token -> its interaction
         self.modals: dict[int, Modal] = {}
         self.uploads: dict[int, Attachment] = {}
+        self.scheduled_events: dict[int, ScheduledEvent] = {}
         self.errors: list[ErrorRecord] = []
         self.requests: list[RequestRecord] = []
         self.feed: list[tuple[str, int]] = []
@@ -245,6 +249,8 @@ class LoopbackState:
             recipient = self.users[channel.recipient_id]  # type: ignore[index]
             if not recipient.dms_open and interaction is None:
                 raise errors.cannot_dm()
+        if channel.is_thread and channel.archived:
+            self._unarchive(channel, author)
         message = Message(
             id=self.ids.next(),
             channel_id=channel.id,
@@ -325,6 +331,15 @@ class LoopbackState:
         self.feed.append(("created", message.id))
         self.notify()
         return message
+
+    def _unarchive(self, thread: Channel, author: User) -> None:
+        """A message sent in an archived thread brings it back, as on Discord; a locked one
+        takes messages only from those who may manage threads (the bot here, not its users)."""
+        if thread.locked and not author.bot:
+            raise DiscordError(400, 50083, "Thread is archived")
+        thread.archived = False
+        thread.archive_timestamp = self.clock.time()
+        self.dispatch("THREAD_UPDATE", thread_payload(self, thread), thread.guild_id, GUILDS)
 
     def _intent(self, message: Message) -> int:
         return GUILD_MESSAGES if message.guild_id is not None else DIRECT_MESSAGES

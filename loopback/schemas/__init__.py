@@ -39,6 +39,12 @@ ROUTES: dict[tuple[str, str], str] = {
     ("PATCH", "/webhooks/{app_id}/{token}/messages/{ref}"): "followup_edit",
     ("PUT", "/applications/{app_id}/commands"): "commands_overwrite",
     ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands"): "guild_commands_overwrite",
+    ("POST", "/channels/{channel_id}/threads"): "thread_create",
+    ("POST", "/channels/{channel_id}/messages/{message_id}/threads"):
+        "thread_create_from_message",
+    ("PATCH", "/channels/{channel_id}"): "channel_edit",
+    ("POST", "/guilds/{guild_id}/scheduled-events"): "scheduled_event_create",
+    ("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}"): "scheduled_event_edit",
 }
 _UNIONS = ("oneOf", "anyOf")
 

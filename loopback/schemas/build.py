@@ -33,6 +33,13 @@ ENDPOINTS: dict[str, tuple[str, str]] = {
     "commands_overwrite": ("put", "/applications/{application_id}/commands"),
     "guild_commands_overwrite": (
         "put", "/applications/{application_id}/guilds/{guild_id}/commands"),
+    "thread_create": ("post", "/channels/{channel_id}/threads"),
+    "thread_create_from_message": (
+        "post", "/channels/{channel_id}/messages/{message_id}/threads"),
+    "channel_edit": ("patch", "/channels/{channel_id}"),
+    "scheduled_event_create": ("post", "/guilds/{guild_id}/scheduled-events"),
+    "scheduled_event_edit": (
+        "patch", "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}"),
 }
 # Prose and vendor annotations: no validator reads them, and they are most of the bytes.
 DROPPED_KEYS = {"description", "title", "format", "x-discord-union", "examples", "deprecated"}
