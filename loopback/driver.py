@@ -32,6 +32,7 @@ from loopback.models import (
     User,
 )
 from loopback.ratelimits import RateLimits, RequestStats
+from loopback.rest_oauth import OAuth
 from loopback.rest_scheduled_events import mark_interested
 from loopback.results import InteractionResult, Predicate
 from loopback.server import LoopbackServer
@@ -126,6 +127,12 @@ class LoopbackDiscord:
             "DISCORD_GATEWAY_URL": self.gateway_url,
             "DISCORD_TOKEN": self.token,
         }
+
+    @property
+    def oauth(self) -> OAuth:
+        """Discord's OAuth2 for a web page's log-in: `oauth.redirect_uris.append(url)`,
+        `oauth.sign_in("alice")`, `oauth.client_id`, `oauth.client_secret` (rest_oauth.py)."""
+        return self.server.oauth
 
     @property
     def bot_connected(self) -> bool:

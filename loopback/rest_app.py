@@ -24,7 +24,7 @@ class AppRoutes:
 
     def register(self, router: web.UrlDispatcher, base: str) -> None:
         add = router.add_route
-        add("GET", f"{base}/users/@me", self.me)
+        # GET /users/@me: rest_oauth.py, which answers the bot's token with `me` below.
         add("GET", f"{base}/oauth2/applications/@me", self.application)
         add("GET", f"{base}/applications/@me", self.application)
         add("GET", f"{base}/gateway", self.gateway)

@@ -30,6 +30,7 @@ from loopback.models import RequestRecord
 from loopback.ratelimits import RateLimiter, RateLimits, route_kind
 from loopback.rest_app import AppRoutes
 from loopback.rest_channels import ChannelRoutes
+from loopback.rest_oauth import BEARER_PATHS, OPEN_PATHS, OAuth, OAuthRoutes
 from loopback.rest_scheduled_events import ScheduledEventRoutes
 from loopback.rest_threads import ThreadRoutes
 from loopback.rest_webhooks import WebhookRoutes
@@ -68,6 +69,7 @@ class LoopbackServer:
         self.gateway = Gateway(self.state)
         self.state.dispatch = self.gateway.dispatch
         self.faults = Faults()
+        self.oauth = OAuth(self.state)  # "Log in with Discord" for the web page (rest_oauth.py)
         self.host = host
         self.port = port
         self._runner: web.AppRunner | None = None
@@ -92,6 +94,7 @@ class LoopbackServer:
         # Routes are registered before the port is known; the gateway URL is read late.
         routes = AppRoutes(self.state, "")
         routes.register(app.router, API_PREFIX)
+        OAuthRoutes(self.state, self.oauth).register(app.router, API_PREFIX, bot_me=routes.me)
         ChannelRoutes(self.state).register(app.router, API_PREFIX)
         WebhookRoutes(self.state).register(app.router, API_PREFIX)
         ThreadRoutes(self.state).register(app.router, API_PREFIX)
@@ -190,10 +193,15 @@ class LoopbackServer:
 
     @staticmethod
     def _needs_token(path: str) -> bool:
-        return not path.startswith(("/interactions/", "/webhooks/"))
+        return not path.startswith(("/interactions/", "/webhooks/")) and path not in OPEN_PATHS
 
     def _token_ok(self, request: web.Request) -> bool:
-        return request.headers.get("Authorization") == f"Bot {self.state.token}"
+        """The bot's token; a person's OAuth2 Bearer token where one is taken (its handler
+        checks it)."""
+        header = request.headers.get("Authorization", "")
+        if header.startswith("Bearer ") and request.path[len(API_PREFIX):] in BEARER_PATHS:
+            return True
+        return header == f"Bot {self.state.token}"
 
 
 def _template(request: web.Request) -> str | None:
