@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from loopback.errors import DiscordError
 from loopback.state import UploadedFile
@@ -24,7 +24,7 @@ FILES_KEY = web.RequestKey("loopback_files", list)
 INTERACTION_KEY = web.RequestKey("loopback_interaction", object)
 # The server's check of a parsed body against Discord's schemas; raises DiscordError.
 BodyCheck = Callable[[web.Request, Any], None]
-BODY_CHECK_KEY = web.AppKey("loopback_body_check", BodyCheck)
+BODY_CHECK_KEY: web.AppKey[BodyCheck] = web.AppKey("loopback_body_check")
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None
@@ -48,12 +48,14 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
         files: list[UploadedFile] = []
         reader = await request.multipart()
         async for part in reader:
-            name = part.name or ""  # type: ignore[union-attr]
-            data = await part.read()  # type: ignore[union-attr]
+            if not isinstance(part, BodyPartReader):
+                continue  # a nested multipart: discord.py sends none
+            name = part.name or ""
+            data = await part.read()
             if name == "payload_json":
                 payload = json.loads(data)
             elif match := _FILE_FIELD.match(name):
-                files.append(UploadedFile(int(match.group(1)), part.filename or name,  # type: ignore[union-attr]
+                files.append(UploadedFile(int(match.group(1)), part.filename or name,
                                           bytes(data), part.headers.get("Content-Type")))
         request[BODY_KEY] = payload
         request[FILES_KEY] = [f.filename for f in files]

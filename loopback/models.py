@@ -190,7 +190,7 @@ class Message:
     @property
     def text(self) -> str:
         """Everything a reader sees as text: content, embeds and text displays, one per line."""
-        parts = [self.content] if self.content else []
+        parts: list[str | None] = [self.content] if self.content else []
         for embed in self.embeds:
             parts += [embed.get("author", {}).get("name"), embed.get("title"),
                       embed.get("description")]
@@ -199,7 +199,7 @@ class Message:
             parts.append(embed.get("footer", {}).get("text"))
         parts += [c.get("content") for c in walk_components(self.components)
                   if c.get("type") == 10]
-        return "\n".join(p for p in parts if p)
+        return "\n".join(str(p) for p in parts if p)
 
     def buttons(self) -> list[Button]:
         return [

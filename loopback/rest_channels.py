@@ -46,7 +46,7 @@ class ChannelRoutes:
     async def open_dm(self, request: web.Request) -> web.Response:
         payload, _ = await read_body(request)
         recipient = (payload or {}).get("recipient_id")
-        user = self.state.users.get(int(recipient)) if str(recipient).isdigit() else None
+        user = self.state.users.get(int(str(recipient))) if str(recipient).isdigit() else None
         if user is None or user.bot:
             raise errors.unknown("User")
         return json_response(channel_payload(self.state, self.state.dm_channel(user)))

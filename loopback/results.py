@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from loopback.models import RESPONSE_NAMES, ErrorRecord, Interaction, Message, Modal
 from loopback.state import LoopbackState
 
 Predicate = Callable[[], Any]
 MessagePredicate = Callable[[Message], Any]
+T = TypeVar("T")
 
 
 class Watcher(Protocol):
@@ -25,11 +26,11 @@ class Watcher(Protocol):
 
     async def wait_for(
         self,
-        predicate: Predicate,
+        predicate: Callable[[], T | None],
         timeout: float = 10.0,
         *,
         message: str | Callable[[], str] | None = None,
-    ) -> Any: ...
+    ) -> T: ...
 
 
 class InteractionResult:
@@ -112,8 +113,9 @@ class InteractionResult:
 
         def done() -> Message | None:
             message = self.message
-            ok = message is not None and not message.loading and not message.deleted
-            return message if ok and (predicate is None or predicate(message)) else None
+            if message is None or message.loading or message.deleted:
+                return None
+            return message if predicate is None or predicate(message) else None
 
         return await self._discord.wait_for(done, timeout, message=lambda: (
             f"response to {self.kind} not as expected; now: {self.message!r}"))

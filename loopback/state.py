@@ -391,7 +391,8 @@ class LoopbackState:
 
     # --- application commands ------------------------------------------------------------
 
-    def overwrite_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list:
+    def overwrite_commands(self, guild_id: int | None, commands: list[dict[str, Any]]
+                           ) -> list[dict[str, Any]]:
         """Bulk overwrite as Discord does it: same name and type keep their id."""
         form = FormErrors()
         limits.check_commands(commands, form)

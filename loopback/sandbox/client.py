@@ -593,8 +593,10 @@ def _option_value(options: Any, word: str, listed: str, taken: list[str] | None 
     letters (Ah for A♥) or symbols; not one already `taken` (two options may read the same:
     Po-Ke-No's two copies of a card)."""
     left = [o for o in options if o.value not in (taken or ())]
-    for test in (lambda o: word in (o.value, o.label),
-                 lambda o: card_key(word) in (card_key(o.value), card_key(o.label))):
+    tests: list[Callable[[Any], bool]] = [
+        lambda o: word in (o.value, o.label),
+        lambda o: card_key(word) in (card_key(o.value), card_key(o.label))]
+    for test in tests:
         found = [o for o in left if test(o)]
         if found:
             return str(found[0].value)
