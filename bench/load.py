@@ -56,8 +56,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loopback import ChannelHandle, LoopbackDiscord
 from loopback.interactions import interaction_payload
-from loopback.models import COMPONENT, EPHEMERAL, MESSAGE, Interaction, Message, User
+from loopback.models import (
+    COMPONENT,
+    EPHEMERAL,
+    MESSAGE,
+    Interaction,
+    Message,
+    RequestRecord,
+    User,
+)
 from loopback.process import BotProcess
+from loopback.ratelimits import RateLimits
 
 TARGET_P99_MS = 250.0
 TARGET_KB_PER_TABLE = 100.0
@@ -69,6 +78,9 @@ DECLARE_TEXT = "Declare poker, spelling, or both"
 PROMPT_TIMEOUT = 20.0  # a prompt that takes longer means the table is stuck, not slow
 OPEN_CONCURRENCY = 25  # opening 200 lobbies at the same instant is not a real pattern
 WARMUP_TABLES = 6  # asyncio.to_thread's pool on 2 cores: min(32, cores + 4) threads
+# The requests Discord does not count against a bot's global limit (50 a second): answers
+# to interactions and their followups. Everything else a move costs is counted.
+GLOBAL_EXEMPT = RateLimits().global_exempt
 
 
 # --- the bot process from outside ------------------------------------------------------------
@@ -142,6 +154,19 @@ class Player:
 def version_of(message: Message) -> tuple[int, int]:
     """A message as it is now; an edit makes it a new thing to click."""
     return message.id, len(message.history)
+
+
+def shown_at(message: Message) -> float:
+    """When the message reached its reader as it reads now (its last edit, or its post), on
+    the loopback's clock."""
+    return message.edited_at or message.created_at
+
+
+def counts_globally(record: RequestRecord) -> bool:
+    """A request Discord counted against the bot's global limit: not an interaction's answer
+    or followup, and not one refused with a 429 (refused, it was sent again and counted
+    then)."""
+    return record.kind not in GLOBAL_EXEMPT and record.status != 429
 
 
 def is_declare_prompt(message: Message) -> bool:
@@ -239,6 +264,14 @@ class PromptTracker:
                 await asyncio.wait_for(changed.wait(), min(left, 1.0))
 
 
+def refused(discord: LoopbackDiscord, record: Interaction) -> bool:
+    """A click the bot answered with an ephemeral complaint ("out of date", "not your
+    turn"): acknowledged, but no move."""
+    message = discord.state.messages.get(record.original_id or 0)
+    return bool(record.response_type == MESSAGE and message is not None
+                and message.flags & EPHEMERAL)
+
+
 async def press(discord: LoopbackDiscord, user: User, message: Message, label: str,
                 clicked: set[tuple[int, int]] | None = None) -> Interaction:
     """Click a button on a message the user can see, and wait for the acknowledgement.
@@ -298,6 +331,9 @@ class Phase:
     harness_cpu: float = 0.0
     rss_end_kb: int = 0
     bot_messages: int = 0  # messages the bot created, edited or deleted during the phase
+    global_requests: int = 0  # requests counted against Discord's global limit
+    # From a move to the next prompt it called for, in seconds: the wait a person feels.
+    prompt_waits: list[float] = field(default_factory=list)
 
     @property
     def seconds(self) -> float:
@@ -324,6 +360,7 @@ class Phase:
                              f"p99={percentile(mine, 0.99):.0f} ms")
         refused = sum(1 for i in self.interactions if i.response_type == MESSAGE
                       and self.messages[i.original_id or 0].flags & EPHEMERAL)
+        moves = max(1, len(acked) - refused)
         return {
             "interactions": len(self.clicks),
             "acked": len(acked),
@@ -349,6 +386,13 @@ class Phase:
             "message_changes_per_interaction": round(
                 self.bot_messages / max(1, len(self.clicks)), 1),
             "stalled_tables": len(self.stalls),
+            "global_requests": self.global_requests,
+            "global_requests_per_move": round(self.global_requests / moves, 3),
+            "next_prompt_samples": len(self.prompt_waits),
+            "next_prompt_p50_s": round(percentile(self.prompt_waits, 0.50), 3),
+            "next_prompt_p90_s": round(percentile(self.prompt_waits, 0.90), 3),
+            "next_prompt_p99_s": round(percentile(self.prompt_waits, 0.99), 3),
+            "cpu_per_move_ms": round(1000 * self.bot_cpu / moves, 2),
             "by_step": by_step,
         }
 
@@ -362,8 +406,10 @@ class Measure:
     showed up as bot latency.
     """
 
-    def __init__(self, phase: Phase, pids: tuple[int, ...], feed: list[tuple[str, int]]) -> None:
+    def __init__(self, phase: Phase, pids: tuple[int, ...], feed: list[tuple[str, int]],
+                 requests: list[RequestRecord] | None = None) -> None:
         self.phase, self.pids, self.feed = phase, pids, feed
+        self.requests = requests if requests is not None else []
         self._ticker: asyncio.Task[None] | None = None
 
     async def _tick(self) -> None:
@@ -379,6 +425,7 @@ class Measure:
         self._cpu = [cpu_seconds(pid) for pid in self.pids], time.process_time()
         self._machine = machine_busy()
         self._feed = len(self.feed)
+        self._requests = len(self.requests)
         self.phase.started = time.time()
         self._ticker = asyncio.create_task(self._tick())
         return self.phase
@@ -396,6 +443,10 @@ class Measure:
         self.phase.machine_busy_pct = 100 * busy / max(1, total)
         self.phase.rss_end_kb = rss_total_kb(self.pids)
         self.phase.bot_messages += len(self.feed) - self._feed
+        # Requests the phase caused and still sends once it ended (its queued board edits)
+        # are the next phase's, or nobody's: the load keeps on to its end, so they are few.
+        self.phase.global_requests += sum(1 for record in self.requests[self._requests:]
+                                          if counts_globally(record))
         gc.enable()
 
 
@@ -461,6 +512,7 @@ async def play(discord: LoopbackDiscord, tracker: PromptTracker, seat: Seat, pha
     message the previous click edited), as a person would.
     """
     labels = {step: label for step, _, _, label in seat.moves()}
+    moved_at: float | None = None  # the table's last move, until its next prompt shows
     while time.time() < stop_at and (rounds is None or seat.hands < rounds):
         until = min(stop_at, time.time() + PROMPT_TIMEOUT)
         move = await tracker.next_move(seat, until)
@@ -470,6 +522,11 @@ async def play(discord: LoopbackDiscord, tracker: PromptTracker, seat: Seat, pha
                                     f"{PROMPT_TIMEOUT:.0f} s")
             return
         step, player, message = move
+        if moved_at is not None and shown_at(message) > moved_at:
+            # A prompt the move called for. One shown before it (the other player's
+            # declaration, asked of both at once) kept nobody waiting on this move.
+            phase.prompt_waits.append(shown_at(message) - moved_at)
+        moved_at = None
         if think:
             delay = rng.uniform(0.5, 1.5) * think
             if time.time() + delay >= stop_at:  # would click after the end: stop on time
@@ -480,8 +537,10 @@ async def play(discord: LoopbackDiscord, tracker: PromptTracker, seat: Seat, pha
             accept = next(a for name, _, a, _ in seat.moves() if name == step)
             if tracker.ready(player, accept) is not message:
                 continue  # the bot moved on while the player was thinking
-        phase.clicks.append(
-            (step, await press(discord, player.user, message, labels[step], player.clicked)))
+        record = await press(discord, player.user, message, labels[step], player.clicked)
+        phase.clicks.append((step, record))
+        if record.responded_at is not None and not refused(discord, record):
+            moved_at = record.dispatched_at or record.created_at
         seat.hands += step == "host: Next hand"
 
 
@@ -572,13 +631,13 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
 
     seats = [seat_for(h, g, c) for h, g, c in zip(hosts, guests, channels, strict=True)]
     lobbies, opening = Phase("lobbies", state.messages), Phase("start", state.messages)
-    async with Measure(lobbies, pids, state.feed):
+    async with Measure(lobbies, pids, state.feed, state.requests):
         await gather_limited(
             [partial(open_table, discord, s, lobbies, start=False) for s in seats],
             min(args.concurrency, OPEN_CONCURRENCY))
     await settle(discord)
     rss_lobbies = rss_total_kb(pids)
-    async with Measure(opening, pids, state.feed):
+    async with Measure(opening, pids, state.feed, state.requests):
         await gather_limited([partial(start_table, discord, s, opening) for s in seats],
                              min(args.concurrency, OPEN_CONCURRENCY))
         # Each start costs about five requests under Discord's global limit (50 a second,
@@ -594,7 +653,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
     for phase, seconds, think in plans:
         if seconds <= 0 and args.rounds is None:
             continue
-        async with Measure(phase, pids, state.feed):
+        async with Measure(phase, pids, state.feed, state.requests):
             stop_at = time.time() + (seconds if seconds > 0 else 1e9)
             await gather_limited(
                 [partial(play, discord, tracker, s, phase, stop_at, args.rounds, think,
