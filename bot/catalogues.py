@@ -36,6 +36,8 @@ BOT_DOMAINS = (
     CatalogueDomain("betting", ("engine/chips/betting.py", "engine/chips/bet_prompts.py",
                                 "engine/chips/pots.py", "engine/chips/deal.py",
                                 "engine/chips/draw.py"), complete=True),
+    # The web pages (issue 25): their Python and their templates (Babel's Jinja2 extractor).
+    CatalogueDomain("web", ("web/*.py", "web/templates/*.html"), complete=True),
 )
 """The bot's own catalogues: the bot and its cogs (a cog file a game's own catalogue claims
 is left to it), and what every game shares: cards, hands and tricks, the chip games' betting.
@@ -113,8 +115,9 @@ def extract(domain: str | CatalogueDomain,
                 "TableError": None, "IllegalAction": None}
     found: dict[str, tuple[str, ...]] = {}
     for path in source_files(domain, every):
+        method = "jinja2.ext:babel_extract" if path.suffix == ".html" else "python"
         for _line, message, _comments, _context in extract_from_file(
-            "python", str(path), keywords=keywords,
+            method, str(path), keywords=keywords,
             comment_tags=(), strip_comment_tags=True,
         ):
             if isinstance(message, tuple | list):

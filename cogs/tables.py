@@ -12,6 +12,8 @@ from bot.core.validation import (
     LOBBY_MINUTES,
     LOCALE,
     STARTING_CHIPS,
+    WEB,
+    WEB_ACCESS,
     InvalidValue,
     checked_settings,
     guild_settings,
@@ -58,6 +60,7 @@ class Tables(commands.GroupCog, group_name="table",
         dictionary="Default dictionary for word games (default: the bot's)",
         starting_chips="Chips a player starts with in this server (default 1000)",
         daily_chips="Chips `/chips daily` gives once a day (default 100)",
+        web="Who sees this server's web page: off, members only or public (default off)",
     )
     async def settings(
         self, interaction: discord.Interaction,
@@ -66,9 +69,10 @@ class Tables(commands.GroupCog, group_name="table",
         dictionary: Dictionary | None = None,
         starting_chips: app_commands.Transform[int, Option(STARTING_CHIPS)] | None = None,
         daily_chips: app_commands.Transform[int, Option(DAILY_CHIPS)] | None = None,
+        web: app_commands.Transform[str, Option(WEB)] | None = None,
     ) -> None:
         asked = {"lobby_minutes": lobby_minutes, "locale": locale, "dictionary": dictionary,
-                 "starting_chips": starting_chips, "daily_chips": daily_chips}
+                 "starting_chips": starting_chips, "daily_chips": daily_chips, "web": web}
         await answer_in_time(interaction, self._settings(
             interaction, {key: value for key, value in asked.items() if value is not None}))
 
@@ -126,7 +130,22 @@ class Tables(commands.GroupCog, group_name="table",
               starting=command_name("starting_chips"),
               daily_command=daily_command,
               daily_option=command_name("daily_chips")),
+            web_line(str(current.get("web", "off"))),
         ]))
+
+
+def web_line(access: str) -> str:
+    """The web page's setting as `/table settings` lists it: who sees the server's pages
+    (the web process, `python -m web`, reads the same setting from the store)."""
+    shown = t(WEB_ACCESS.get(access, WEB_ACCESS["off"]))
+    if access == "public":
+        return t("• the server's web page is **{access}**: anyone with its link sees it "
+                 "(`{option}`)", access=shown, option=command_name("web"))
+    if access == "members":
+        return t("• the server's web page is **{access}**: members see it once they log in "
+                 "with Discord (`{option}`)", access=shown, option=command_name("web"))
+    return t("• the server's web page is **{access}** (`{option}` turns it on)", access=shown,
+             option=command_name("web"))
 
 
 def command_name(name: str) -> str:

@@ -28,7 +28,7 @@ from bot.present import i18n
 from engine.chips.deal import STAKES
 from engine.games.holdem_sppoker.rules import DEFAULTS as HOLDEM_DEFAULTS
 from engine.games.red_dog.rules import DEFAULT_ANTE as RED_DOG_DEFAULT_ANTE
-from engine.i18n import Msg, msg
+from engine.i18n import N_, Msg, msg
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,8 @@ __all__ = [
     "GRANT", "HOLDEM_STAKES", "LAST_SECONDS", "LOBBY_MINUTES", "LOCALE", "MAX_GRANT",
     "MIN_BUY_IN", "OUT_TAKES_LOW", "POKENO_TARGET", "POKENO_TURN_SECONDS", "RED_DOG_ANTE",
     "RED_DOG_BUY_IN", "SETTINGS", "SMALL_BET", "SMALL_BLIND", "SPPOKER_TARGET",
-    "STARTING_CHIPS", "TURN_SECONDS", "Bound", "Flag", "InvalidValue", "NoMoreThan", "OneOf",
+    "STARTING_CHIPS", "TURN_SECONDS", "WEB", "WEB_ACCESS", "Bound", "Flag", "InvalidValue",
+    "NoMoreThan", "OneOf",
     "checked_relations", "checked_settings", "guild_setting", "guild_settings",
     "installed_dictionaries", "setting_is_valid",
 ]
@@ -220,6 +221,10 @@ STARTING_CHIPS = Bound("starting_chips", 0, 1_000_000)
 DAILY_CHIPS = Bound("daily_chips", 1, 100_000)
 DICTIONARY = OneOf("dictionary", _dictionaries)
 LOCALE = OneOf("locale", _locales)
+# Who sees the server's web page (issue 25): nobody (every page of the server is "not
+# found"), its members once logged in with Discord, or anyone with the link.
+WEB_ACCESS = {"off": N_("Off"), "members": N_("Members only"), "public": N_("Public")}
+WEB = OneOf("web", lambda: WEB_ACCESS)
 CHICAGO_CALL = Flag("call")
 EXPORT = Flag("export")
 
@@ -234,7 +239,7 @@ RED_DOG_ANTE = (NoMoreThan(ANTE, RED_DOG_BUY_IN,
 Check = Bound | OneOf | Flag
 SETTINGS: dict[str, Check] = {
     check.name: check
-    for check in (LOBBY_MINUTES, STARTING_CHIPS, DAILY_CHIPS, DICTIONARY, LOCALE)
+    for check in (LOBBY_MINUTES, STARTING_CHIPS, DAILY_CHIPS, DICTIONARY, LOCALE, WEB)
 }
 """The server settings `/table settings` changes, each with the check its value must pass."""
 

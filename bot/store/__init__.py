@@ -79,6 +79,7 @@ from bot.store.rows import (
     table_account,
 )
 from bot.store.tables import TableRows
+from bot.store.web_reads import WebReads
 
 __all__ = [
     "DEFAULT_STARTING_CHIPS",
@@ -122,7 +123,7 @@ __all__ = [
 ]
 
 
-class Store(TableRows, ChipLedger, ShardLeaseRows, GuildSettingRows, PlayerRows):
+class Store(TableRows, ChipLedger, ShardLeaseRows, GuildSettingRows, PlayerRows, WebReads):
     """The bot's persistent state. Open with `await Store.open(path_or_url)`; close when done.
 
     Each base is one concern, over the one database and clock of `StoreCore`: tables and

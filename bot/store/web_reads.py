@@ -1,0 +1,279 @@
+"""What the web pages read (issue 25), and the store opened read-only for them.
+
+The web process shows a server's games, tables and ratings; it never writes. So it opens the
+database read-only where the database allows it: a SQLite file by a ``mode=ro`` URI with
+``query_only`` on, a PostgreSQL pool whose every transaction is read-only
+(``default_transaction_read_only``). It migrates nothing either: the bot owns the schema, and
+a database older than this code is refused with a sentence saying to start the bot first.
+
+Each page is one or two indexed queries (data/migrations/0006_web.sql), never a query per
+row: a list of games reads its games, then all their seats at once.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Self
+
+from bot.store.base import DEFAULT_STARTING_CHIPS, StoreCore, _check_id, _from_ts, utc_now
+from bot.store.drivers import Database, is_postgres_url
+from bot.store.drivers.base import Row
+from bot.store.drivers.postgres import PostgresDatabase, _keep_session, redact_url
+from bot.store.drivers.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
+from bot.store.errors import StoreError
+from bot.store.migrations import discover_migrations
+from bot.store.skill import Skill, user_entity
+
+__all__ = ["RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
+
+READ_POOL = 8  # PostgreSQL connections of the web process: pages read side by side
+
+
+@dataclass(frozen=True)
+class WebSeat:
+    """One seat of an ended game as a list of games shows it."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    score: int | None
+    win: bool
+
+
+@dataclass(frozen=True)
+class WebGame:
+    """An ended game with its seats, newest first in the lists."""
+
+    game_id: int
+    table_id: str | None
+    kind: str
+    status: str
+    finished_at: datetime
+    seats: tuple[WebSeat, ...]
+
+
+@dataclass(frozen=True)
+class WebTable:
+    """A table playing now (or in its lobby): its saved snapshot's row."""
+
+    table_id: str
+    kind: str
+    version: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A person's shown rating at one game after one rated game of it."""
+
+    kind: str
+    game_id: int
+    at: datetime
+    rating: int
+
+
+class WebReads(StoreCore):
+    """The web pages' reads; `open_read_only` is how the web process opens the store."""
+
+    @classmethod
+    async def open_read_only(cls, target: Path | str) -> Self:
+        """The store over an existing, migrated database, opened so that it cannot write.
+        Raises StoreError (one sentence) when it is missing or older than this code."""
+        db: Database
+        if is_postgres_url(target):
+            db = await _postgres_read_only(str(target))
+        else:
+            target = Path(target)
+            db = await _sqlite_read_only(target)
+        try:
+            async with db.reading() as conn:
+                row = await conn.fetch_one("SELECT max(version) AS v FROM schema_version")
+        except db.errors:
+            row = None
+        except BaseException:
+            await db.close()
+            raise
+        version = int(row["v"]) if row is not None and row["v"] is not None else 0
+        wanted = len(discover_migrations())
+        if version < wanted:
+            await db.close()
+            raise StoreError(f"The database {db.name} is at schema version {version}, older "
+                             f"than this web page's {wanted}: start the bot once with this "
+                             "version, so that it brings the database up to date.")
+        return cls(db, target, clock=utc_now, starting_chips=DEFAULT_STARTING_CHIPS,
+                   schema_version=version)
+
+    # --- a server's games -----------------------------------------------------------------
+
+    async def game_counts(self, guild_id: int) -> dict[str, int]:
+        """The server's finished games per kind (the games its home page lists)."""
+        _check_id(guild_id, "guild_id")
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT kind, count(*) AS n FROM games WHERE guild_id = ?"
+                " AND status = 'finished' GROUP BY kind ORDER BY kind", (guild_id,))
+        return {str(row["kind"]): int(row["n"]) for row in rows}
+
+    async def recent_results(self, guild_id: int, limit: int = 10,
+                             user_id: int | None = None) -> list[WebGame]:
+        """The server's latest ended games (a person's, with `user_id`), newest first, with
+        their seats: two queries whatever the number of games."""
+        _check_id(guild_id, "guild_id")
+        async with self._read() as conn:
+            if user_id is None:
+                games = await conn.fetch_all(
+                    "SELECT id, table_id, kind, status, finished_at FROM games"
+                    " WHERE guild_id = ? ORDER BY id DESC LIMIT ?", (guild_id, limit))
+            else:
+                games = await conn.fetch_all(
+                    "SELECT g.id AS id, g.table_id AS table_id, g.kind AS kind,"
+                    " g.status AS status, g.finished_at AS finished_at"
+                    " FROM game_results r JOIN games g ON g.id = r.game_id"
+                    " WHERE r.user_id = ? AND g.guild_id = ? ORDER BY r.game_id DESC LIMIT ?",
+                    (user_id, guild_id, limit))
+            seats = await _seats(conn, [int(row["id"]) for row in games])
+        return [WebGame(int(row["id"]), row["table_id"], str(row["kind"]), str(row["status"]),
+                        _from_ts(row["finished_at"]), tuple(seats.get(int(row["id"]), ())))
+                for row in games]
+
+    async def playing_tables(self, guild_id: int) -> list[WebTable]:
+        """The server's unfinished tables (their snapshots), oldest first."""
+        _check_id(guild_id, "guild_id")
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT table_id, kind, version, updated_at FROM table_snapshots"
+                " WHERE guild_id = ? ORDER BY created_at, table_id", (guild_id,))
+        return [WebTable(str(row["table_id"]), str(row["kind"]), int(row["version"]),
+                         _from_ts(row["updated_at"])) for row in rows]
+
+    async def table_snapshot(self, guild_id: int, table_id: str
+                             ) -> tuple[int, dict[str, Any]] | None:
+        """An unfinished table of this server: its version and its saved snapshot (None for
+        a table of another server, or one that has ended)."""
+        _check_id(guild_id, "guild_id")
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT version, snapshot FROM table_snapshots"
+                " WHERE table_id = ? AND guild_id = ?", (table_id, guild_id))
+        if row is None:
+            return None
+        snapshot = row["snapshot"]
+        return int(row["version"]), json.loads(snapshot) if isinstance(snapshot, str) \
+            else dict(snapshot)
+
+    async def table_version(self, guild_id: int, table_id: str) -> int | None:
+        """How far a table has got (its snapshot's version), or None once it has ended: what
+        the live page polls, cheaply, before it reads a whole snapshot."""
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT version FROM table_snapshots WHERE table_id = ? AND guild_id = ?",
+                (table_id, guild_id))
+        return None if row is None else int(row["version"])
+
+    # --- a person's page --------------------------------------------------------------------
+
+    async def rating_history(self, guild_id: int, user_id: int) -> list[RatingPoint]:
+        """A person's shown rating after each rated game in this server, in game order, per
+        game kind (the chart on their page)."""
+        _check_id(guild_id, "guild_id")
+        _check_id(user_id, "user_id")
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT g.kind AS kind, g.id AS id, g.finished_at AS finished_at,"
+                " c.mu_after AS mu, c.sigma_after AS sigma"
+                " FROM rating_changes c JOIN games g ON g.id = c.game_id"
+                " WHERE c.entity = ? AND g.guild_id = ? ORDER BY c.game_id",
+                (user_entity(user_id), guild_id))
+        return [RatingPoint(str(row["kind"]), int(row["id"]), _from_ts(row["finished_at"]),
+                            Skill(float(row["mu"]), float(row["sigma"])).shown)
+                for row in rows]
+
+    async def known_in_guild(self, guild_id: int, user_id: int) -> bool:
+        """Whether this person has played in this server or holds chips in it: a person's
+        page exists only there (no page of a stranger, nor one across servers)."""
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT 1 FROM game_results r JOIN games g ON g.id = r.game_id"
+                " WHERE r.user_id = ? AND g.guild_id = ?"
+                " UNION ALL SELECT 1 FROM chip_balances WHERE guild_id = ? AND user_id = ?"
+                " LIMIT 1", (user_id, guild_id, guild_id, user_id))
+        return row is not None
+
+    async def web_members_guilds(self, guild_ids: list[int]) -> set[int]:
+        """Which of these servers show their web page to members only: the servers a log-in
+        must remember (its cookie stays small whatever servers a person is in)."""
+        found: set[int] = set()
+        for start in range(0, len(guild_ids), 500):
+            chunk = guild_ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            async with self._read() as conn:
+                rows = await conn.fetch_all(
+                    "SELECT guild_id, value FROM guild_settings WHERE key = 'web'"
+                    f" AND guild_id IN ({marks})", tuple(chunk))
+            found |= {int(row["guild_id"]) for row in rows
+                      if json.loads(row["value"]) == "members"}
+        return found
+
+    async def chip_board_size(self, guild_id: int) -> int:
+        """How many members hold a chip account in this server (the chips board's pages)."""
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT count(*) FROM chip_balances WHERE guild_id = ?", (guild_id,))
+        assert row is not None
+        return int(row[0])
+
+
+async def _seats(conn: Any, game_ids: list[int]) -> dict[int, list[WebSeat]]:
+    """Every seat of these games, in one query, by game."""
+    if not game_ids:
+        return {}
+    marks = ", ".join("?" for _ in game_ids)
+    rows: list[Row] = await conn.fetch_all(
+        "SELECT r.game_id AS game_id, r.seat AS seat, r.user_id AS user_id,"
+        " coalesce(r.seat_label, p.display_name) AS name, r.score AS score, r.win AS win"
+        " FROM game_results r LEFT JOIN players p ON p.user_id = r.user_id"
+        f" WHERE r.game_id IN ({marks}) ORDER BY r.game_id, r.seat", tuple(game_ids))
+    found: dict[int, list[WebSeat]] = {}
+    for row in rows:
+        found.setdefault(int(row["game_id"]), []).append(WebSeat(
+            int(row["seat"]), str(row["name"] or f"seat {row['seat']}"), row["user_id"],
+            row["score"], bool(row["win"])))
+    return found
+
+
+async def _sqlite_read_only(path: Path) -> SqliteDatabase:
+    """The SQLite file opened read-only (``mode=ro``; ``query_only`` besides)."""
+    import aiosqlite
+
+    if not path.is_file():
+        raise StoreError(f"There is no database at {path}: start the bot first (it creates "
+                         "it), or set DATABASE to the bot's.")
+    try:
+        conn = await aiosqlite.connect(f"{path.as_uri()}?mode=ro", uri=True,
+                                       isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA query_only = ON")
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+    except sqlite3.Error as exc:
+        raise StoreError(f"Cannot open the database {path} ({exc}).") from None
+    return SqliteDatabase(conn, path)
+
+
+async def _postgres_read_only(url: str) -> PostgresDatabase:
+    """A pool whose every transaction is read-only (the server refuses any write)."""
+    import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
+
+    errors = (asyncpg.PostgresError, asyncpg.InterfaceError)
+    try:
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=READ_POOL, reset=_keep_session,
+            server_settings={"default_transaction_read_only": "on"})
+    except (TimeoutError, OSError, ValueError, *errors) as exc:
+        reason = str(exc) or type(exc).__name__
+        raise StoreError(f"Cannot connect to the PostgreSQL database {redact_url(url)} "
+                         f"({reason}).") from None
+    return PostgresDatabase(pool, url, errors)

@@ -1,0 +1,152 @@
+"""A live table: its board as the channel sees it, updated while it plays (Server-Sent
+Events), public information only.
+
+The web process drives nothing: it reads the table's saved snapshot (written by the bot
+after every step) and shows what the game's **public view** shows (`Game.public_view`, the
+engine's one door for what everyone may see), drawn by the game's own renderer as the
+channel's board is, with the last public moves and whose turn it is. No seat's view, hand
+or sealed choice is ever read here. The event stream looks at the snapshot's version every
+`Config.poll_seconds` and sends the board again when it moved; when the table ends it says
+so, with the link to its replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from bot.core.table_state import TableState
+from bot.present.i18n import render as render_text
+from bot.present.i18n import t
+from bot.present.render import renderer_for, shown_view
+from engine.games import GAMES
+from web.app import CONFIG, STORE, Guild, open_guild, render
+from web.cards import card_labels, table_cards
+from web.markup import discord_lines
+
+log = logging.getLogger(__name__)
+
+MAX_STREAMS = 500  # event streams open at once, all clients together
+
+
+def board(table: TableState) -> dict[str, Any]:
+    """What the page shows of a table, from its public information only: JSON-safe, and
+    what the event stream sends (its `html` escaped here, by the template's own filters)."""
+    names = [seat.name for seat in table.seats]
+    game = table.game
+    info: dict[str, Any] = {"table": table.table_id, "kind": table.kind, "step": table.steps,
+                            "status": table.status, "names": names, "cards": [],
+                            "lines": [], "whose_turn": "", "last_moves": [], "over": False}
+    if GAMES[table.kind].chip_game and table.stacks:
+        info["stacks"] = list(zip(names, table.stacks, strict=False))
+    if game is None:
+        info["whose_turn"] = t("The table is waiting for players in its lobby.")
+        return info
+    public = game.public_view()
+    lines = renderer_for(table.kind).public(shown_view(public))
+    info["lines"] = [str(line) for text in lines for line in discord_lines(text)]
+    info["cards"] = table_cards(public.to_json())
+    info["last_moves"] = [str(line) for text in table.recent
+                          for line in discord_lines(render_text(text))]
+    info["over"] = game.is_over
+    if game.is_over:
+        info["whose_turn"] = t("This deal is over.")
+    elif public.to_act:
+        waiting = ", ".join(names[seat] for seat in public.to_act if seat < len(names))
+        info["whose_turn"] = t("Waiting for {names}.", names=waiting)
+    return info
+
+
+async def _table(request: web.Request, guild: Guild) -> tuple[int, TableState]:
+    """This server's unfinished table of the path (404 for an ended one, or another's)."""
+    table_id = request.match_info["table"].lower()
+    if not (table_id.isascii() and table_id.isalnum() and len(table_id) <= 16):
+        raise web.HTTPNotFound()
+    found = await request.app[STORE].table_snapshot(guild.id, table_id)
+    if found is None:
+        raise web.HTTPNotFound()
+    version, snapshot = found
+    try:
+        return version, TableState.from_dict(snapshot)
+    except ValueError as error:
+        log.warning("table %s cannot be shown: %s", table_id, error)
+        raise web.HTTPNotFound() from None
+
+
+async def table_page(request: web.Request) -> web.Response:
+    guild = await open_guild(request)
+    _, table = await _table(request, guild)
+    info = board(table)
+    return render(request, "table.html", {
+        "guild": guild, "table": table, "info": info, "cards": card_labels(info["cards"]),
+        "events": f"{guild.home}/table/{table.table_id}/events",
+        "title": render_text(GAMES[table.kind].title, markdown=False),
+    })
+
+
+def _event(name: str, data: dict[str, Any]) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+async def table_events(request: web.Request) -> web.StreamResponse:
+    """The board each time the table moves on (`board`), then `end` when it has ended."""
+    guild = await open_guild(request)
+    version, table = await _table(request, guild)
+    app = request.app
+    streams = app[_STREAMS]
+    if streams[0] >= MAX_STREAMS:
+        raise web.HTTPServiceUnavailable()
+    config = app[CONFIG]
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": "no-cache",
+                                           "X-Accel-Buffering": "no"})
+    streams[0] += 1
+    try:
+        await response.prepare(request)
+        await response.write(_event("board", _cards_shown(board(table))))
+        quiet = 0.0
+        while True:
+            await asyncio.sleep(config.poll_seconds)
+            now = await app[STORE].table_version(guild.id, table.table_id)
+            if now is None:
+                await response.write(_event("end", {
+                    "replay": f"{guild.home}/replay/{table.table_id}",
+                    "text": t("This table has ended.")}))
+                break
+            if now != version:
+                found = await app[STORE].table_snapshot(guild.id, table.table_id)
+                if found is None:
+                    continue
+                version, snapshot = found
+                await response.write(_event("board", _cards_shown(
+                    board(TableState.from_dict(snapshot)))))
+                quiet = 0.0
+            else:
+                quiet += config.poll_seconds
+                if quiet >= config.keepalive_seconds:
+                    await response.write(b": still here\n\n")
+                    quiet = 0.0
+    except ConnectionResetError:
+        pass  # the page was closed
+    finally:
+        streams[0] -= 1
+    return response
+
+
+def _cards_shown(info: dict[str, Any]) -> dict[str, Any]:
+    """The board with its cards labelled as the page shows them."""
+    return {**info, "cards": [{"card": text, "label": label}
+                              for text, label in card_labels(info["cards"])]}
+
+
+_STREAMS = web.AppKey("live_streams", list[int])
+
+
+def setup(app: web.Application) -> None:
+    app[_STREAMS] = [0]
+    app.router.add_get(r"/g/{guild}/table/{table}", table_page)
+    app.router.add_get(r"/g/{guild}/table/{table}/events", table_events)

@@ -1,0 +1,186 @@
+"""A server's pages: its home (games, tables playing now, recent results), its leaderboards
+(per game and for chips, in the orders `/leaderboard` has, paged) and each player's page
+(per game played, won, best and rating, a chart of the rating, last games).
+
+Every page is one or a few indexed reads of the store, whatever the server's size; the
+boards are the store's own (`Store.leaderboard`, `Store.rating_board`,
+`Store.chip_leaderboard`), so the web and `/leaderboard` rank alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+from aiohttp import web
+
+from bot.present import i18n
+from bot.present.i18n import render as render_text
+from bot.present.i18n import t
+from bot.store import LeaderboardOrder
+from bot.store.skill import BASE, SCALE
+from engine.games import GAMES
+from engine.i18n import N_
+from web.app import STORE, Guild, browser_locale, open_guild, render
+
+PAGE_SIZE = 25
+RECENT = 10
+ORDERS = {"wins": N_("Wins"), "games": N_("Games"), "points": N_("Points"),
+          "win_rate": N_("Win rate"), "rating": N_("Rating"), "best": N_("Best score")}
+PER_GAME = frozenset({"points", "rating", "best"})  # orders the all-games board cannot have
+
+
+def title_of(kind: str) -> str:
+    """A game's title in the reader's language; "chips" and "all" are the two other boards."""
+    if kind == "chips":
+        return t("Chips")
+    if kind == "all":
+        return t("All games")
+    return render_text(GAMES[kind].title, markdown=False) if kind in GAMES else kind
+
+
+def is_solitaire(kind: str) -> bool:
+    return kind in GAMES and GAMES[kind].max_seats == 1
+
+
+def orders_for(kind: str) -> list[str]:
+    """The orders a board offers, as `/leaderboard` offers them: a solitaire's board is its
+    best scores only; the all-games board has neither points, ratings nor best scores (each
+    game counts its own way); a game's board everything but best scores."""
+    if kind == "all":
+        return [key for key in ORDERS if key not in PER_GAME]
+    if is_solitaire(kind):
+        return ["best"]
+    return [key for key in ORDERS if key != "best"]
+
+
+async def default_order(request: web.Request, guild: Guild, kind: str) -> str:
+    """`/leaderboard`'s default: by rating once someone has played a few rated games of it
+    here, else by wins; a solitaire's by best score."""
+    if is_solitaire(kind):
+        return "best"
+    if kind in GAMES and await request.app[STORE].rating_is_default(guild.id, kind):
+        return "rating"
+    return "wins"
+
+
+def page_number(request: web.Request) -> int:
+    raw = request.query.get("page", "1")
+    return max(1, int(raw)) if raw.isascii() and raw.isdigit() and len(raw) < 7 else 1
+
+
+# --- the pages ------------------------------------------------------------------------------
+
+
+async def index(request: web.Request) -> web.Response:
+    """What this is; no list of servers (a server's page is reached by its link)."""
+    i18n.set_current(browser_locale(request) or i18n.DEFAULT_LOCALE)
+    return render(request, "index.html", {})
+
+
+async def home(request: web.Request) -> web.Response:
+    guild = await open_guild(request)
+    store = request.app[STORE]
+    counts, tables, recent = await asyncio.gather(
+        store.game_counts(guild.id), store.playing_tables(guild.id),
+        store.recent_results(guild.id, RECENT))
+    games = sorted(((kind, title_of(kind), n) for kind, n in counts.items()),
+                   key=lambda item: item[1].lower())
+    return render(request, "home.html", {
+        "guild": guild, "games": games, "title_of": title_of,
+        "tables": tables, "recent": recent,
+    })
+
+
+async def leaderboard(request: web.Request) -> web.Response:
+    guild = await open_guild(request)
+    kind = request.match_info["kind"]
+    if kind not in GAMES and kind not in ("chips", "all"):
+        raise web.HTTPNotFound()
+    store = request.app[STORE]
+    page = page_number(request)
+    rows: list[dict[str, Any]] = []
+    if kind == "chips":
+        order = "chips"
+        orders: list[str] = []
+        size = await store.chip_board_size(guild.id)
+        chip_rows = await store.chip_leaderboard(guild.id, limit=PAGE_SIZE,
+                                                 offset=(page - 1) * PAGE_SIZE)
+        rows = [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
+                 "chips": row.balance} for row in chip_rows]
+    else:
+        orders = orders_for(kind)
+        asked = request.query.get("order", "")
+        order = asked if asked in orders else await default_order(request, guild, kind)
+        if order == "rating":
+            size = await store.rating_board_size(guild.id, kind)
+            rated = await store.rating_board(guild.id, kind, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+            rows = [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
+                     "games": row.games, "wins": row.wins, "rating": row.skill.shown}
+                    for row in rated]
+        else:
+            game_kind = None if kind == "all" else kind
+            size = await store.leaderboard_size(guild.id, game_kind)
+            ranked = await store.leaderboard(guild.id, game_kind,
+                                             cast(LeaderboardOrder, order), PAGE_SIZE,
+                                             (page - 1) * PAGE_SIZE)
+            rows = [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
+                     "games": row.games, "wins": row.wins, "points": row.points,
+                     "win_rate": row.win_rate, "best": row.best} for row in ranked]
+    pages = max(1, -(-size // PAGE_SIZE))
+    if page > pages:
+        raise web.HTTPNotFound()
+    return render(request, "leaderboard.html", {
+        "guild": guild, "kind": kind, "title": title_of(kind), "order": order,
+        "orders": [(key, t(ORDERS[key])) for key in orders], "rows": rows,
+        "page": page, "pages": pages, "solitaire": is_solitaire(kind),
+        "per_game": kind in GAMES, "scale": f"{SCALE:g}", "base": f"{BASE:g}",
+    })
+
+
+async def player(request: web.Request) -> web.Response:
+    guild = await open_guild(request)
+    user_id = _user_id(request)
+    store = request.app[STORE]
+    known, stats, ratings, recent = await asyncio.gather(
+        store.player(user_id), store.player_stats(guild.id, user_id),
+        store.player_ratings(guild.id, user_id),
+        store.recent_results(guild.id, RECENT, user_id=user_id))
+    if known is None or not (stats or recent):
+        raise web.HTTPNotFound()  # nobody who played here (nor anyone of another server)
+    kinds = sorted(stats, key=lambda kind: title_of(kind).lower())
+    return render(request, "player.html", {
+        "guild": guild, "user_id": user_id, "name": known.display_name,
+        "kinds": kinds, "stats": stats, "ratings": ratings, "recent": recent,
+        "title_of": title_of,
+    })
+
+
+async def ratings_json(request: web.Request) -> web.Response:
+    """The chart's data: each game's rating after each rated game, oldest first."""
+    guild = await open_guild(request)
+    user_id = _user_id(request)
+    points = await request.app[STORE].rating_history(guild.id, user_id)
+    series: dict[str, dict[str, Any]] = {}
+    for point in points:
+        entry = series.setdefault(point.kind, {"kind": point.kind, "title": title_of(point.kind),
+                                               "points": []})
+        entry["points"].append({"x": point.at.isoformat(), "y": point.rating,
+                                "game": point.game_id})
+    return web.json_response({"user": str(user_id), "label": t("Rating"),
+                              "series": list(series.values())})
+
+
+def _user_id(request: web.Request) -> int:
+    raw = request.match_info["user"]
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 20) or not 0 < int(raw) < 2**63:
+        raise web.HTTPNotFound()
+    return int(raw)
+
+
+def setup(app: web.Application) -> None:
+    app.router.add_get("/", index)
+    app.router.add_get(r"/g/{guild}", home)
+    app.router.add_get(r"/g/{guild}/leaderboard/{kind}", leaderboard)
+    app.router.add_get(r"/g/{guild}/player/{user}", player)
+    app.router.add_get(r"/g/{guild}/player/{user}/ratings.json", ratings_json)
