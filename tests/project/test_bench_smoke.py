@@ -69,6 +69,9 @@ BENCHES: dict[str, Bench] = {
                               "next_prompt_p99_s", "cpu_per_move_2_over_1"})),
     "sppoker_ai": Bench(("1", "--json"), frozenset({"games", "hands", "players"})),
     "tricks_ai": Bench(("--games", "1", "--json"), frozenset({"runs", "seconds"})),
+    "web": Bench(("--players", "8", "--games", "40", "--pool", "2", "--requests", "12",
+                  "--warmup", "2", "--database", "sqlite", "--json"),
+                 frozenset({"players", "games", "backends"})),
     "words": Bench(("20", "--json"), frozenset({"words", "best_words_cold_ms", "start_up_ms"})),
 }
 
@@ -180,5 +183,9 @@ def test_the_bench_runs_quickly_and_prints_its_json(name: str, runs: Path) -> No
         assert figures["load"]["bot_error_count"] == 0, figures["load"]["bot_errors"]
         assert figures["load"]["stalled_count"] == 0
         assert figures["restore"]["in_process"]["tables"] == 3
+    if name == "web":  # every kind of page was asked for and answered 200 each time
+        pages = figures["backends"]["sqlite"]["pages"]
+        assert {kind: (p["requests"], p["failures"]) for kind, p in pages.items()} == {
+            kind: (12, {}) for kind in pages}, pages
     if name == "pace":
         assert figures["runs"] and figures["runs"][0]["person_moves"] >= 1

@@ -1,0 +1,480 @@
+"""Web page benchmark (issue 25): a server with 1,000 players and 20,000 finished games, and
+each kind of page of `python -m web` measured at 20 concurrent clients.
+
+The store is filled through its own write methods, so every row is one the bot would have
+written: `Store.finish_table` records each game with its results, its ratings (rated in the
+same transaction, OpenSkill as always) and its action log, the replay's moves. The games are
+real: a pool of games of Poängpoker, Chicago, Poke and Pyramid Po-Ke-No is played to the end
+with random legal moves by the engine (the tests' random player, tests/support/play.py), and
+each of the 20,000 games is one of them with its own table id, time and players (drawn with
+a long tail: a few people play a lot, most a little; one game in seven has an AI seat), so
+every replay page steps through a game the engine replays. Chips come from each player's
+daily claims (`Store.claim_daily`), a few tables are left playing (a snapshot saved midway
+by `Store.save_snapshot`, as the bot saves them), and the server's `web` setting is `public`.
+
+Then `python -m web` runs on that database (read-only, as in production; its per-client rate
+limit raised, since every client here is 127.0.0.1) and each page kind is requested by 20
+clients at once, the next request as soon as the last answered, `--requests` times (after a
+warm-up): a server's home, a leaderboard (every game kind and chips, every order, the first
+pages), a player's page, a replay step (`?step=N`, with `as=all` or a seat now and then) and
+its card picture, and a live table. p50/p95/p99 per kind are printed beside the targets
+(p95 < 100 ms for leaderboards and player pages, < 150 ms for a replay step); every answer
+must be 200, and the count of others is printed (they are not timed).
+
+All of it shares the machine's 2 cores: the clients, the web process and, on PostgreSQL, the
+server; so the figures are an upper bound for a web process on a machine of its own.
+
+Run: .venv/bin/python bench/web.py [--players 1000] [--games 20000] [--clients 20]
+     [--requests 400] [--database sqlite postgresql] [--json] [--keep DIR]
+     quick: --players 50 --games 300 --requests 40 --database sqlite
+PostgreSQL: DATABASE=postgresql://... is used as it is (its tables must not exist yet);
+otherwise a throwaway server is started as the tests start theirs (tests/support/postgres.py,
+on a unix socket). It talks only to 127.0.0.1 and that socket, and stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import aiohttp
+
+from bot.core.table_state import Seat, TableState
+from bot.store import GameRecord, PlayerResult, Store
+from bot.store.outbox import LoggedAction
+from engine.game import Action, GameResult
+from tests.support.finished_games import play
+from tests.support.play import new_game, options_for
+
+ROOT = Path(__file__).resolve().parent.parent
+GUILD = 900_000_000_000_000_001
+CHANNEL = 900_000_000_000_000_002
+FIRST_USER = 800_000_000_000_000_000
+#: The games filled in, with the seat counts drawn for them.
+KINDS: dict[str, tuple[int, ...]] = {
+    "poangpoker": (2, 3, 4), "chicago": (2, 3, 4), "poke": (2,), "pokeno": (2, 3),
+}
+ORDERS = ("wins", "points", "win_rate", "rating", "best")
+LIVE_TABLES = 8
+#: p95 targets in milliseconds (issue 25); kinds without one are measured and shown.
+TARGETS_MS: dict[str, float | None] = {
+    "home": None, "leaderboard": 100.0, "player": 100.0, "replay": 150.0,
+    "replay_png": None, "live": None,
+}
+AI_NAME = "AI"
+
+
+@dataclass(frozen=True)
+class PoolGame:
+    """A game played to the end by the engine: what a recorded game is made of."""
+
+    kind: str
+    seats: int
+    options: dict[str, Any]
+    seed: int
+    log: tuple[tuple[int, list[Any]], ...]  # (seat, Action.to_json())
+    result: GameResult
+
+
+@dataclass
+class Filled:
+    """What the filler wrote, for the clients to ask for."""
+
+    players: list[int]
+    games: list[tuple[str, int]]  # (table id, moves)
+    tables: list[str]
+    seconds: float
+    rows: dict[str, int] = field(default_factory=dict)
+
+
+def play_pool(per_kind: int, rng: random.Random) -> list[PoolGame]:
+    pool = []
+    for kind, seat_counts in KINDS.items():
+        for _ in range(per_kind):
+            seats, seed = rng.choice(seat_counts), rng.getrandbits(31)
+            game = new_game(kind, seats, seed)
+            log = play(game, seed)
+            assert game.is_over and game.result is not None
+            pool.append(PoolGame(kind, seats, options_for(kind, seats), seed,
+                                 tuple((entry.seat, list(entry.action.to_json()))
+                                       for entry in log), game.result))
+    return pool
+
+
+def player_names(count: int) -> list[str]:
+    """Plain names, and now and then one a page must escape or that is not ASCII."""
+    names = []
+    for n in range(count):
+        if n % 97 == 5:
+            names.append(f"<b>bold {n}</b>")
+        elif n % 31 == 3:
+            names.append(f"Åsa Öberg {n}")
+        else:
+            names.append(f"player{n:04d}")
+    return names
+
+
+def pick_seats(rng: random.Random, players: list[int], weights: list[float], count: int
+               ) -> list[int]:
+    seated: list[int] = []
+    while len(seated) < count:
+        (user,) = rng.choices(players, weights)
+        if user not in seated:
+            seated.append(user)
+    return seated
+
+
+def table_ids(rng: random.Random) -> Iterator[str]:
+    seen: set[str] = set()
+    while True:
+        table = f"{rng.getrandbits(32):08x}"
+        if table not in seen:
+            seen.add(table)
+            yield table
+
+
+async def fill(store: Store, *, players: int, games: int, pool_size: int, seed: int,
+               progress: bool) -> Filled:
+    """The server's history, written as the bot writes it."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    pool = play_pool(pool_size, rng)
+    users = [FIRST_USER + n for n in range(players)]
+    names = dict(zip(users, player_names(players), strict=True))
+    # A long tail: the player of rank r plays about 1 / r**0.8 as often as the first.
+    weights = [1 / (rank + 1) ** 0.8 for rank in range(players)]
+    await store.set_guild_setting(GUILD, "web", "public")
+    ids = table_ids(rng)
+    begin = datetime(2026, 1, 1, tzinfo=UTC)
+    span = timedelta(days=330) / max(games, 1)
+    written: list[tuple[str, int]] = []
+    for n in range(games):
+        game = pool[n % len(pool)]
+        humans = game.seats - (1 if game.seats > 2 and rng.random() < 1 / 7 else 0)
+        seated: list[int | None] = list(pick_seats(rng, users, weights, humans))
+        seated += [None] * (game.seats - humans)
+        rng.shuffle(seated)
+        finished = begin + span * n
+        start = finished - timedelta(minutes=rng.randint(4, 40))
+        table = next(ids)
+        result = game.result
+        record = GameRecord(
+            guild_id=GUILD, channel_id=CHANNEL, kind=game.kind, started_at=start,
+            finished_at=finished, options=game.options, seed=game.seed,
+            players=[PlayerResult(seat=seat, user_id=user,
+                                  name=AI_NAME if user is None else names[user],
+                                  score=result.scores[seat], place=result.places[seat],
+                                  win=seat in result.winners)
+                     for seat, user in enumerate(seated)])
+        stamp = finished.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        actions = [LoggedAction(step, seat, action, stamp)
+                   for step, (seat, action) in enumerate(game.log, start=1)]
+        await store.finish_table(table, record, actions=actions, now=finished)
+        written.append((table, len(actions)))
+        if progress and (n + 1) % 1000 == 0:
+            print(f"  {n + 1:,} games written ({time.perf_counter() - started:.0f} s)",
+                  file=sys.stderr)
+    day = begin + timedelta(days=331)
+    for user in users:
+        await store.claim_daily(GUILD, user, rng.randint(10, 500), now=day)
+    tables = await leave_tables_playing(store, pool, users, names, rng, ids)
+    return Filled(users, written, tables, time.perf_counter() - started)
+
+
+async def leave_tables_playing(store: Store, pool: list[PoolGame], users: list[int],
+                               names: dict[int, str], rng: random.Random,
+                               ids: Iterator[str]) -> list[str]:
+    """A few tables midway through their game, saved as the bot saves a step."""
+    tables = []
+    for game in rng.sample(pool, min(LIVE_TABLES, len(pool))):
+        played = new_game(game.kind, game.seats, game.seed)
+        moves = game.log[: len(game.log) // 2]
+        for seat, action in moves:
+            played.apply(seat, Action.from_json(action))
+        seated = rng.sample(users, game.seats)
+        table = next(ids)
+        now = time.time()
+        state = TableState(
+            table_id=table, guild_id=GUILD, channel_id=CHANNEL, kind=game.kind,
+            host_id=seated[0], options=game.options,
+            seats=[Seat(names[user], user) for user in seated], status="playing",
+            seed=game.seed, game=played, created_at=now - 300, steps=len(moves),
+            saved_at=now)
+        stamp = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        await store.save_snapshot(
+            table, GUILD, CHANNEL, game.kind, state.to_dict(),
+            actions=[LoggedAction(step, seat, action, stamp)
+                     for step, (seat, action) in enumerate(moves, start=1)])
+        tables.append(table)
+    return tables
+
+
+async def count_rows(store: Store) -> dict[str, int]:
+    counts = {}
+    async with store._read() as conn:
+        for table in ("players", "games", "game_results", "table_actions", "rating_changes",
+                      "table_snapshots"):
+            row = await conn.fetch_one(f"SELECT count(*) AS n FROM {table}", ())
+            counts[table] = int(row["n"]) if row is not None else 0
+    return counts
+
+
+# --- the web process -------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def web_process(database: str, log: Path) -> AsyncIterator[str]:
+    """`python -m web` on the database, until the block ends; its base URL."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_", "DISCORD_"))}
+    env |= {"DATABASE": database, "WEB_HOST": "127.0.0.1", "WEB_PORT": str(port),
+            "WEB_RATE": "100000", "WEB_BURST": "100000", "LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT)}
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "web"], cwd=ROOT, env=env,
+                                   stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        async with aiohttp.ClientSession() as session:
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"python -m web stopped (exit {process.returncode}): "
+                                       f"{log.read_text(errors='replace')[-2000:]}")
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with session.get(f"{base}/") as response:
+                        if response.status == 200:
+                            break
+                if time.monotonic() > deadline:
+                    raise RuntimeError("python -m web did not answer within 120 s")
+                await asyncio.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# --- the clients ---------------------------------------------------------------------------
+
+
+def page_urls(filled: Filled, rng: random.Random, count: int) -> dict[str, list[str]]:
+    """`count` addresses of each kind of page, drawn as people would open them."""
+    g = f"/g/{GUILD}"
+    boards = [*KINDS, "chips"]
+    pages = (1, 1, 1, 2, 3) if len(filled.players) >= 200 else (1,)  # pages that exist
+
+    def board() -> str:
+        kind = rng.choice(boards)
+        order = "" if kind == "chips" else f"order={rng.choice(ORDERS)}&"
+        return f"{g}/leaderboard/{kind}?{order}page={rng.choice(pages)}"
+
+    def replay(picture: bool) -> str:
+        table, moves = rng.choice(filled.games)
+        step = rng.randint(0, moves)
+        who = rng.choice(("", "", "all", "0"))
+        if picture:
+            return f"{g}/replay/{table}/step/{step}.png" + (f"?as={who}" if who else "")
+        return f"{g}/replay/{table}?step={step}" + (f"&as={who}" if who else "")
+
+    makers = {
+        "home": lambda: f"{g}",
+        "leaderboard": board,
+        "player": lambda: f"{g}/player/{rng.choice(filled.players)}",
+        "replay": lambda: replay(False),
+        "replay_png": lambda: replay(True),
+        "live": lambda: f"{g}/table/{rng.choice(filled.tables)}",
+    }
+    return {kind: [make() for _ in range(count)] for kind, make in makers.items()}
+
+
+@dataclass
+class Measured:
+    latencies_ms: list[float]
+    failures: dict[str, int]
+    seconds: float
+
+    def summary(self, target: float | None) -> dict[str, Any]:
+        ordered = sorted(self.latencies_ms)
+
+        def pct(p: float) -> float | None:
+            if not ordered:
+                return None
+            return round(ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))], 1)
+
+        p95 = pct(95)
+        return {"requests": len(ordered), "failures": self.failures,
+                "per_second": round(len(ordered) / self.seconds, 1) if self.seconds else None,
+                "p50_ms": pct(50), "p95_ms": p95, "p99_ms": pct(99),
+                "mean_ms": round(statistics.fmean(ordered), 1) if ordered else None,
+                "target_p95_ms": target,
+                "meets_target": None if target is None or p95 is None else p95 < target}
+
+
+async def measure(base: str, urls: list[str], clients: int) -> Measured:
+    """`clients` clients at once, each asking for the next address as soon as it has its
+    last answer; only 200s are timed."""
+    queue = iter(urls)
+    latencies: list[float] = []
+    failures: dict[str, int] = {}
+    connector = aiohttp.TCPConnector(limit=clients)
+    timeout = aiohttp.ClientTimeout(total=60)
+
+    async def client(session: aiohttp.ClientSession) -> None:
+        for url in queue:
+            began = time.perf_counter()
+            try:
+                async with session.get(base + url, allow_redirects=False) as response:
+                    await response.read()
+                    status = str(response.status)
+            except (aiohttp.ClientError, TimeoutError) as error:
+                status = type(error).__name__
+            if status == "200":
+                latencies.append((time.perf_counter() - began) * 1000)
+            else:
+                failures[status] = failures.get(status, 0) + 1
+
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        began = time.perf_counter()
+        await asyncio.gather(*(client(session) for _ in range(clients)))
+        seconds = time.perf_counter() - began
+    return Measured(latencies, failures, seconds)
+
+
+async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    async with database_for(backend, work) as database:
+        store = await Store.open(database)
+        try:
+            filled = await fill(store, players=args.players, games=args.games,
+                                pool_size=args.pool, seed=args.seed, progress=not args.json)
+            filled.rows = await count_rows(store)
+        finally:
+            await store.close()
+        if not args.json:
+            print(f"[{backend}] filled in {filled.seconds:.0f} s: {filled.rows}",
+                  file=sys.stderr)
+        rng = random.Random(args.seed + 1)
+        results: dict[str, Any] = {}
+        async with web_process(database, work / f"web-{backend}.log") as base:
+            warm = page_urls(filled, rng, args.warmup)
+            for urls in warm.values():
+                await measure(base, urls, args.clients)
+            for kind, urls in page_urls(filled, rng, args.requests).items():
+                results[kind] = (await measure(base, urls, args.clients)).summary(
+                    TARGETS_MS[kind])
+        return {"fill_s": round(filled.seconds, 1), "rows": filled.rows, "pages": results}
+
+
+@contextlib.asynccontextmanager
+async def database_for(backend: str, work: Path) -> AsyncIterator[str]:
+    if backend == "sqlite":
+        path = work / "web-bench.sqlite3"
+        for old in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            old.unlink(missing_ok=True)  # a kept folder's last run: start from nothing
+        yield str(path)
+        return
+    configured = os.environ.get("DATABASE", "")
+    if configured.startswith(("postgresql://", "postgres://")):
+        yield configured
+        return
+    from tests.support.postgres import start_server
+
+    server = start_server()
+    try:
+        yield await server.fresh_database()
+    finally:
+        server.stop()
+
+
+def table(report: dict[str, Any]) -> str:
+    lines = []
+    backends = list(report["backends"])
+    head = f"{'page':<12}" + "".join(f"{b + ' p50':>16}{b + ' p95':>16}" for b in backends)
+    lines.append(head + f"{'target p95':>13}")
+    for kind, target in TARGETS_MS.items():
+        row = f"{kind:<12}"
+        for backend in backends:
+            page = report["backends"][backend]["pages"][kind]
+            bad = sum(page["failures"].values())
+            mark = "" if page["meets_target"] in (None, True) else " !"
+            row += f"{_ms(page['p50_ms']):>16}{_ms(page['p95_ms']) + mark:>16}"
+            if bad:
+                row += f" ({bad} not 200: {page['failures']})"
+        lines.append(row + f"{'< ' + _ms(target) if target else '-':>13}")
+    return "\n".join(lines)
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} ms"
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="dc-web-bench-") as scratch:
+        work = Path(args.keep) if args.keep else Path(scratch)
+        work.mkdir(parents=True, exist_ok=True)
+        report: dict[str, Any] = {
+            "players": args.players, "games": args.games, "clients": args.clients,
+            "requests_per_page": args.requests, "targets_p95_ms": TARGETS_MS, "backends": {},
+        }
+        for backend in args.database:
+            report["backends"][backend] = await run_backend(backend, args, work)
+        return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--pool", type=int, default=25,
+                        help="games played by the engine per game kind, which the recorded "
+                             "games are copies of (each with its own players and time)")
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=400, help="per page kind")
+    parser.add_argument("--warmup", type=int, default=40, help="per page kind, not timed")
+    parser.add_argument("--database", nargs="+", choices=("sqlite", "postgresql"),
+                        default=["sqlite", "postgresql"])
+    parser.add_argument("--seed", type=int, default=25)
+    parser.add_argument("--keep", help="write the databases and logs here, and keep them")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.players < max(max(c) for c in KINDS.values()):
+        parser.error("--players must be at least the largest table (4)")
+    report = asyncio.run(main_async(args))
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(table(report))
+    failed = sum(sum(page["failures"].values()) for backend in report["backends"].values()
+                 for page in backend["pages"].values())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
