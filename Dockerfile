@@ -37,9 +37,10 @@ WORKDIR /app
 COPY engine ./engine
 COPY bot ./bot
 COPY cogs ./cogs
+COPY web ./web
 COPY data ./data
 COPY docs ./docs
-RUN /opt/venv/bin/python -m compileall -q engine bot cogs
+RUN /opt/venv/bin/python -m compileall -q engine bot cogs web
 
 # DATABASE may instead be a postgresql:// URL; DATA_DIR keeps the word lists on /data then too.
 ENV PATH=/opt/venv/bin:$PATH \

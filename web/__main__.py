@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 from aiohttp import web
@@ -75,7 +76,11 @@ async def serve(settings: WebSettings) -> int:
                       "set WEB_HOST and WEB_PORT to a free address.", file=sys.stderr)
                 return EXIT_CONFIG
             log.info("serving the web pages on http://%s:%s", settings.host, settings.port)
-            await asyncio.Event().wait()
+            stop = asyncio.Event()  # SIGTERM (docker stop) and SIGINT end it cleanly
+            loop = asyncio.get_running_loop()
+            for signal_number in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(signal_number, stop.set)
+            await stop.wait()
         finally:
             await runner.cleanup()
     finally:

@@ -397,3 +397,84 @@ def test_a_wrong_setting_stops_the_web_process_with_one_sentence(tmp_path: Path)
                                   "DATABASE": str(tmp_path / "none.sqlite3"),
                                   "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     assert missing.returncode == 2 and "start the bot first" in missing.stderr
+
+
+# --- log in with Discord ------------------------------------------------------------------------
+
+
+async def test_log_in_with_discord_keeps_the_membership_in_a_signed_cookie(
+        database: Path | str) -> None:
+    """The whole code flow against a tiny stand-in for Discord's token and user endpoints
+    (the loopback Discord's own OAuth2 endpoints are driven by the browser tests)."""
+    from aiohttp import web as aioweb
+
+    seen: dict[str, object] = {}
+
+    async def token(request: aioweb.Request) -> aioweb.Response:
+        form = await request.post()
+        seen["form"] = dict(form)
+        if form.get("code") != "good-code":
+            return aioweb.json_response({"error": "invalid_grant"}, status=400)
+        return aioweb.json_response({"access_token": "tok", "token_type": "Bearer",
+                                     "scope": "identify guilds"})
+
+    async def me(request: aioweb.Request) -> aioweb.Response:
+        assert request.headers["Authorization"] == "Bearer tok"
+        return aioweb.json_response({"id": str(CAROL), "username": "carol",
+                                     "global_name": "Carol"})
+
+    async def guilds(request: aioweb.Request) -> aioweb.Response:
+        return aioweb.json_response([{"id": str(MEMBERS), "name": "M"},
+                                     {"id": str(OTHER), "name": "O"}])
+
+    fake = aioweb.Application()
+    fake.router.add_post("/api/oauth2/token", token)
+    fake.router.add_get("/api/users/@me", me)
+    fake.router.add_get("/api/users/@me/guilds", guilds)
+    discord = TestServer(fake, host="127.0.0.1")
+    await discord.start_server()
+    writer = await Store.open(database)
+    await writer.set_guild_setting(MEMBERS, "web", "members")
+    reader = await Store.open_read_only(database)
+    client = TestClient(TestServer(make_app(reader, config(
+        discord_api=str(discord.make_url("/api")),
+        discord_authorize="https://discord.example/oauth2/authorize"), secret=SECRET)))
+    await client.start_server()
+    try:
+        refused = await client.get(f"/g/{MEMBERS}", allow_redirects=False)
+        login = await client.get(refused.headers["Location"], allow_redirects=False)
+        assert login.status == 302
+        authorize = yarl.URL(login.headers["Location"])
+        assert str(authorize.with_query(None)) == "https://discord.example/oauth2/authorize"
+        assert authorize.query["scope"] == "identify guilds"
+        assert authorize.query["client_id"] == "42"
+        state = authorize.query["state"]
+        callback = authorize.query["redirect_uri"]
+        assert callback.endswith("/oauth/callback")
+        forged = await client.get(f"/oauth/callback?code=good-code&state=not-{state}",
+                                  allow_redirects=False)
+        assert forged.status == 400 and SESSION_COOKIE not in forged.cookies
+        login = await client.get(f"/login?next=/g/{MEMBERS}", allow_redirects=False)
+        state = yarl.URL(login.headers["Location"]).query["state"]
+        done = await client.get(f"/oauth/callback?code=good-code&state={state}",
+                                allow_redirects=False)
+        assert done.status == 302 and done.headers["Location"] == f"/g/{MEMBERS}"
+        cookie = done.cookies[SESSION_COOKIE]
+        assert cookie["httponly"] and cookie["samesite"] == "Lax"
+        session = Session.from_json(Signer(SECRET).unsign(cookie.value) or {})
+        assert session == Session(CAROL, "Carol", frozenset({MEMBERS}))  # members-only ones
+        assert seen["form"]["redirect_uri"] == callback  # type: ignore[index]
+        assert (await client.get(f"/g/{MEMBERS}")).status == 200
+        evil = await client.get("/login?next=//evil.example/x", allow_redirects=False)
+        state = yarl.URL(evil.headers["Location"]).query["state"]
+        back = await client.get(f"/oauth/callback?code=good-code&state={state}",
+                                allow_redirects=False)
+        assert back.headers["Location"] == "/"  # only ever a path of this site
+        out = await client.get("/logout", allow_redirects=False)
+        assert out.status == 302
+        assert (await client.get(f"/g/{MEMBERS}", allow_redirects=False)).status == 302
+    finally:
+        await client.close()
+        await discord.close()
+        await reader.close()
+        await writer.close()
