@@ -24,6 +24,7 @@ from bot.present.inert import inert
 from bot.store import LeaderboardOrder, LeaderboardRow, Store
 from bot.store.skill import BASE, SCALE, RatingRow
 from cogs.common import Option
+from cogs.web_links import web_button
 from engine.games import GAMES
 from engine.i18n import N_
 
@@ -124,6 +125,10 @@ async def _leaderboard_page(
                              tag="n"))
     for key, label in orders.items() if len(orders) > 1 else ():  # no choice, no buttons
         view.add_item(PageButton(kind, key, 0, t(label), disabled=key == order, row=1))
+    link = await web_button(store, guild_id, f"/leaderboard/{kind}?order={order}"
+                            f"&page={page + 1}", row=0)
+    if link is not None:  # the whole board, on the server's web page
+        view.add_item(link)
     return embed, view
 
 
@@ -225,7 +230,8 @@ class Leaderboards(commands.Cog):
                                       description="\n".join(lines) or t(
                                           "Nobody has chips yet: `/chips daily` starts an "
                                           "account."))
-                return Answer(embeds=(embed,), ephemeral=False)
+                link = await web_button(store_of(interaction), guild_id, "/leaderboard/chips")
+                return Answer(embeds=(embed,), view=_linked(link), ephemeral=False)
             store = store_of(interaction)
             chosen = order or await default_order(store, guild_id, game)
             embed, view = await leaderboard_page(store, guild_id, game, chosen, 0)
@@ -276,7 +282,17 @@ class Leaderboards(commands.Cog):
                                             + (aborted if game.status != "finished" else "")
                                             + f" <t:{int(game.finished_at.timestamp())}:R>"
                                             for game in replays))
-        return Answer(embeds=(embed,), ephemeral=False)
+        link = await web_button(store, guild_id, f"/player/{target.id}")
+        return Answer(embeds=(embed,), view=_linked(link), ephemeral=False)
+
+
+def _linked(link: discord.ui.Button[discord.ui.View] | None) -> discord.ui.View | None:
+    """A view holding only the web page's link button, or None without one."""
+    if link is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(link)
+    return view
 
 
 async def setup(bot: DealersChoiceBot) -> None:
