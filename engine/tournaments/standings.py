@@ -19,19 +19,32 @@ by their place at that table (heads-up: the two losing semi-finalists share thir
 final table places its players by its own result. A player who left the tournament goes out
 in the round after their last, behind those who lost a table in that round.
 
-A worked example, four players at heads-up over two rounds (docs/tournaments.md works it by
-hand): round 1 Ann beat Cy and Bo beat Dan; round 2 Ann beat Bo and Dan beat Cy.
+The worked example of docs/tournaments.md: nine players over three rounds at heads-up
+(places of each table in seat order; Ida, Hal and Bo had the byes, a point each).
 
->>> from engine.tournaments.records import Round, Table
->>> rounds = [Round(1, (Table(1, ("Ann", "Cy"), (1, 2)), Table(2, ("Bo", "Dan"), (1, 2)))),
-...           Round(2, (Table(1, ("Ann", "Bo"), (1, 2)), Table(2, ("Cy", "Dan"), (2, 1))))]
->>> ratings = {"Ann": 1500, "Bo": 1400, "Cy": 1300, "Dan": 1200}
->>> for row in swiss_standings(["Ann", "Bo", "Cy", "Dan"], ratings, rounds):
-...     print(row.place, row.player, row.score, row.buchholz, row.head_to_head)
-1 Ann 2.0 1.0 0.0
-2 Bo 1.0 3.0 0.0
-3 Dan 1.0 1.0 0.0
-4 Cy 0.0 3.0 0.0
+>>> from engine.tournaments.records import Bye, Round, Table
+>>> def tables(*games):
+...     return tuple(Table(n, players, places) for n, (players, places) in enumerate(games, 1))
+>>> rounds = [
+...     Round(1, tables((("Ann", "Eva"), (1, 2)), (("Bo", "Finn"), (2, 1)),
+...                     (("Cy", "Gus"), (1, 1)), (("Dan", "Hal"), (1, 2))), (Bye("Ida", 1),)),
+...     Round(2, tables((("Ann", "Dan"), (1, 2)), (("Finn", "Ida"), (1, 2)),
+...                     (("Cy", "Bo"), (1, 2)), (("Gus", "Eva"), (1, 1))), (Bye("Hal", 1),)),
+...     Round(3, tables((("Ann", "Finn"), (2, 1)), (("Cy", "Dan"), (2, 1)),
+...                     (("Gus", "Hal"), (1, 1)), (("Ida", "Eva"), (2, 1))), (Bye("Bo", 1),))]
+>>> players = ["Ann", "Bo", "Cy", "Dan", "Eva", "Finn", "Gus", "Hal", "Ida"]
+>>> ratings = dict(zip(players, range(1900, 1000, -100)))
+>>> for row in swiss_standings(players, ratings, rounds):
+...     print(row.place, row.player, row.score, row.buchholz, row.head_to_head, row.rating)
+1 Finn 3.0 4.0 0.0 1400.0
+2 Ann 2.0 6.5 0.0 1900.0
+3 Dan 2.0 5.0 0.0 1600.0
+4 Gus 1.5 4.5 1.0 1300.0
+5 Cy 1.5 4.5 0.5 1700.0
+6 Eva 1.5 4.5 0.5 1500.0
+7 Hal 1.5 3.5 0.0 1200.0
+8 Bo 1.0 4.5 0.0 1800.0
+9 Ida 1.0 4.5 0.0 1100.0
 """
 
 from __future__ import annotations

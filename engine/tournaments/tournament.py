@@ -157,8 +157,9 @@ class Tournament:
         """Seed the field by rating (`ratings`, if given, replace the entrants' own: the
         ratings as they are at the start) and pair round 1."""
         self._require_signup()
-        if len(self.entrants) < 2:
-            raise TournamentError(msg("A tournament needs at least two players."))
+        least = max(2, self.config.min_table)
+        if len(self.entrants) < least:
+            raise TournamentError(msg("A tournament needs at least {n} players.", n=least))
         given = ratings or {}
         updated = {p: replace(e, rating=float(given.get(p, e.rating)))
                    for p, e in self.entrants.items()}
@@ -193,7 +194,7 @@ class Tournament:
             raise TournamentError(msg("Table {table} of round {round} is still being played.",
                                       table=waiting.number, round=current.number))
         if (self.config.format is Format.SWISS and self.round_number < (self.planned_rounds or 0)
-                and len(self.active_players()) < 2):
+                and len(self.active_players()) < max(2, self.config.min_table)):
             raise TournamentError(msg(
                 "Too few players are left for another round: end the tournament."))
         out = dict(self.out)
