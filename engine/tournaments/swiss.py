@@ -12,8 +12,10 @@ ranked players they can, table by table, so players of like score meet (at heads
 3 v 4, …). A table of players who have met before is avoided: the pairing is the first, in
 that order of preference, with the fewest repeat meetings (a pair who met twice counts
 twice), found by backtracking; so a repeat happens only when no pairing of the round avoids
-it. The search gives up on fields where it would take too long (more than `SEARCH_LIMIT`
-steps, far beyond an evening's field) and then seats the ranking in order.
+it. Where that search would take too long (more than `SEARCH_LIMIT` steps: only when repeats
+are unavoidable in a large field, at big tables late in a long tournament), it settles for a
+greedy seating: table by table from the top, the top player's first choice of companions with
+the fewest repeats.
 
 **Byes.** When the players do not fit the tables (`table_sizes`), the bye goes to the
 lowest-ranked player who has had the fewest byes (so nobody has a second bye while someone
@@ -29,15 +31,16 @@ with the fewest repeats.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations, islice
 
 from engine.tournaments.formats import table_sizes
 
 __all__ = ["SEARCH_LIMIT", "bye_choices", "meeting_key", "pair_round", "slide"]
 
-SEARCH_LIMIT = 200_000
-"""Steps of the backtracking search before it settles for seating the ranking in order."""
+SEARCH_LIMIT = 100_000
+"""Steps of the backtracking search before it settles for the greedy seating (a fraction of
+a second: the pairing of a round is a plain function the bot may run in a thread)."""
 _BYE_CHOICES = 64  # sets of bye players tried, when several byes are due at once
 
 
@@ -114,12 +117,26 @@ class _Search:
         self.failed.add(key)
         return None
 
-
-def _in_order(players: Sequence[str], sizes: Sequence[int]) -> Iterator[tuple[str, ...]]:
-    start = 0
-    for size in sizes:
-        yield tuple(players[start:start + size])
-        start += size
+    def greedy(self, players: Sequence[str], sizes: Sequence[int]) -> list[tuple[str, ...]]:
+        """A quick seating, table by table from the top: each table the top player's first
+        choice of companions with the fewest repeats, never revisited. The search's bound,
+        and its answer when the search gives up."""
+        left = list(players)
+        tables: list[tuple[str, ...]] = []
+        for size in sizes:
+            top, rest = left[0], left[1:]
+            best: tuple[str, ...] | None = None
+            best_cost = 0
+            for chosen in combinations(rest, size - 1):
+                cost = self.cost((top, *chosen))
+                if best is None or cost < best_cost:
+                    best, best_cost = (top, *chosen), cost
+                    if cost == 0:
+                        break
+            assert best is not None
+            tables.append(best)
+            left = [p for p in left if p not in best]
+        return tables
 
 
 def pair_round(ranked: Sequence[str], met: Mapping[tuple[str, str], int],
@@ -135,7 +152,7 @@ def pair_round(ranked: Sequence[str], met: Mapping[tuple[str, str], int],
     def seated_without(byes: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(p for p in ranked if p not in byes)
 
-    fallback = list(_in_order(seated_without(choices[0]), sizes))
+    fallback = search.greedy(seated_without(choices[0]), sizes)
     worst = sum(search.cost(table) for table in fallback)
     try:
         for budget in range(worst):
