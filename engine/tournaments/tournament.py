@@ -238,7 +238,8 @@ class Tournament:
         if current is None or found is None:
             raise TournamentError(msg("{name} has no table in this round.", name=name))
         if found.finished:
-            raise TournamentError(msg("{name}'s table already has its result.", name=name))
+            raise TournamentError(msg("The table {name} plays at already has its result.",
+                                      name=name))
         if player in found.forfeits:
             raise TournamentError(msg("{name} has already forfeited.", name=name))
         forfeits = (*found.forfeits, player)

@@ -89,7 +89,7 @@ def test_a_forfeit_at_heads_up_gives_the_table_to_the_opponent() -> None:
     table = t.forfeit("Ann")  # Ann v Dan
     assert table.finished and table.places == (2, 1) and table.points() == {"Ann": 0.0,
                                                                            "Dan": 1.0}
-    refused(t, lambda: t.forfeit("Ann"), "Ann's table already has its result")
+    refused(t, lambda: t.forfeit("Ann"), "table Ann plays at already has its result")
     refused(t, lambda: t.forfeit("Zed"), "not in the tournament")
 
 
