@@ -17,7 +17,8 @@ The life of a tournament:
   (it returns None). The organiser may `pause` (no next round until `resume`), `forfeit` a
   player's table, `drop` a player (never paired again; their table of this round goes on
   unless forfeited), `replace_by_ai` (the entrant plays on as an AI seat, keeping their
-  score) and `end` it at any time (unfinished tables then count for nothing).
+  score) and `end` it at any time (unfinished tables then count for nothing). Every step
+  takes `by=`, who took it, for the log; who may take which step is the bot's to decide.
 - **Over** (`status == "over"`): `standings()` are final.
 
 >>> t = Tournament(TournamentConfig(rounds=2))
@@ -140,20 +141,20 @@ class Tournament:
 
     # ----- sign-up -----------------------------------------------------------------------
 
-    def join(self, entrant: Entrant) -> None:
+    def join(self, entrant: Entrant, *, by: str | None = None) -> None:
         self._require_signup()
         if entrant.id in self.entrants:
             raise TournamentError(msg("{name} has already joined.", name=entrant.name))
         self.entrants[entrant.id] = replace(entrant, dropped_after=None)
-        self._log("join", player=entrant.id)
+        self._log("join", by, player=entrant.id)
 
-    def leave(self, player: str) -> None:
+    def leave(self, player: str, *, by: str | None = None) -> None:
         self._require_signup()
         self.entrant(player)
         del self.entrants[player]
-        self._log("leave", player=player)
+        self._log("leave", by, player=player)
 
-    def start(self, ratings: Mapping[str, float] | None = None) -> Round:
+    def start(self, ratings: Mapping[str, float] | None = None, *, by: str | None = None) -> Round:
         """Seed the field by rating (`ratings`, if given, replace the entrants' own: the
         ratings as they are at the start) and pair round 1."""
         self._require_signup()
@@ -173,16 +174,16 @@ class Tournament:
             self.planned_rounds = round_count(count)
         elif self.config.seats == 2:
             self.planned_rounds = (count - 1).bit_length()
-        self._log("start")
+        self._log("start", by)
         first = self._pair()
         assert first is not None  # two players or more always make a round
         self.rounds.append(first)
-        self._log("round", round=first.number)
+        self._log("round")
         return first
 
     # ----- the organiser's steps ---------------------------------------------------------
 
-    def next_round(self) -> Round | None:
+    def next_round(self, *, by: str | None = None) -> Round | None:
         """Pair the next round, or end the tournament after its last (None)."""
         self._require_running()
         if self.paused:
@@ -202,13 +203,14 @@ class Tournament:
         self.out = out
         if following is None:
             self.status = "over"
-            self._log("finish")
+            self._log("finish", by)
             return None
         self.rounds.append(following)
-        self._log("round", round=following.number)
+        self._log("round", by)
         return following
 
-    def record_result(self, table: int, places: Sequence[int]) -> Table:
+    def record_result(self, table: int, places: Sequence[int], *,
+                      by: str | None = None) -> Table:
         """A table's result: the places (1 best, equal places shared, as `GameResult.places`
         or `scoring.places_by_chips` give them) in the table's seat order. A player who
         forfeited is placed last whatever their place here."""
@@ -225,10 +227,10 @@ class Tournament:
         gone = [player in found.forfeits for player in found.players]
         result = replace(found, places=effective_places(ranked(places), gone))
         self._put(current, result)
-        self._log("result", table=table, places=list(result.places or ()))
+        self._log("result", by, table=table, places=list(result.places or ()))
         return result
 
-    def forfeit(self, player: str) -> Table:
+    def forfeit(self, player: str, *, by: str | None = None) -> Table:
         """The player gives up their table of this round: they score nothing and place last.
         When one player is left at the table, it is over and they have won it."""
         self._require_running()
@@ -248,14 +250,14 @@ class Tournament:
                   if gone.count(False) <= 1 else None)
         result = replace(found, forfeits=forfeits, places=places)
         self._put(current, result)
-        self._log("forfeit", player=player, table=found.number)
+        self._log("forfeit", by, player=player, table=found.number)
         return result
 
-    def drop(self, player: str) -> None:
+    def drop(self, player: str, *, by: str | None = None) -> None:
         """The player leaves: never paired again (before the start: they leave the sign-up).
         Their scores stand; their table of this round goes on unless they forfeit it."""
         if self.status == "signup":
-            self.leave(player)
+            self.leave(player, by=by)
             return
         self._require_running()
         entrant = self.entrant(player)
@@ -263,9 +265,9 @@ class Tournament:
             raise TournamentError(msg("{name} has already left the tournament.",
                                       name=entrant.name))
         self.entrants[player] = replace(entrant, dropped_after=self.round_number)
-        self._log("drop", player=player)
+        self._log("drop", by, player=player)
 
-    def replace_by_ai(self, player: str) -> None:
+    def replace_by_ai(self, player: str, *, by: str | None = None) -> None:
         """The player's seat goes on as an AI entrant: paired, scored and placed as before."""
         self._require_running()
         entrant = self.entrant(player)
@@ -275,28 +277,28 @@ class Tournament:
         if entrant.ai:
             raise TournamentError(msg("{name} is already played by the AI.", name=entrant.name))
         self.entrants[player] = replace(entrant, ai=True)
-        self._log("ai", player=player)
+        self._log("ai", by, player=player)
 
-    def pause(self) -> None:
+    def pause(self, *, by: str | None = None) -> None:
         self._require_running()
         if self.paused:
             raise TournamentError(msg("The tournament is already paused."))
         self.paused = True
-        self._log("pause")
+        self._log("pause", by)
 
-    def resume(self) -> None:
+    def resume(self, *, by: str | None = None) -> None:
         self._require_running()
         if not self.paused:
             raise TournamentError(msg("The tournament is not paused."))
         self.paused = False
-        self._log("resume")
+        self._log("resume", by)
 
-    def end(self) -> None:
+    def end(self, *, by: str | None = None) -> None:
         """End the tournament now: the standings are those of the tables finished."""
         if self.status == "over":
             raise TournamentError(msg("The tournament is over."))
         self.status, self.ended, self.paused = "over", True, False
-        self._log("end")
+        self._log("end", by)
 
     # ----- saving ------------------------------------------------------------------------
 
@@ -339,8 +341,13 @@ class Tournament:
 
     # ----- inside ------------------------------------------------------------------------
 
-    def _log(self, action: str, **details: Any) -> None:
-        self.log.append({"action": action, "round": self.round_number, **details})
+    def _log(self, action: str, by: str | None = None, **details: Any) -> None:
+        """A line of the log: the step, the round it was taken in, who took it (the `by`
+        every step accepts: the bot's id of the organiser or player) and its details."""
+        line: dict[str, Any] = {"action": action, "round": self.round_number}
+        if by is not None:
+            line["by"] = by
+        self.log.append(line | details)
 
     def _require_signup(self) -> None:
         if self.status != "signup":

@@ -166,7 +166,7 @@ def test_ending_early_counts_the_finished_tables_only() -> None:
 
 def test_every_step_is_in_the_log() -> None:
     t = field(SIX[:4], rounds=2)
-    t.pause()
+    t.pause(by="organiser")
     t.resume()
     t.forfeit("Ann")
     t.record_result(2, [2, 1])
@@ -178,6 +178,7 @@ def test_every_step_is_in_the_log() -> None:
         ("join", 0), ("join", 0), ("join", 0), ("join", 0), ("start", 0), ("round", 1),
         ("pause", 1), ("resume", 1), ("forfeit", 1), ("result", 1), ("ai", 1), ("round", 2),
         ("drop", 2), ("end", 2)]
+    assert t.log[6] == {"action": "pause", "round": 1, "by": "organiser"}
     assert t.log[8] == {"action": "forfeit", "round": 1, "player": "Ann", "table": 1}
 
 
