@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.tournaments import Entrant, Format, Tournament, TournamentConfig, TournamentError
+from engine.tournaments import Entrant, Format, Tournament, TournamentConfig, TournamentError, swiss
 from engine.tournaments.swiss import bye_choices, pair_round, slide
 
 NINE = [("Ann", 1900), ("Bo", 1800), ("Cy", 1700), ("Dan", 1600), ("Eva", 1500),
@@ -176,3 +176,12 @@ def test_a_field_too_small_for_another_round_is_told_to_end() -> None:
 
 def test_slide_deals_the_extra_players_to_the_first_tables() -> None:
     assert slide(list("ABCDE"), (3, 2)) == [("A", "C", "E"), ("B", "D")]
+
+
+def test_a_search_that_would_take_too_long_settles_for_the_greedy_seating(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    met = {("C", "D"): 1, ("A", "C"): 1}
+    assert pair_round(["A", "B", "C", "D"], met, {}, seats=2)[0] == [("A", "D"), ("B", "C")]
+    monkeypatch.setattr(swiss, "SEARCH_LIMIT", 1)
+    # Greedy: A takes the first one A has not met, B; C and D are left, a repeat.
+    assert pair_round(["A", "B", "C", "D"], met, {}, seats=2)[0] == [("A", "B"), ("C", "D")]
