@@ -38,6 +38,8 @@ BOT_DOMAINS = (
                                 "engine/chips/draw.py"), complete=True),
     # The web pages (issue 25): their Python and their templates (Babel's Jinja2 extractor).
     CatalogueDomain("web", ("web/*.py", "web/templates/*.html"), complete=True),
+    # Tournaments' refusals (issue 26): the engine's pairing and organiser steps.
+    CatalogueDomain("tournaments", ("engine/tournaments/*.py",), complete=True),
 )
 """The bot's own catalogues: the bot and its cogs (a cog file a game's own catalogue claims
 is left to it), and what every game shares: cards, hands and tricks, the chip games' betting.
