@@ -16,6 +16,8 @@ from aiohttp import web
 from bot.plugins import install_plugins
 from bot.settings import SettingsError
 from bot.store import Store, StoreError
+from bot.wordlists import data_dir_words
+from engine.words import set_word_source
 from web.app import Config, make_app
 from web.settings import WebSettings, load_web_settings
 
@@ -63,6 +65,9 @@ async def serve(settings: WebSettings) -> int:
             print(problem, file=sys.stderr)
             return EXIT_CONFIG
         install_plugins()  # each game's renderer: the boards look as in Discord
+        # A word game's snapshot loads its word finder: the bot's lists (DATA_DIR), as the
+        # bot's own `replay` command reads them (a live Sppoker table failed without them).
+        set_word_source(data_dir_words())
         app = make_app(store, config_of(settings), secret=settings.secret,
                        rate=settings.rate, burst=settings.burst)
         runner = web.AppRunner(app, access_log=None)

@@ -13,13 +13,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 from aiohttp import web
@@ -100,6 +101,47 @@ class RateLimit:
 
 
 LIMITER = web.AppKey("limiter", RateLimit)
+
+
+# --- what a page read, kept while the server's games are unchanged --------------------------
+
+T = TypeVar("T")
+
+
+class PageCache:
+    """The reads of a server's game-derived pages (boards, players, results), kept under the
+    id of the server's latest ended game: nothing they show changes until another game ends
+    (a finished game is the only thing that moves a board, a rating or a record), so a page
+    read again costs one indexed lookup of that id. Entries also age out after `seconds`
+    (a renamed player shows their new name by then), and the oldest go past `size`. Readers
+    arriving while a read is under way wait for it rather than repeating it."""
+
+    def __init__(self, size: int = 4096, seconds: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.size, self.seconds, self.clock = size, seconds, clock
+        self._items: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
+
+    async def get(self, key: tuple[Any, ...], stamp: int,
+                  make: Callable[[], Awaitable[T]]) -> T:
+        full = (*key, stamp, int(self.clock() // self.seconds))
+        found = self._items.get(full)
+        if found is None:
+            found = asyncio.ensure_future(make())
+            self._items[full] = found
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(full)
+        try:
+            value: T = await asyncio.shield(found)
+        except Exception:
+            if self._items.get(full) is found:
+                del self._items[full]  # a failed read is not kept
+            raise
+        return value
+
+
+CACHE = web.AppKey("page_cache", PageCache)
 
 
 @web.middleware
@@ -279,6 +321,7 @@ def make_app(store: Store, config: Config, *, secret: str | None = None,
     app[CONFIG] = config
     app[JINJA] = environment()
     app[LIMITER] = RateLimit(rate, burst)
+    app[CACHE] = PageCache()
     if secret:
         app[SIGNER] = Signer(secret)
     app.on_response_prepare.append(security_headers)

@@ -17,11 +17,12 @@ from aiohttp import web
 from bot.present import i18n
 from bot.present.i18n import render as render_text
 from bot.present.i18n import t
-from bot.store import LeaderboardOrder
-from bot.store.skill import BASE, SCALE
+from bot.store import KindStats, LeaderboardOrder, Player
+from bot.store.skill import BASE, SCALE, PlayerRating
+from bot.store.web_reads import WebGame
 from engine.games import GAMES
 from engine.i18n import N_
-from web.app import STORE, Guild, browser_locale, open_guild, render
+from web.app import CACHE, STORE, Guild, browser_locale, open_guild, render
 
 PAGE_SIZE = 25
 RECENT = 10
@@ -81,9 +82,14 @@ async def index(request: web.Request) -> web.Response:
 async def home(request: web.Request) -> web.Response:
     guild = await open_guild(request)
     store = request.app[STORE]
-    counts, tables, recent = await asyncio.gather(
-        store.game_counts(guild.id), store.playing_tables(guild.id),
-        store.recent_results(guild.id, RECENT))
+    stamp = await store.latest_game(guild.id)
+
+    async def read() -> tuple[dict[str, int], list[WebGame]]:
+        return await store.game_counts(guild.id), await store.recent_results(guild.id, RECENT)
+
+    (counts, recent), tables = await asyncio.gather(
+        request.app[CACHE].get(("home", guild.id), stamp, read),
+        store.playing_tables(guild.id))
     games = sorted(((kind, title_of(kind), n) for kind, n in counts.items()),
                    key=lambda item: item[1].lower())
     return render(request, "home.html", {
@@ -111,22 +117,11 @@ async def leaderboard(request: web.Request) -> web.Response:
     else:
         orders = orders_for(kind)
         asked = request.query.get("order", "")
-        order = asked if asked in orders else await default_order(request, guild, kind)
-        if order == "rating":
-            size = await store.rating_board_size(guild.id, kind)
-            rated = await store.rating_board(guild.id, kind, PAGE_SIZE, (page - 1) * PAGE_SIZE)
-            rows = [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
-                     "games": row.games, "wins": row.wins, "rating": row.skill.shown}
-                    for row in rated]
-        else:
-            game_kind = None if kind == "all" else kind
-            size = await store.leaderboard_size(guild.id, game_kind)
-            ranked = await store.leaderboard(guild.id, game_kind,
-                                             cast(LeaderboardOrder, order), PAGE_SIZE,
-                                             (page - 1) * PAGE_SIZE)
-            rows = [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
-                     "games": row.games, "wins": row.wins, "points": row.points,
-                     "win_rate": row.win_rate, "best": row.best} for row in ranked]
+        cache, stamp = request.app[CACHE], await store.latest_game(guild.id)
+        order = asked if asked in orders else await cache.get(
+            ("default", guild.id, kind), stamp, lambda: default_order(request, guild, kind))
+        size, rows = await cache.get(("board", guild.id, kind, order, page), stamp,
+                                     lambda: board_page(request, guild, kind, order, page))
     pages = max(1, -(-size // PAGE_SIZE))
     if page > pages:
         raise web.HTTPNotFound()
@@ -138,14 +133,39 @@ async def leaderboard(request: web.Request) -> web.Response:
     })
 
 
+async def board_page(request: web.Request, guild: Guild, kind: str, order: str,
+                     page: int) -> tuple[int, list[dict[str, Any]]]:
+    """One page of a game's board (or all games'): how many rows it has in all, and the
+    page's, read as `/leaderboard` reads them."""
+    store = request.app[STORE]
+    if order == "rating":
+        size = await store.rating_board_size(guild.id, kind)
+        rated = await store.rating_page(guild.id, kind, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+        return size, [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
+                       "games": row.games, "wins": row.wins, "rating": row.skill.shown}
+                      for row in rated]
+    game_kind = None if kind == "all" else kind
+    size = await store.leaderboard_size(guild.id, game_kind)
+    ranked = await store.leaderboard(guild.id, game_kind, cast(LeaderboardOrder, order),
+                                     PAGE_SIZE, (page - 1) * PAGE_SIZE)
+    return size, [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
+                   "games": row.games, "wins": row.wins, "points": row.points,
+                   "win_rate": row.win_rate, "best": row.best} for row in ranked]
+
+
 async def player(request: web.Request) -> web.Response:
     guild = await open_guild(request)
     user_id = _user_id(request)
     store = request.app[STORE]
-    known, stats, ratings, recent = await asyncio.gather(
-        store.player(user_id), store.player_stats(guild.id, user_id),
-        store.player_ratings(guild.id, user_id),
-        store.recent_results(guild.id, RECENT, user_id=user_id))
+
+    async def read() -> tuple[Player | None, dict[str, KindStats], dict[str, PlayerRating],
+                              list[WebGame]]:
+        return (await store.player(user_id), await store.player_stats(guild.id, user_id),
+                await store.player_ratings(guild.id, user_id),
+                await store.recent_results(guild.id, RECENT, user_id=user_id))
+
+    known, stats, ratings, recent = await request.app[CACHE].get(
+        ("player", guild.id, user_id), await store.latest_game(guild.id), read)
     if known is None or not (stats or recent):
         raise web.HTTPNotFound()  # nobody who played here (nor anyone of another server)
     kinds = sorted(stats, key=lambda kind: title_of(kind).lower())
@@ -160,7 +180,10 @@ async def ratings_json(request: web.Request) -> web.Response:
     """The chart's data: each game's rating after each rated game, oldest first."""
     guild = await open_guild(request)
     user_id = _user_id(request)
-    points = await request.app[STORE].rating_history(guild.id, user_id)
+    store = request.app[STORE]
+    points = await request.app[CACHE].get(
+        ("history", guild.id, user_id), await store.latest_game(guild.id),
+        lambda: store.rating_history(guild.id, user_id))
     series: dict[str, dict[str, Any]] = {}
     for point in points:
         entry = series.setdefault(point.kind, {"kind": point.kind, "title": title_of(point.kind),

@@ -12,8 +12,11 @@ row: a list of games reads its games, then all their seats at once.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -21,16 +24,17 @@ from typing import Any, Self
 
 from bot.store.base import DEFAULT_STARTING_CHIPS, StoreCore, _check_id, _from_ts, utc_now
 from bot.store.drivers import Database, is_postgres_url
-from bot.store.drivers.base import Row
+from bot.store.drivers.base import Connection, Row
 from bot.store.drivers.postgres import PostgresDatabase, _keep_session, redact_url
 from bot.store.drivers.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 from bot.store.errors import StoreError
 from bot.store.migrations import discover_migrations
-from bot.store.skill import Skill, user_entity
+from bot.store.ratings import _CONSERVATIVE
+from bot.store.skill import RatingRow, Skill, user_entity
 
 __all__ = ["RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
 
-READ_POOL = 8  # PostgreSQL connections of the web process: pages read side by side
+READ_POOL = 4  # connections of the web process (each database): pages read side by side
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,45 @@ class WebReads(StoreCore):
                         _from_ts(row["finished_at"]), tuple(seats.get(int(row["id"]), ())))
                 for row in games]
 
+    async def latest_game(self, guild_id: int) -> int:
+        """The id of the server's latest ended game (0 before its first): whatever the web
+        pages keep of the server's games, boards and ratings is good until it changes."""
+        async with self._read() as conn:
+            row = await conn.fetch_one("SELECT max(id) AS id FROM games WHERE guild_id = ?",
+                                       (guild_id,))
+        return int(row["id"]) if row is not None and row["id"] is not None else 0
+
+    async def rating_page(self, guild_id: int, kind: str, limit: int,
+                          offset: int) -> list[RatingRow]:
+        """`Ratings.rating_board`'s page (the same order), its wins counted for the page's
+        people only, in a second query: the board's query counts them for every rated
+        person before it sorts, which on a large server costs a page half a second."""
+        _check_id(guild_id, "guild_id")
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT r.user_id AS user_id, p.display_name AS display_name, r.mu AS mu,"
+                " r.sigma AS sigma, r.games AS games"
+                " FROM ratings r JOIN players p ON p.user_id = r.user_id"
+                " WHERE r.guild_id = ? AND r.kind = ? AND r.user_id IS NOT NULL"
+                f" ORDER BY {_CONSERVATIVE} DESC, r.games DESC, r.user_id ASC"
+                " LIMIT ? OFFSET ?", (guild_id, kind, limit, offset))
+            users = [int(row["user_id"]) for row in rows]
+            wins: dict[int, int] = {}
+            if users:
+                marks = ", ".join("?" for _ in users)
+                counted = await conn.fetch_all(
+                    "SELECT w.user_id AS user_id, count(*) AS n FROM game_results w"
+                    " JOIN games g ON g.id = w.game_id"
+                    f" WHERE w.user_id IN ({marks}) AND w.win = 1 AND g.guild_id = ?"
+                    " AND g.kind = ? AND g.status = 'finished' GROUP BY w.user_id",
+                    (*users, guild_id, kind))
+                wins = {int(row["user_id"]): int(row["n"]) for row in counted}
+        return [RatingRow(rank=offset + i + 1, user_id=int(row["user_id"]),
+                          display_name=row["display_name"],
+                          skill=Skill(float(row["mu"]), float(row["sigma"])),
+                          games=int(row["games"]), wins=wins.get(int(row["user_id"]), 0))
+                for i, row in enumerate(rows)]
+
     async def playing_tables(self, guild_id: int) -> list[WebTable]:
         """The server's unfinished tables (their snapshots), oldest first."""
         _check_id(guild_id, "guild_id")
@@ -245,22 +288,64 @@ async def _seats(conn: Any, game_ids: list[int]) -> dict[int, list[WebSeat]]:
     return found
 
 
-async def _sqlite_read_only(path: Path) -> SqliteDatabase:
-    """The SQLite file opened read-only (``mode=ro``; ``query_only`` besides)."""
+class SqliteReaders(Database):
+    """Several read-only connections to one SQLite file, each on its own thread (aiosqlite),
+    so that pages read side by side (SQLite lets readers share a WAL database) instead of
+    queueing behind one connection's lock. It cannot write: every connection is ``mode=ro``."""
+
+    dialect = "sqlite"
+    errors = (sqlite3.Error,)
+
+    def __init__(self, readers: list[SqliteDatabase], path: Path) -> None:
+        self._all = readers
+        self._free: asyncio.Queue[SqliteDatabase] = asyncio.Queue()
+        for reader in readers:
+            self._free.put_nowait(reader)
+        self.path = path
+        self.name = str(path)
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[Connection]:
+        reader = await self._free.get()
+        try:
+            async with reader.reading() as conn:
+                yield conn
+        finally:
+            self._free.put_nowait(reader)
+
+    async def close(self) -> None:
+        for reader in self._all:
+            await reader.close()
+
+    def bootstrap(self) -> list[str]:
+        raise StoreError("the web's read-only store migrates nothing")
+
+    def ddl(self, statement: str) -> str:
+        raise StoreError("the web's read-only store migrates nothing")
+
+
+async def _sqlite_read_only(path: Path) -> SqliteReaders:
+    """The SQLite file opened read-only (``mode=ro``; ``query_only`` besides), `READ_POOL`
+    times."""
     import aiosqlite
 
     if not path.is_file():
         raise StoreError(f"There is no database at {path}: start the bot first (it creates "
                          "it), or set DATABASE to the bot's.")
+    readers: list[SqliteDatabase] = []
     try:
-        conn = await aiosqlite.connect(f"{path.as_uri()}?mode=ro", uri=True,
-                                       isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA query_only = ON")
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        for _ in range(READ_POOL):
+            conn = await aiosqlite.connect(f"{path.as_uri()}?mode=ro", uri=True,
+                                           isolation_level=None)
+            readers.append(SqliteDatabase(conn, path))
+            conn.row_factory = sqlite3.Row
+            await conn.execute("PRAGMA query_only = ON")
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
     except sqlite3.Error as exc:
+        for reader in readers:
+            await reader.close()
         raise StoreError(f"Cannot open the database {path} ({exc}).") from None
-    return SqliteDatabase(conn, path)
+    return SqliteReaders(readers, path)
 
 
 async def _postgres_read_only(url: str) -> PostgresDatabase:

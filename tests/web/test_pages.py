@@ -478,3 +478,46 @@ async def test_log_in_with_discord_keeps_the_membership_in_a_signed_cookie(
         await discord.close()
         await reader.close()
         await writer.close()
+
+
+# --- the store read-only, the page cache ----------------------------------------------------------
+
+
+async def test_the_web_store_cannot_write(database: Path | str) -> None:
+    writer = await Store.open(database)
+    reader = await Store.open_read_only(database)
+    try:
+        with pytest.raises(Exception, match=r"(?i)read.?only"):
+            await reader.set_guild_setting(GUILD, "web", "public")
+        assert await writer.get_guild_setting(GUILD, "web") is None
+    finally:
+        await reader.close()
+        await writer.close()
+
+
+async def test_the_page_cache_reads_once_per_latest_game() -> None:
+    import asyncio
+
+    from web.app import PageCache
+
+    now = [0.0]
+    cache = PageCache(size=2, seconds=60, clock=lambda: now[0])
+    reads: list[int] = []
+
+    async def read() -> int:
+        reads.append(1)
+        await asyncio.sleep(0)
+        return len(reads)
+
+    together = await asyncio.gather(*(cache.get(("board",), 5, read) for _ in range(10)))
+    assert together == [1] * 10 and len(reads) == 1  # one read for ten readers at once
+    assert await cache.get(("board",), 6, read) == 2  # another game ended: read again
+    now[0] = 61.0
+    assert await cache.get(("board",), 6, read) == 3  # aged out
+
+    async def broken() -> int:
+        raise RuntimeError("database gone")
+
+    with pytest.raises(RuntimeError):
+        await cache.get(("other",), 1, broken)
+    assert await cache.get(("other",), 1, read) == 4  # a failure is not kept
