@@ -100,6 +100,9 @@ SPEEDS: dict[str, tuple[float, float]] = {"human": (2.0, 6.0), "fast": (0.2, 0.6
 # Kinds of REST call, as the output names them.
 CALL_KINDS = ("create", "edit", "delete", "dm", "dm_edit", "callback", "followup", "other")
 CHANNEL_KINDS = ("create", "edit", "delete")
+# Discord counts every call against the bot's global 50 a second but an interaction's answer
+# and its followups (issue 27): what a step spends of the budget the whole bot shares.
+GLOBAL_KINDS = tuple(kind for kind in CALL_KINDS if kind not in ("callback", "followup"))
 
 
 @dataclass
@@ -148,6 +151,14 @@ class Run:
         return self.calls[kind] / self.steps if self.steps else math.nan
 
     @property
+    def global_per_step(self) -> float:
+        """Calls Discord counted against the global limit, a step (`calls` leaves out the
+        429'd tries: each is tried again, and counted then)."""
+        if not self.steps:
+            return math.nan
+        return sum(self.calls[k] for k in GLOBAL_KINDS) / self.steps
+
+    @property
     def channel_per_step(self) -> float:
         if not self.steps:
             return math.nan
@@ -178,6 +189,7 @@ class Run:
                                             else math.nan) for kind in CALL_KINDS},
             "max_calls_per_move": self.max_calls_per_move,
             "channel_requests_per_step": _round(self.channel_per_step),
+            "global_requests_per_step": _round(self.global_per_step),
             "rate_limited_429": dict(self.limited),
             "edits_that_changed_nothing": dict(self.unchanged_edits),
             "slow_prompts": self.slow_prompts,
@@ -616,7 +628,8 @@ def report(runs: list[Run], options: Options, version: str) -> str:
                    key=lambda p: (list(GAMES).index(p[0]), list(SPEEDS).index(p[1])))
     header = (f"{'game / speed':<24}{'limits':>7}{'moves':>6}{'steps':>6}{'deals':>6}"
               f"{'s/step':>8}"
-              f"{'wait mean':>10}{'p90':>6}{'max':>6}{'chan/step':>10}  calls per step: "
+              f"{'wait mean':>10}{'p90':>6}{'max':>6}{'chan/step':>10}{'glob/step':>10}"
+              "  calls per step: "
               + " ".join(f"{k:>8}" for k in CALL_KINDS) + f"{'429s':>6}{'max/move':>9}"
               + f"{'drain':>7}")
     lines.append(header)
@@ -632,7 +645,8 @@ def report(runs: list[Run], options: Options, version: str) -> str:
                 f"{run.deals:>5}{'*' if run.game_over else ' '}"
                 f"{_fmt(run.seconds_per_step):>8}{_fmt(run.wait('mean')):>10}"
                 f"{_fmt(run.wait('p90')):>6}{_fmt(run.wait('max')):>6}"
-                f"{_fmt(run.channel_per_step):>10}                  "
+                f"{_fmt(run.channel_per_step):>10}{_fmt(run.global_per_step):>10}"
+                "                  "
                 + " ".join(f"{_fmt(run.per_step(k)):>8}" for k in CALL_KINDS)
                 + f"{sum(run.limited.values()):>6}{run.max_calls_per_move:>9}"
                 + f"{_fmt(run.backlog, 1):>7}")
