@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from bot.core.outbox import Body
+from bot.core.outbox import OutboxMessage
 from bot.core.table import Table, TableError
 from engine.game import Event
 
@@ -37,7 +37,7 @@ class ClockedTables(Protocol):
 
     def command(self, table_id: str) -> AbstractAsyncContextManager[Table]: ...
 
-    async def commit(self, table: Table, bodies: list[Body]) -> None: ...
+    async def commit(self, table: Table, bodies: list[OutboxMessage]) -> None: ...
 
     async def step_by_clock(self, table: Table, events: list[Event]) -> None: ...
 

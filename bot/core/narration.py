@@ -1,18 +1,31 @@
-"""What each audience is told about a step, decided under the table's lock as outbox bodies.
+"""What each audience is told about a step, decided under the table's lock as outbox messages.
 
-Discord-free: it turns a table and the events of a step into `bot.core.outbox` bodies (texts
+Discord-free: it turns a table and the events of a step into `bot.core.outbox` messages (texts
 from `bot.present.render`, views by name, pictures as events to draw). The service writes them with
 the step's snapshot, so whatever a step must tell survives a crash with it.
 
-Names are pasted inert (`bot.present.inert`); a body that means to ping someone says whom, by user
-id, in its `pings` (the sender allows exactly those mentions), and its text mentions them by that
-id, never by a name.
+Names are pasted inert (`bot.present.inert`); a message that means to ping someone says whom, by
+user id, in its `pings` (the sender allows exactly those mentions), and its text mentions them by
+that id, never by a name.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from bot.core import cash_table, outbox
-from bot.core.outbox import Body
+from bot.core.outbox import (
+    Answered,
+    Edit,
+    Embed,
+    OutboxMessage,
+    Post,
+    Strip,
+    Turn,
+    Upsert,
+    prompt_ref,
+)
 from bot.core.table import Table
 from bot.core.table_text import board_text, game_title, pings, private_text
 from bot.present import i18n
@@ -45,20 +58,20 @@ def board_view(table: Table) -> outbox.TableButtons:
     return outbox.board_view(table.table_id)
 
 
-def board(table: Table) -> Body:
+def board(table: Table) -> OutboxMessage:
     """The board moves to the bottom of the channel: a new one, the old one deleted."""
     with i18n.using(table.locale):
-        return outbox.post(channel=table.channel_id, content=board_text(table),
-                             view=board_view(table), ref="board", previous="delete",
-                             pings=pings(table))
+        return Post(channel=table.channel_id, content=board_text(table),
+                    view=board_view(table), ref="board", previous="delete",
+                    pings=tuple(pings(table)))
 
 
-def live_board(table: Table) -> Body:
+def live_board(table: Table) -> OutboxMessage:
     """The board edited in place: Discord allows about 5 messages per 5 s in a channel, so
     an ordinary move is one edit, not a new message."""
     with i18n.using(table.locale):
-        return outbox.upsert("board", channel=table.channel_id, content=board_text(table),
-                               view=board_view(table), pings=pings(table))
+        return Upsert(ref="board", channel=table.channel_id, content=board_text(table),
+                      view=board_view(table), pings=tuple(pings(table)))
 
 
 def notable(table: Table, events: list[Event]) -> bool:
@@ -82,14 +95,14 @@ def remember(table: Table, events: list[Event]) -> None:
     del table.recent[:-RECENT_MOVES]
 
 
-def public_events(table: Table, events: list[Event], closing: str = "") -> list[Body]:
+def public_events(table: Table, events: list[Event], closing: str = "") -> list[OutboxMessage]:
     """A step in the channel, in reading order: what led up to a boxed event (a reveal),
     the box itself as an embed with its picture inside, then what followed it."""
     with i18n.using(table.locale):
         return _public_events(table, events, closing)
 
 
-def _public_events(table: Table, events: list[Event], closing: str = "") -> list[Body]:
+def _public_events(table: Table, events: list[Event], closing: str = "") -> list[OutboxMessage]:
     events = [event for event in events if event.seat is None]
     if not events and not closing:
         return []
@@ -108,31 +121,37 @@ def _public_events(table: Table, events: list[Event], closing: str = "") -> list
     view = None if table.require_game().is_over else outbox.board_view(table.table_id)
     channel = table.channel_id
     if not boxed:
-        return [outbox.post(channel=channel, content="\n".join(filter(None, [before, after])),
-                              view=view, picture=picture)]
-    embeds = [event_embed(event, None) for event in boxed[:MAX_EMBEDS]]
-    bodies = [outbox.post(channel=channel, content=before, embeds=embeds, picture=picture,
-                            view=None if after else view)]
+        return [Post(channel=channel, content="\n".join(filter(None, [before, after])),
+                     view=view, picture=picture)]
+    embeds = tuple(_embed(event_embed(event, None)) for event in boxed[:MAX_EMBEDS])
+    told: list[OutboxMessage] = [Post(channel=channel, content=before, embeds=embeds,
+                                      picture=picture, view=None if after else view)]
     if after:
-        bodies.append(outbox.post(channel=channel, content=after, view=view))
-    return bodies
+        told.append(Post(channel=channel, content=after, view=view))
+    return told
 
 
-def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
+def _embed(data: dict[str, Any]) -> Embed:
+    """A boxed event as `bot.present.render` draws it up, typed for the outbox."""
+    image = data.get("image") or {}
+    return Embed(data["title"], data["description"], data["color"], image.get("url"))
+
+
+def letters(table: Table, events: list[Event], actor: int | None) -> list[OutboxMessage]:
     """The DMs this step calls for: seats whose prompt changed or who have private news.
     The actor already sees its updated view where it clicked; its queue gets the step's
-    `answered` mark instead, so no older prompt of its follows that view. A prompt withdrawn
+    `Answered` mark instead, so no older prompt of its follows that view. A prompt withdrawn
     without a new one (a seat timed out, or sits out a playoff hand) loses its buttons."""
     game = table.require_game()
     private_seats = {event.seat for event in events if event.seat is not None}
-    bodies: list[Body] = []
+    told: list[OutboxMessage] = []
     for seat, occupant in enumerate(table.seats):
         if occupant.user_id is None:
             continue
         prompt = None if game.is_over else game.prompt(seat)
         stamp, changed = table.stamp(seat)
         if seat == actor:  # answered where it clicked; its older prompts are moot
-            bodies.append(outbox.answered(seat, table.steps))
+            told.append(Answered(seat, table.steps))
             continue
         news = [event for event in events if event.seat == seat]
         if occupant.user_id in table.dm_closed:
@@ -142,14 +161,15 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
                 # "Show my hand" view, if they just answered there: `bot.discord.in_place`).
                 if changed and prompt is not None:
                     with i18n.using(table.locale):
-                        ping = outbox.post(channel=table.channel_id, content=your_turn(
-                            occupant.user_id, game_title(game)), pings=[occupant.user_id])
-                    bodies.append(ping | {"turn": turn(table, seat, stamp, prompt)})
+                        ping = your_turn(occupant.user_id, game_title(game))
+                    told.append(Post(channel=table.channel_id, content=ping,
+                                     pings=(occupant.user_id,),
+                                     turn=turn(table, seat, occupant.user_id, stamp, prompt)))
                 continue
             table.dm_closed.remove(occupant.user_id)
         if (not changed or prompt is None) and seat not in private_seats and not game.is_over:
             if prompt is None and changed:
-                bodies.append(outbox.strip(f"prompt:{seat}"))
+                told.append(Strip(prompt_ref(seat)))
             continue
         drawn = renderer_for(table.kind).draws(news)
         reader = i18n.reader_locale(occupant.user_id, table.locale)
@@ -158,30 +178,29 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Body]:
             view = outbox.prompt_view(table.table_id, seat, stamp, localized_prompt(prompt))
         with i18n.using(table.locale):
             fallback = closed_dms(occupant.user_id)
-        bodies.append(outbox.post(
+        told.append(Post(
             user=occupant.user_id, content=content, view=view,
             picture=outbox.pictures(table.kind, news, [s.name for s in table.seats],
-                                      locale=reader)
+                                    locale=reader)
             if drawn else None,
-            ref=f"prompt:{seat}", previous="strip",
+            ref=prompt_ref(seat), previous="strip",
             fallback=fallback, table_channel=table.channel_id,
-            clocks=[key for key, seats in table.fresh_clocks.items() if seat in seats],
+            clocks=tuple(key for key, seats in table.fresh_clocks.items() if seat in seats),
             step=table.steps,
         ))
-    return bodies
+    return told
 
 
-def turn(table: Table, seat: int, stamp: str, prompt: Prompt) -> dict[str, object]:
+def turn(table: Table, seat: int, user: int, stamp: str, prompt: Prompt) -> Turn:
     """What the ping of a seat whose DMs are closed may become instead: its private view
     with the new prompt, shown where its person just answered on "Show my hand"."""
-    user = table.seats[seat].user_id
     with i18n.using(i18n.reader_locale(user, table.locale)):
-        return {"seat": seat, "user": user, "content": private_text(table, seat, prompt),
-                "view": outbox.view_to_json(outbox.prompt_view(table.table_id, seat, stamp,
-                                                               localized_prompt(prompt)))}
+        return Turn(seat=seat, user=user, content=private_text(table, seat, prompt),
+                    view=outbox.prompt_view(table.table_id, seat, stamp,
+                                            localized_prompt(prompt)))
 
 
-def step(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
+def step(table: Table, events: list[Event], actor: int | None = None) -> list[OutboxMessage]:
     """Everything a step of a running game tells, in the order it must arrive."""
     if table.require_game().is_over and not table.game_class.chip_game:
         return finish(table, events, actor)
@@ -195,7 +214,7 @@ def step(table: Table, events: list[Event], actor: int | None = None) -> list[Bo
     return [live_board(table), *letters(table, events, actor)]
 
 
-def finish(table: Table, events: list[Event], actor: int | None = None) -> list[Body]:
+def finish(table: Table, events: list[Event], actor: int | None = None) -> list[OutboxMessage]:
     """The game's end: the last events and who won, the final board, and a last letter to
     everyone but the actor (who sees the end where they clicked)."""
     result = table.require_game().result
@@ -211,7 +230,7 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
                 closing += " " + render(result.summary)
         closing = "\n".join(filter(None, [closing, replay_line(table)]))
         told = with_replay(table, public_events(table, events, closing))
-        final = outbox.edit("board", board_text(table))
+        final = Edit("board", board_text(table))
     return [*told, final, *letters(table, events, actor)]
 
 
@@ -234,16 +253,17 @@ def command_name(name: str) -> str:
     return i18n.translate_command(name, i18n.current(), "name") or name
 
 
-def with_replay(table: Table, bodies: list[Body]) -> list[Body]:
+def with_replay(table: Table, told: list[OutboxMessage]) -> list[OutboxMessage]:
     """The last channel message of a game's end carries its Replay button."""
-    for body in reversed(bodies):
-        if body["op"] == "post" and body.get("channel") is not None:
-            body["view"] = outbox.view_to_json(outbox.replay_view(table.table_id))
+    for index in reversed(range(len(told))):
+        message = told[index]
+        if isinstance(message, Post) and message.channel is not None:
+            told[index] = replace(message, view=outbox.replay_view(table.table_id))
             break
-    return bodies
+    return told
 
 
-def closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
+def closed(table: Table, text: str, *, tell_channel: bool) -> list[OutboxMessage]:
     """A table that ends unfinished: its lobby or board says so, its prompts lose their
     buttons, and (unless the person who closed it was answered in place) the channel is told."""
     with i18n.using(table.locale):
@@ -271,28 +291,28 @@ def cash_summary(table: Table) -> str:
     return "\n".join(lines)
 
 
-def _closed(table: Table, text: str, *, tell_channel: bool) -> list[Body]:
-    bodies: list[Body] = []
+def _closed(table: Table, text: str, *, tell_channel: bool) -> list[OutboxMessage]:
+    told: list[OutboxMessage] = []
     summary = cash_summary(table)
     text = "\n".join(filter(None, [text, summary]))
     if tell_channel and table.status == "playing":  # a cash table its players ended
-        bodies += with_replay(table, [outbox.post(
+        told += with_replay(table, [Post(
             channel=table.channel_id, content=f"{text}\n{replay_line(table)}")])
     elif tell_channel:
-        bodies.append(outbox.post(channel=table.channel_id, content=text))
+        told.append(Post(channel=table.channel_id, content=text))
     if table.status == "lobby":
-        bodies.append(outbox.edit("lobby", text))
+        told.append(Edit("lobby", text))
     else:
         title = render(table.game_class.title)
-        bodies.append(outbox.edit("board", f"**{title}** — {text}"))
-        bodies += [outbox.strip(f"prompt:{seat}") for seat in range(len(table.seats))]
-    return bodies
+        told.append(Edit("board", f"**{title}** — {text}"))
+        told += [Strip(prompt_ref(seat)) for seat in range(len(table.seats))]
+    return told
 
 
-def warning(table: Table, seats: list[int], deadline: float) -> list[Body]:
+def warning(table: Table, seats: list[int], deadline: float) -> list[OutboxMessage]:
     """An AFK warning, privately; in the channel for whoever's DMs are closed."""
     title = game_title(table.require_game())
-    bodies = []
+    told: list[OutboxMessage] = []
     for seat in seats:
         user = table.seats[seat].user_id
         if user is None:
@@ -303,16 +323,16 @@ def warning(table: Table, seats: list[int], deadline: float) -> list[Body]:
                         name=inert(table.seats[seat].name), title=title, when=when)
         with i18n.using(table.locale):
             fallback = t("⏰ <@{user}>, your time runs out {when}.", user=user, when=when)
-        bodies.append(outbox.post(user=user, content=content, fallback=fallback,
-                                    table_channel=table.channel_id))
-    return bodies
+        told.append(Post(user=user, content=content, fallback=fallback,
+                         table_channel=table.channel_id))
+    return told
 
 
-def restarted(table: Table) -> list[Body]:
+def restarted(table: Table) -> list[OutboxMessage]:
     with i18n.using(table.locale):
         notice = t("♻️ I restarted; this table is back exactly where it was. Every button "
                    "works as before; if a prompt of yours is missing, press **Show my hand**.")
         if table.status != "playing":
-            return [outbox.post(channel=table.channel_id, content=notice)]
-        return [outbox.post(channel=table.channel_id, content=notice,
-                              view=outbox.board_view(table.table_id)), board(table)]
+            return [Post(channel=table.channel_id, content=notice)]
+        return [Post(channel=table.channel_id, content=notice,
+                     view=outbox.board_view(table.table_id)), board(table)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
+from bot.core.outbox import Picture
 from bot.core.table import Table, TableError, error_text
 from bot.store.base import _ts
 from engine.cards import CardError, parse_cards
@@ -24,7 +24,7 @@ class Private:
     content: str
     stamp: str
     prompt: Prompt | None
-    pictures: dict[str, Any] | None = None  # events to draw for this seat (a new hand)
+    pictures: Picture | None = None  # events to draw for this seat (a new hand)
     step: int = 0  # the table's step this view shows
 
 

@@ -31,11 +31,13 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 from bot.core import cash_table, game_records, narration
 from bot.core.chips import Bank
 from bot.core.clocks import Clocks
-from bot.core.outbox import Body
+from bot.core.outbox import OutboxMessage
+from bot.core.outbox_json import message_to_json
 from bot.core.outcomes import iso
 from bot.core.table import Table, TableError
 from bot.settings import DEFAULT_AI_DELAY
@@ -101,7 +103,7 @@ class TableCommands:
                 raise TableError(OTHER_SERVER)
             yield table.draft()
 
-    async def commit(self, table: Table, bodies: list[Body],
+    async def commit(self, table: Table, bodies: list[OutboxMessage],
                      chip_changes: list[ChipChange] | None = None) -> None:
         """Write the step: snapshot (or, for a finished game, its results and settlement),
         action log, chip moves and outbox rows, in one transaction; then install the table
@@ -118,13 +120,13 @@ class TableCommands:
                 await game_records.register_players(self.store, table)
                 await self.store.finish_table(
                     table.table_id, game_records.record(table, "finished", self.clock()),
-                    messages=bodies, actions=actions,
+                    messages=rows(bodies), actions=actions,
                 )
                 table.status = "finished"
             else:
                 await self.store.save_snapshot(
                     table.table_id, table.guild_id, table.channel_id, table.kind,
-                    table.to_dict(), messages=bodies, actions=actions,
+                    table.to_dict(), messages=rows(bodies), actions=actions,
                     chip_changes=chip_changes or (),
                 )
         except InsufficientChipsError as error:
@@ -145,14 +147,14 @@ class TableCommands:
             await self.store.finish_table(
                 table.table_id, game_records.record(table, "finished", self.clock()),
                 chip_changes=[*(already or []), *game_records.refunds(table)],
-                messages=narration.closed(table, text, tell_channel=True),
+                messages=rows(narration.closed(table, text, tell_channel=True)),
             )
         except InsufficientChipsError as error:
             raise TableError(short_of_chips(error)) from error
         self._drop(table)
         self.wake(table.table_id)
 
-    async def _discard(self, table: Table, bodies: list[Body],
+    async def _discard(self, table: Table, bodies: list[OutboxMessage],
                        given_back: list[ChipChange] | None = None) -> None:
         """Forget a table that did not finish: recorded as aborted when a game was running,
         so it never counts in leaderboards; its closing messages and the chips it gives back
@@ -162,9 +164,9 @@ class TableCommands:
             await game_records.register_players(self.store, table)
             await self.store.finish_table(
                 table.table_id, game_records.record(table, "aborted", self.clock()),
-                chip_changes=changes, messages=bodies)
+                chip_changes=changes, messages=rows(bodies))
         else:
-            await self.store.delete_snapshot(table.table_id, messages=bodies,
+            await self.store.delete_snapshot(table.table_id, messages=rows(bodies),
                                              guild_id=table.guild_id, chip_changes=changes)
         self._drop(table)
         self.wake(table.table_id)
@@ -206,3 +208,9 @@ def short_of_chips(error: InsufficientChipsError) -> Msg:
     return msg("You have only {n} chips now, not the {need} this needs. Claim your daily "
                "chips with `/chips daily`, or ask for a grant.",
                n=error.balance, need=-error.delta)
+
+
+def rows(told: list[OutboxMessage]) -> list[dict[str, Any]]:
+    """A step's messages as the store's outbox rows keep them (JSON: the store knows nothing
+    of the core's values)."""
+    return [message_to_json(message) for message in told]

@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.core.outbox import Body
+from bot.core.outbox import Post, Turn
 from bot.discord.delivery import Delivery
 from bot.discord.stale_rows import ref_of, seat_of
 from bot.discord.views import build_view
@@ -142,7 +142,7 @@ class InPlaceDelivery:
         self.delivery = delivery
         self.clicks = InPlace(clock=clock)
 
-    async def prompt(self, table_id: str, row_id: int, body: Body,
+    async def prompt(self, table_id: str, row_id: int, post: Post,
                      refs: dict[str, MessageRef], view: discord.ui.View | None,
                      files: list[discord.File]) -> dict[str, MessageRef | None] | None:
         """A seat's prompt edited into the DM message its person just answered, when they
@@ -153,29 +153,29 @@ class InPlaceDelivery:
         by editing the same message again (the token is gone then; the bot edits its own
         message), never by a second DM. The prompt's ref keeps naming that message, so no
         old prompt is left to strip."""
-        ref = ref_of(body)
+        ref = ref_of(post)
         if not ref.startswith("prompt:"):
             return None
         marker = in_place_marker(row_id)
         begun = refs.get(marker)
         if begun is not None and begun.message_id:  # tried in place before a restart
-            if await self.delivery.edit(begun.channel_id, begun.message_id, body["content"],
+            if await self.delivery.edit(begun.channel_id, begun.message_id, post.content,
                                         view, files):
                 return {ref: begun, marker: None}
             for file in files:
                 file.reset()
             return None
         current = refs.get(ref)
-        where = self.clicks.target(table_id, seat_of(ref), body["user"],
-                                   current.message_id if current else None, body["content"])
+        where = self.clicks.target(table_id, seat_of(ref), post.user,
+                                   current.message_id if current else None, post.content)
         if where is None:
             return None
         placed = MessageRef(where.channel_id, where.message_id)
         log.debug("row %s.%s: in place into %s for %s (stamp %s)", table_id, row_id,
-                  where.message_id, ref, (body.get("view") or {}).get("stamp"))
+                  where.message_id, ref, getattr(post.view, "stamp", None))
         await self.store.remember_message(table_id, marker, placed)
         refs[marker] = placed
-        if await self.clicks.edit(where, body["content"], view, files):
+        if await self.clicks.edit(where, post.content, view, files):
             return {ref: placed, marker: None}
         # Refused, so nothing changed: the row goes by DM, and a restart must not redo the
         # edit (a message id of 0 says so; the row's deletion forgets the marker).
@@ -183,14 +183,14 @@ class InPlaceDelivery:
         await self.store.remember_message(table_id, marker, refs[marker])
         return None
 
-    async def turn(self, table_id: str, turn: dict[str, Any]) -> bool:
+    async def turn(self, table_id: str, turn: Turn) -> bool:
         """The turn of a seat whose DMs are closed, shown on the "Show my hand" view its
         person just answered on, instead of a ping in the channel. Nothing to make durable:
         after a crash the row is sent again, and this edit or the ping it replaces says the
         same."""
-        where = self.clicks.private_view(table_id, turn["seat"], turn["user"], turn["content"])
+        where = self.clicks.private_view(table_id, turn.seat, turn.user, turn.content)
         return where is not None and await self.clicks.edit(
-            where, turn["content"], build_view(turn["view"]), [])
+            where, turn.content, build_view(turn.view), [])
 
     async def strip(self, table_id: str, ref: str, where: MessageRef) -> bool:
         """A withdrawn prompt loses its buttons through the token of the click that was

@@ -17,11 +17,10 @@ import logging
 import multiprocessing
 import signal
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 import discord
 
-from bot.core.outbox import event_from_json
+from bot.core.outbox import Picture
 from bot.plugins import install_plugins
 from bot.present import i18n
 from bot.present.render import renderer_for
@@ -37,12 +36,11 @@ def _painter_started() -> None:
     install_plugins()
 
 
-def draw(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
-    """In the painter process: the pictures a body asks for, in the language the body was
-    written in (a row written before bodies said it: English)."""
-    events = [event_from_json(event) for event in picture["events"]]
-    with i18n.using(picture.get("locale")):
-        return renderer_for(picture["kind"]).images(events, picture["names"])
+def draw(picture: Picture) -> list[tuple[str, bytes]]:
+    """In the painter process: the pictures a message asks for, in the language the message
+    was written in (a row written before messages said it: English)."""
+    with i18n.using(picture.locale):
+        return renderer_for(picture.kind).images(list(picture.events), list(picture.names))
 
 
 class Painter:
@@ -54,9 +52,9 @@ class Painter:
             initializer=_painter_started,
         )
 
-    async def files(self, picture: dict[str, Any] | None) -> list[discord.File]:
+    async def files(self, picture: Picture | None) -> list[discord.File]:
         """Pictures are drawn off the event loop, and drawing failing never stops a message."""
-        if not picture:
+        if picture is None:
             return []
         try:
             images = await asyncio.get_running_loop().run_in_executor(self.pool, draw, picture)

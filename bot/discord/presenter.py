@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.core.between_deals import CashDesk
+from bot.core.outbox import Picture
 from bot.core.outcomes import NeedText, Private
 from bot.core.service import TableService
 from bot.discord import components
@@ -275,7 +276,7 @@ class Presenter:
             task.add_done_callback(self._pictures.discard)
 
     async def _attach_pictures(self, interaction: discord.Interaction,
-                               picture: dict[str, Any]) -> None:
+                               picture: Picture) -> None:
         files = await self.sender.painter.files(picture)
         if not files:
             return

@@ -8,16 +8,17 @@ sent again, and every new message carries a nonce made from its row, which Disco
 (`enforce_nonce`) uses to hand back the message it already made rather than post a copy.
 
 A seat's own answer outranks every prompt of the seat written before it: the click's step
-saves an `answered` row in the seat's queue (`bot.core.outbox.answered`), and this process
+saves an `Answered` row in the seat's queue (`bot.core.outbox.Answered`), and this process
 learns of the answer before the click is acknowledged (`Sender.answering`). From then on no
 older prompt of the seat is posted, or edited in with buttons: a queued one is dropped
 (`overtaken`), one being posted at that instant is taken back once Discord has it, and the
 click's answer waits for one being edited into the very message it answers on.
 
 This module keeps the order and the bookkeeping (which rows are done, which messages they
-made); what of a row still goes is `bot.discord.stale_rows`', a row put into a message just
-answered is `bot.discord.in_place`'s, its pictures `bot.discord.painter`'s and its buttons
-`bot.discord.views`'.
+made); it decodes each row's JSON once, as it reads it (`bot.core.outbox_json`), and works on
+the typed message from then on. What of a row still goes is `bot.discord.stale_rows`', a row
+put into a message just answered is `bot.discord.in_place`'s, its pictures
+`bot.discord.painter`'s and its buttons `bot.discord.views`'.
 """
 
 from __future__ import annotations
@@ -32,20 +33,19 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from bot.core.outbox import Body, pinged
+from bot.core.outbox import Answered, Edit, OutboxMessage, Post, Strip, Upsert, pinged
+from bot.core.outbox_json import embed_to_json, message_from_json
 from bot.core.outcomes import Private
 from bot.discord.delivery import Delivery, DiscordClient
 from bot.discord.in_place import InPlaceDelivery, in_place_marker
 from bot.discord.painter import Painter, box_pictures
 from bot.discord.stale_rows import (
     PromptStamp,
-    outdated,
-    overtaken,
+    answered_since,
     overtaken_news,
     queue_of,
     ref_of,
-    stale,
-    superseded,
+    what_goes,
 )
 from bot.discord.views import build_view
 from bot.store import MessageRef, PendingMessage, Store
@@ -66,6 +66,7 @@ ANSWER_WAIT = 10.0
 T = TypeVar("T")
 DmClosed = Callable[[str, int], Awaitable[bool]]
 Delivered = Callable[[str, list[str], float], Awaitable[None]]
+Queued = tuple[PendingMessage, OutboxMessage]  # a saved row, and the message it holds
 
 
 class Sender:
@@ -146,8 +147,8 @@ class Sender:
         try:
             while True:
                 self._again.discard(table_id)
-                rows = await self.store.pending_messages(table_id)
-                for where in dict.fromkeys(queue_of(row.body) for row in rows):
+                rows = await self._read(table_id)
+                for where in dict.fromkeys(queue_of(message) for _, message in rows):
                     self._start_worker(table_id, where)
                 if table_id not in self._again:
                     return
@@ -177,25 +178,19 @@ class Sender:
                 # The rows read now hold every answer saved so far (its `answered` row, or
                 # nothing older left to send): what memory kept for the pass before is moot.
                 self._answered.pop(key, None)
-                rows = [row for row in await self.store.pending_messages(table_id)
-                        if queue_of(row.body) == where]
-                # Every click leaves an `answered` row in its seat's queue; most often it is
+                rows = [(row, message) for row, message in await self._read(table_id)
+                        if queue_of(message) == where]
+                # Every click leaves an `Answered` row in its seat's queue; most often it is
                 # all there is, and needs no message refs.
                 refs = await self.store.message_refs(table_id) \
-                    if any(row.body["op"] != "answered" for row in rows) else {}
-                for index, row in enumerate(rows):
-                    later = rows[index + 1:]
-                    if row.body["op"] == "answered" or superseded(row.body, later):
-                        # A mark for the rows before it, or an edit a later row makes anyway.
+                    if any(not isinstance(message, Answered) for _, message in rows) else {}
+                for index, (row, message) in enumerate(rows):
+                    going = what_goes(table_id, message, [later for _, later in rows[index + 1:]],
+                                      self.prompt_stamp, self._answered.get(key))
+                    if going is None:
                         await self.store.message_delivered(row.id, row.table_id)
-                    elif overtaken(row.body, later, self._answered.get(key)):
-                        await self._deliver_overtaken(row, refs)
-                    elif outdated(row.body, later) or (
-                            self.prompt_stamp is not None and stale(row, self.prompt_stamp)):
-                        # Replaced, withdrawn or moved past: its news counts, not its buttons.
-                        await self._deliver_row(row, refs, {**row.body, "view": None})
                     else:
-                        await self._deliver_row(row, refs)
+                        await self._deliver_row(row, refs, going)
                 if key not in self._again:
                     return
         except Exception:
@@ -207,26 +202,30 @@ class Sender:
                 self._again.discard(key)
                 self._start_worker(table_id, where)
 
-    async def _deliver_overtaken(self, row: PendingMessage, refs: dict[str, MessageRef]) -> None:
-        """An overtaken prompt (`overtaken`): only what `overtaken_news` keeps of it goes."""
-        news = overtaken_news(row.body)
-        if news is None:
-            await self.store.message_delivered(row.id, row.table_id)
-        else:
-            await self._deliver_row(row, refs, news)
+    async def _read(self, table_id: str) -> list[Queued]:
+        """The table's saved rows, each decoded once, here. A row that holds no message
+        (none this code writes: a row from a version that is gone) cannot be sent, and is
+        dropped rather than hold its table's queue for ever."""
+        queued: list[Queued] = []
+        for row in await self.store.pending_messages(table_id):
+            try:
+                queued.append((row, message_from_json(row.body)))
+            except (KeyError, TypeError, ValueError):
+                log.error("dropping message %s of table %s, which holds no message: %r",
+                          row.id, row.table_id, row.body)
+                await self.store.message_delivered(row.id, row.table_id)
+        return queued
 
-    def _answered_since(self, table_id: str, body: Body) -> bool:
+    def _answered_since(self, table_id: str, message: OutboxMessage) -> bool:
         """Whether the seat of this prompt answered, as this process saw it saved, after the
         step the prompt shows (an answer it saw before reading the rows is in them)."""
-        step = body.get("step")
-        answered = self._answered.get((table_id, ref_of(body)))
-        return step is not None and answered is not None and answered > step
+        return answered_since(message, self._answered.get((table_id, ref_of(message))))
 
     @contextlib.contextmanager
-    def _editing_in_place(self, table_id: str, body: Body) -> Iterator[None]:
+    def _editing_in_place(self, table_id: str, message: OutboxMessage) -> Iterator[None]:
         """While a seat's prompt may be edited into the message its person answered on, an
         answer of theirs saved meanwhile waits before it is acknowledged (`answering`)."""
-        key = (table_id, queue_of(body))
+        key = (table_id, queue_of(message))
         if not key[1].startswith("prompt:"):
             yield
             return
@@ -240,7 +239,7 @@ class Sender:
                 del self._editing[key]
 
     async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef],
-                           body: Body | None = None) -> None:
+                           message: OutboxMessage) -> None:
         marker = in_place_marker(row.id)
         if row.attempts >= MAX_ATTEMPTS:
             log.error("giving up on message %s of table %s", row.id, row.table_id)
@@ -251,7 +250,7 @@ class Sender:
         await self.store.message_attempted(row.id)
         while True:
             try:
-                changed = await self._deliver(row.table_id, row.id, body or row.body, refs)
+                changed = await self._deliver(row.table_id, row.id, message, refs)
                 break
             except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
                 log.warning("Discord unreachable (%s); retrying message %s", error, row.id)
@@ -265,91 +264,92 @@ class Sender:
             else:
                 refs[ref] = value
 
-    async def _deliver(self, table_id: str, row_id: int, body: Body,
+    async def _deliver(self, table_id: str, row_id: int, message: OutboxMessage,
                        refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
-        op = body["op"]
-        ref = body.get("ref")
-        if op == "edit":
-            where = refs.get(ref or "")
+        if isinstance(message, Edit):
+            where = refs.get(message.ref)
             if where is not None:
-                await self.delivery.edit(where.channel_id, where.message_id, body["content"],
-                                         build_view(body.get("view")))
+                await self.delivery.edit(where.channel_id, where.message_id, message.content,
+                                         build_view(message.view))
             return {}
-        if op == "upsert":
-            where = refs.get(ref or "")
+        if isinstance(message, Upsert):
+            where = refs.get(message.ref)
             if where is None:
-                return await self._post(table_id, row_id, body, refs)
-            await self.delivery.edit(where.channel_id, where.message_id, body["content"],
-                                     build_view(body.get("view")))
+                return await self._post(table_id, row_id, Post(
+                    channel=message.channel, content=message.content, view=message.view,
+                    ref=message.ref, pings=message.pings), refs)
+            await self.delivery.edit(where.channel_id, where.message_id, message.content,
+                                     build_view(message.view))
             return {}
-        if op == "strip":
-            where = refs.get(ref or "")
-            if where is not None and not await self.in_place.strip(table_id, ref or "", where):
+        if isinstance(message, Strip):
+            where = refs.get(message.ref)
+            if where is not None and not await self.in_place.strip(table_id, message.ref, where):
                 await self.delivery.strip_components(where.channel_id, where.message_id)
-            return {ref: None} if ref else {}
-        return await self._post(table_id, row_id, body, refs)
+            return {message.ref: None}
+        if isinstance(message, Answered):  # a mark, never sent (`what_goes`)
+            return {}
+        return await self._post(table_id, row_id, message, refs)
 
-    async def _post(self, table_id: str, row_id: int, body: Body,
+    async def _post(self, table_id: str, row_id: int, post: Post,
                     refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
         nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
         placed: dict[str, MessageRef | None] | None = None
-        with self._editing_in_place(table_id, body):
-            if self._answered_since(table_id, body):  # answered while this row waited
-                news = overtaken_news(body)
+        with self._editing_in_place(table_id, post):
+            if self._answered_since(table_id, post):  # answered while this row waited
+                news = overtaken_news(post)
                 if news is None:
                     return {}
-                body = news
-            files = await self.painter.files(body.get("picture"))
-            view = build_view(body.get("view"))
-            if body.get("turn") and await self.in_place.turn(table_id, body["turn"]):
+                post = news
+            files = await self.painter.files(post.picture)
+            view = build_view(post.view)
+            if post.turn is not None and await self.in_place.turn(table_id, post.turn):
                 return {}
-            if body.get("user") is not None:
-                placed = await self.in_place.prompt(table_id, row_id, body, refs, view,
-                                                    files)
+            if post.user is not None:
+                placed = await self.in_place.prompt(table_id, row_id, post, refs, view, files)
         if placed is not None:
-            if body.get("clocks") and self.delivered is not None:
-                await self.delivered(table_id, body["clocks"], time.time())
+            if post.clocks and self.delivered is not None:
+                await self.delivered(table_id, list(post.clocks), time.time())
             return placed
-        embeds = [discord.Embed.from_dict(embed) for embed in body.get("embeds") or []]
+        embeds = [discord.Embed.from_dict(embed_to_json(embed)) for embed in post.embeds]
         box_pictures(embeds, files)
-        if body.get("user") is not None:
-            sent = await self.delivery.dm(body["user"], body["content"], view, files,
-                                          nonce=nonce)
+        if post.user is not None:
+            sent = await self.delivery.dm(post.user, post.content, view, files, nonce=nonce)
             log.debug("row %s: DM %s for %s (stamp %s, step %s)", nonce,
-                      sent.id if sent else None, ref_of(body),
-                      (body.get("view") or {}).get("stamp"), body.get("step"))
-            if sent is not None and self._answered_since(table_id, body):
+                      sent.id if sent else None, ref_of(post),
+                      getattr(post.view, "stamp", None), post.step)
+            if sent is not None and self._answered_since(table_id, post):
                 # Answered while this went out: taken back, so the message answered on stays
                 # the seat's prompt (not stripped, its ref kept) and no step-old buttons stay.
-                await self._take_back(sent, body)
+                await self._take_back(sent, post)
                 return {}
-            if sent is None and body.get("fallback") and \
-                    await self.dm_closed(table_id, body["user"]):
-                await self.delivery.channel(body["table_channel"], body["fallback"],
-                                                nonce=f"{nonce}f",
-                                                pings=pinged(body, fallback=True))
-        else:
-            sent = await self.delivery.channel(body["channel"], body["content"], view, files,
-                                               embeds, nonce=nonce, pings=pinged(body))
-        if sent is not None and body.get("clocks") and self.delivered is not None:
-            await self.delivered(table_id, body["clocks"], time.time())
-        if sent is None or not ref_of(body):
+            if sent is None and post.fallback and post.table_channel is not None and \
+                    await self.dm_closed(table_id, post.user):
+                await self.delivery.channel(post.table_channel, post.fallback,
+                                            nonce=f"{nonce}f",
+                                            pings=pinged(post, fallback=True))
+        elif post.channel is not None:
+            sent = await self.delivery.channel(post.channel, post.content, view, files,
+                                               embeds, nonce=nonce, pings=pinged(post))
+        else:  # never: a post goes to a user or a channel (`Post.__post_init__`)
             return {}
-        ref = ref_of(body)
-        old = refs.get(ref)
+        if sent is not None and post.clocks and self.delivered is not None:
+            await self.delivered(table_id, list(post.clocks), time.time())
+        if sent is None or not post.ref:
+            return {}
+        old = refs.get(post.ref)
         if old is not None and old.message_id != sent.id:
-            if body.get("previous") == "delete":
+            if post.previous == "delete":
                 await self.delivery.delete(old.channel_id, old.message_id)
-            elif body.get("previous") == "strip":
+            elif post.previous == "strip":
                 await self.delivery.strip_components(old.channel_id, old.message_id)
-        return {ref: MessageRef(sent.channel.id, sent.id)}
+        return {post.ref: MessageRef(sent.channel.id, sent.id)}
 
-    async def _take_back(self, sent: discord.Message, body: Body) -> None:
+    async def _take_back(self, sent: discord.Message, post: Post) -> None:
         """A prompt posted just as its seat answered: what `overtaken_news` would have kept
         of it stays (its pictures, without buttons); otherwise it is deleted."""
-        if overtaken_news(body) is None:
+        if overtaken_news(post) is None:
             await self.delivery.delete(sent.channel.id, sent.id)
-        elif body.get("view"):
+        elif post.view is not None:
             await self.delivery.strip_components(sent.channel.id, sent.id)
 
     async def close(self) -> None:

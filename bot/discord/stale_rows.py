@@ -1,84 +1,120 @@
-"""Which saved outbox rows are past sending, in full or in part, and where a row waits.
+"""Which saved outbox messages are past sending, in full or in part, and where a row waits.
 
-The sender (`bot.discord.sender`) reads a queue's rows and asks these rules, row by row, what
-of each still goes: nothing (`superseded`, or an `overtaken` prompt with no news), its news
-without its buttons (`outdated`, `stale`, `overtaken_news`), or all of it. They stand apart
-from the sender because they are pure: they read a row and the rows after it (and, for
-`stale`, the stamp the table has now), never Discord or the store, so they are tested alone
-(tests/bot/test_in_place.py) and what "stale" means is written in one place.
+The sender (`bot.discord.sender`) reads a queue's rows and asks `what_goes`, row by row, what
+of each still goes: nothing (`superseded`, a mark, or an `overtaken` prompt with no news), its
+news without its buttons (`outdated`, `stale`, `overtaken_news`), or all of it. The rules
+stand apart from the sender because they are pure: they read a message and the messages after
+it in its queue (and, for `stale`, the stamp the table has now), never Discord or the store,
+so they are tested alone (tests/bot/test_in_place.py) and what "stale" means is written in one
+place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from bot.core.outbox import Body, destination
-from bot.store import PendingMessage
+from bot.core.outbox import (
+    Answered,
+    Edit,
+    OutboxMessage,
+    Post,
+    PromptButtons,
+    Strip,
+    Upsert,
+    destination,
+)
 
 # A seat's buttons as the table has them now (its prompt's stamp), None if it has none.
 PromptStamp = Callable[[str, int], str | None]
 
 
-def superseded(body: Body, later: list[PendingMessage]) -> bool:
+def what_goes(table_id: str, message: OutboxMessage, later: Sequence[OutboxMessage],
+              prompt_stamp: PromptStamp | None = None,
+              answered: int | None = None) -> OutboxMessage | None:
+    """What of a queued message is still to be sent, given the messages after it in its
+    queue, the stamps the table has now (`prompt_stamp`) and the step of an answer of its
+    seat saved since the rows were read (`answered`): None for nothing (the row is done),
+    else the message itself or what is left of it."""
+    if isinstance(message, Answered) or superseded(message, later):
+        return None  # a mark for the rows before it, or an edit a later row makes anyway
+    if overtaken(message, later, answered):
+        return overtaken_news(message)
+    if isinstance(message, Post) and (outdated(message, later) or (
+            prompt_stamp is not None and stale(table_id, message, prompt_stamp))):
+        # Replaced, withdrawn or moved past: its news counts, not its buttons.
+        return replace(message, view=None)
+    return message
+
+
+def superseded(message: OutboxMessage, later: Sequence[OutboxMessage]) -> bool:
     """An edit whose message a later row rewrites anyway need not be sent: a burst of moves
     (AI seats) costs one edit of the board, not one per move."""
-    if body["op"] not in ("edit", "upsert") or not body.get("ref"):
+    if not isinstance(message, Edit | Upsert) or not message.ref:
         return False
-    return any(row.body.get("ref") == body["ref"] and row.body["op"] in ("edit", "upsert", "post")
+    return any(isinstance(row, Edit | Upsert | Post) and row.ref == message.ref
                for row in later)
 
 
-def outdated(body: Body, later: list[PendingMessage]) -> bool:
+def outdated(message: OutboxMessage, later: Sequence[OutboxMessage]) -> bool:
     """A seat's prompt that a later row of the same queue replaces or withdraws: sent
     late (its queue was held), it would arrive with buttons for a question already gone
     ("Nothing is awaited")."""
-    ref = body.get("ref")
-    if body["op"] != "post" or not ref or not str(ref).startswith("prompt:"):
+    ref = ref_of(message)
+    if not isinstance(message, Post) or not ref.startswith("prompt:"):
         return False
-    return any(row.body.get("ref") == ref and row.body["op"] in ("post", "strip")
-               for row in later)
+    return any(isinstance(row, Post | Strip) and row.ref == ref for row in later)
 
 
-def overtaken(body: Body, later: list[PendingMessage], answered: int | None = None) -> bool:
+def overtaken(message: OutboxMessage, later: Sequence[OutboxMessage],
+              answered: int | None = None) -> bool:
     """A seat's prompt written before the seat's own answer, which already showed it the
-    table as it was then, or later: an `answered` row after it in its queue (saved with the
+    table as it was then, or later: an `Answered` mark after it in its queue (saved with the
     answer's step, so this holds after a restart too), or `answered`, the step of an answer
     saved since the rows were read. Its buttons are out of date, and sent in place it would
     put an older view over that answer (seen when a quick player answers before the sender
     gets to a row of news for them, such as Sppoker's last call)."""
-    ref, step = ref_of(body), body.get("step")
-    if body["op"] != "post" or not ref.startswith("prompt:") or step is None:
+    ref = ref_of(message)
+    if not isinstance(message, Post) or not ref.startswith("prompt:") or message.step is None:
         return False
-    steps = [row.body["step"] for row in later
-             if row.body["op"] == "answered" and row.body.get("ref") == ref]
+    steps = [row.step for row in later if isinstance(row, Answered) and row.ref == ref]
+    step = message.step
     return any(mark > step for mark in [*steps, *([] if answered is None else [answered])])
 
 
-def overtaken_news(body: Body) -> Body | None:
+def answered_since(message: OutboxMessage, answered: int | None) -> bool:
+    """Whether `answered`, the step of an answer of the message's seat, came after the step
+    its prompt shows (a row saved before rows had steps: never)."""
+    return isinstance(message, Post) and message.step is not None and answered is not None \
+        and answered > message.step
+
+
+def overtaken_news(message: OutboxMessage) -> Post | None:
     """What is left to send of an overtaken prompt: a picture in it is news the answer did
     not draw, so it goes as a new DM without buttons (and names no message); else nothing."""
-    if not body.get("picture"):
+    if not isinstance(message, Post) or message.picture is None:
         return None
-    return {**body, "view": None, "ref": None, "clocks": []}
+    return replace(message, view=None, ref=None, clocks=())
 
 
-def stale(row: PendingMessage, prompt_stamp: PromptStamp) -> bool:
+def stale(table_id: str, message: OutboxMessage, prompt_stamp: PromptStamp) -> bool:
     """A seat's prompt whose buttons the table no longer takes (a clock moved it on while
     the row waited its turn to be sent): its news still counts, its buttons would only be
     refused as out of date."""
-    ref, view = ref_of(row.body), row.body.get("view") or {}
-    if row.body["op"] != "post" or not ref.startswith("prompt:") or "stamp" not in view:
+    ref = ref_of(message)
+    if not isinstance(message, Post) or not ref.startswith("prompt:") \
+            or not isinstance(message.view, PromptButtons):
         return False
-    now = prompt_stamp(row.table_id, seat_of(ref))
-    return now is not None and now != view["stamp"]
+    now = prompt_stamp(table_id, seat_of(ref))
+    return now is not None and now != message.view.stamp
 
 
-def queue_of(body: Body) -> str:
+def queue_of(message: OutboxMessage) -> str:
     """The queue a row waits in (`bot.core.outbox.destination`); a closed-DM seat's turn waits
     with that seat's prompts, not behind the channel's narration, as it may go in place."""
-    if body.get("turn"):
-        return f"prompt:{body['turn']['seat']}"
-    return destination(body)
+    if isinstance(message, Post) and message.turn is not None:
+        return f"prompt:{message.turn.seat}"
+    return destination(message)
 
 
 def seat_of(ref: str) -> int:
@@ -86,6 +122,6 @@ def seat_of(ref: str) -> int:
     return int(ref.split(":", 1)[1])
 
 
-def ref_of(body: Body) -> str:
+def ref_of(message: OutboxMessage) -> str:
     """The name of the message a row writes, "" when it names none."""
-    return str(body.get("ref") or "")
+    return message.ref or ""

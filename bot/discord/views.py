@@ -1,6 +1,6 @@
 """The buttons of a saved message: the view an outbox body names, built into discord.py's.
 
-A row's body names its view as data (`bot.core.outbox.ViewSpec`: a table's buttons, or a seat's
+A row's message names its view as data (`bot.core.outbox.ViewSpec`: a table's buttons, or a seat's
 prompt with its stamp), so that it can wait in the store and be built after a restart. Building it
 is the sender's business (and the in-place edits' it makes), not the presenter's, which answers
 interactions with views it builds itself from `bot.discord.components`; it stands apart so that the
@@ -8,22 +8,18 @@ sender needs nothing of the presenter. """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import discord
 
-from bot.core.outbox import PromptButtons, ViewSpec, view_from_json
+from bot.core.outbox import PromptButtons, ViewSpec
 from bot.discord import components
 from bot.present import i18n
 
 
-def build_view(spec: Mapping[str, Any] | None) -> discord.ui.View | None:
-    """The view an outbox body names (`bot.core.outbox.ViewSpec`, as saved); built fresh, so
-    it needs nothing from before a restart."""
-    if not spec:
+def build_view(view: ViewSpec | None) -> discord.ui.View | None:
+    """The view an outbox message names (`bot.core.outbox.ViewSpec`); built fresh, so it
+    needs nothing from before a restart."""
+    if view is None:
         return None
-    view = view_from_json(spec)
     with i18n.using(view.locale):
         return _build_view(view)
 

@@ -29,7 +29,9 @@ class LoggedAction:
 
 @dataclass(frozen=True)
 class PendingMessage:
-    """An outbox row not yet delivered."""
+    """An outbox row not yet delivered. Its `body` is the message as JSON, which the store
+    keeps and hands back as it is: the sender decodes it (`bot.core.outbox_json`), as this
+    layer knows nothing of the core's values."""
 
     id: int
     table_id: str

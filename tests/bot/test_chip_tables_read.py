@@ -13,6 +13,7 @@ import random
 import pytest
 
 from bot.core import narration
+from bot.core.outbox import Edit, Post
 from bot.core.table import Seat, Table
 from bot.core.table_text import board_text, private_text, waiting_line
 from bot.present.images import Row
@@ -208,7 +209,8 @@ def test_a_dealers_choice_deal_names_its_game_on_the_board_and_in_the_dms() -> N
     assert board_text(table).startswith("**Dealer's Choice · Spew** — ")
     assert private_text(table, 1, game.prompt(1)).startswith("**Dealer's Choice · Spew** in ")
     [warned, *_] = narration.warning(table, [min(game.to_act)], 1.7e9)
-    assert "your time at Dealer's Choice · Spew runs out" in str(warned["content"])
+    assert isinstance(warned, Post)
+    assert "your time at Dealer's Choice · Spew runs out" in warned.content
 
 
 def test_a_cash_tables_end_says_what_each_player_won_or_lost() -> None:
@@ -219,8 +221,9 @@ def test_a_cash_tables_end_says_what_each_player_won_or_lost() -> None:
         step(game)
     table.stacks = [130, 80, 90]
     [post, *_] = narration.closed(table, "Ann ended the table.", tell_channel=True)
+    assert isinstance(post, Post)
     assert "The 3 deals played to the end stand; each player's chips won or lost: " \
-        "Ann +30 · Bob -20 · Cid -10." in str(post["content"])
+        "Ann +30 · Bob -20 · Cid -10." in post.content
 
 
 def test_an_aborted_cash_table_says_its_finished_deals_stand() -> None:
@@ -228,8 +231,8 @@ def test_an_aborted_cash_table_says_its_finished_deals_stand() -> None:
     table = table_for(game, "badugi", [110, 90, 100])
     table.bought, table.deals = [100, 100, 100], 2  # the second deal is under way
     bodies = narration.closed(table, "this table was aborted.", tell_channel=False)
-    [board] = [body for body in bodies if body.get("ref") == "board" or body["op"] == "edit"]
-    text = str(board.get("content"))
+    [board] = [body for body in bodies if isinstance(body, Edit)]
+    text = board.content
     assert "The deal played to the end stands; each player's chips won or lost: " \
         "Ann +10 · Bob -10 · Cid +0." in text
     assert "The deal under way counts as never dealt" in text

@@ -1,19 +1,17 @@
 """When a prompt may replace the private view its person just answered on
 (`bot/discord/in_place.py`), and which queued prompts go out without their buttons, or not at all
-(`bot.discord.sender.outdated`, `overtaken`)."""
+(`bot.discord.stale_rows`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 import discord
 
-from bot.core import outbox as messages
-from bot.core.outbox import strip as withdraw
+from bot.core.outbox import Answered, Picture, Post, Strip, prompt_view
 from bot.discord.in_place import RECENT_SECONDS, InPlace
 from bot.discord.stale_rows import outdated, overtaken, overtaken_news, stale
 from bot.present.render import MAX_CONTENT
-from bot.store import PendingMessage
 from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser
 
 
@@ -75,22 +73,18 @@ def test_a_click_on_show_my_hand_takes_a_closed_dm_seat_s_turn_not_a_dm_prompt()
     assert place.private_view("t1", 2, 7, "text") is None
 
 
-def row(number: int, body: dict[str, Any]) -> PendingMessage:
-    return PendingMessage(number, "t1", body, 0)
-
-
-def prompt(seat: int, step: int | None = None) -> dict[str, Any]:
-    return messages.post(user=7, content="your turn", ref=f"prompt:{seat}", previous="strip",
-                         view=messages.prompt_view("t1", seat, "a", None), step=step)
+def prompt(seat: int, step: int | None = None) -> Post:
+    return Post(user=7, content="your turn", ref=f"prompt:{seat}", previous="strip",
+                view=prompt_view("t1", seat, "a", None), step=step)
 
 
 def test_a_queued_prompt_replaced_or_withdrawn_later_is_outdated() -> None:
-    assert outdated(prompt(1), [row(2, prompt(1))])
-    assert outdated(prompt(1), [row(2, withdraw("prompt:1"))])
-    assert not outdated(prompt(1), [row(2, prompt(2))])
+    assert outdated(prompt(1), [prompt(1)])
+    assert outdated(prompt(1), [Strip("prompt:1")])
+    assert not outdated(prompt(1), [prompt(2)])
     assert not outdated(prompt(1), [])
-    channel = messages.post(channel=5, content="news", ref="board")
-    assert not outdated(channel, [row(2, channel)])
+    channel = Post(channel=5, content="news", ref="board")
+    assert not outdated(channel, [channel])
 
 
 def test_a_queued_prompt_written_before_its_seat_answered_is_overtaken() -> None:
@@ -99,7 +93,7 @@ def test_a_queued_prompt_written_before_its_seat_answered_is_overtaken() -> None
     over the answer the guest already sees (they were refused as out of date). The guest's
     step leaves an `answered` mark in its queue, saved with it (so a restart knows too); an
     answer saved after the rows were read is passed in (`answered`)."""
-    mark = row(9, messages.answered(1, 2))
+    mark = Answered(1, 2)
     assert not overtaken(prompt(1, step=1), [])  # nobody answered yet
     assert overtaken(prompt(1, step=1), [mark])
     assert overtaken(prompt(1, step=1), [], answered=2)
@@ -107,17 +101,18 @@ def test_a_queued_prompt_written_before_its_seat_answered_is_overtaken() -> None
     assert not overtaken(prompt(1, step=3), [mark], answered=2)  # news after the answer
     assert not overtaken(prompt(0, step=1), [mark])  # another seat's prompt
     assert not overtaken(prompt(1), [mark], answered=2)  # a row saved before rows had steps
-    board = messages.post(channel=5, content="news", ref="board")
+    board = Post(channel=5, content="news", ref="board")
     assert not overtaken(board, [mark], answered=2)
     assert not outdated(prompt(1, step=1), [mark])  # a mark replaces nothing by itself
 
 
 def test_an_overtaken_prompt_keeps_only_its_pictures_without_buttons() -> None:
     assert overtaken_news(prompt(1, step=1)) is None
-    pictured = prompt(1, step=1) | {"picture": {"kind": "sppoker"}, "clocks": ["last-1-1"]}
+    pictured = replace(prompt(1, step=1), picture=Picture("sppoker", (), (), "en"),
+                       clocks=("last-1-1",))
     news = overtaken_news(pictured)
-    assert news is not None and news["picture"] == pictured["picture"]
-    assert (news["view"], news["ref"], news["clocks"]) == (None, None, [])
+    assert news is not None and news.picture == pictured.picture
+    assert (news.view, news.ref, news.clocks) == (None, None, ())
 
 
 def test_a_queued_prompt_the_table_moved_past_is_stale() -> None:
@@ -127,12 +122,12 @@ def test_a_queued_prompt_the_table_moved_past_is_stale() -> None:
     def stamp(table: str, seat: int) -> str | None:
         return now.get(table, {}).get(seat)
 
-    assert not stale(row(1, prompt(1)), stamp)  # the buttons carry stamp "a", still current
+    assert not stale("t1", prompt(1), stamp)  # the buttons carry stamp "a", still current
     now["t1"][1] = "b"
-    assert stale(row(1, prompt(1)), stamp)
+    assert stale("t1", prompt(1), stamp)
     now["t1"][1] = "-"  # the prompt was withdrawn
-    assert stale(row(1, prompt(1)), stamp)
-    assert not stale(row(1, prompt(0)), stamp)  # unknown seat: sent as it is
+    assert stale("t1", prompt(1), stamp)
+    assert not stale("t1", prompt(0), stamp)  # unknown seat: sent as it is
     now.clear()  # the table ended or is another process's
-    assert not stale(row(1, prompt(1)), stamp)
-    assert not stale(row(1, messages.post(channel=5, content="news", ref="board")), stamp)
+    assert not stale("t1", prompt(1), stamp)
+    assert not stale("t1", Post(channel=5, content="news", ref="board"), stamp)

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from bot.core import narration
 from bot.core.chips import Bank
-from bot.core.outbox import Body, pinged
+from bot.core.outbox import Edit, OutboxMessage, Post, Upsert, pinged
 from bot.core.replays import EVERYONE, PlayedGame, frame_text
 from bot.core.table import Seat, Table, TableError
 from bot.core.table_text import board_text, lobby_text, private_text
@@ -226,16 +226,18 @@ def test_every_template_shows_hostile_fields_inert(locale: str) -> None:
 pytestmark = pytest.mark.usefixtures("game_renderers")  # the games' own renderers
 
 
-def body_texts(body: Body) -> Iterator[tuple[str, Collection[int]]]:
-    """Every text of a body with the pings it allows: content, embeds, a DM's fallback in
+def body_texts(body: OutboxMessage) -> Iterator[tuple[str, Collection[int]]]:
+    """Every text of a message with the pings it allows: content, embeds, a DM's fallback in
     the channel, a closed-DM player's turn shown in place."""
-    yield body.get("content") or "", pinged(body)
-    for embed in body.get("embeds") or []:
-        yield f"{embed.get('title', '')}\n{embed.get('description', '')}", ()
-    if body.get("fallback"):
-        yield body["fallback"], pinged(body, fallback=True)
-    if body.get("turn"):
-        yield body["turn"]["content"], ()
+    yield (body.content if isinstance(body, Post | Edit | Upsert) else ""), pinged(body)
+    if not isinstance(body, Post):
+        return
+    for embed in body.embeds:
+        yield f"{embed.title}\n{embed.description}", ()
+    if body.fallback:
+        yield body.fallback, pinged(body, fallback=True)
+    if body.turn:
+        yield body.turn.content, ()
 
 
 def seat_count(kind: str) -> int:
@@ -266,7 +268,7 @@ def start(table: Table, seed: int) -> None:
         table.stacks, table.bought, table.deal_stacks, table.deals = stacks, stacks, stacks, 1
 
 
-def play(table: Table, seed: int) -> tuple[list[Body], list[Move]]:
+def play(table: Table, seed: int) -> tuple[list[OutboxMessage], list[Move]]:
     """A whole game (a chip game's deal) by random legal moves, AI moves and time-outs, with
     every body the narrator writes on the way, a warning now and then included."""
     rng, ai_rng = random.Random(seed), random.Random(seed + 1)
@@ -322,11 +324,11 @@ def test_every_message_of_a_whole_game_shows_hostile_names_inert(kind: str,
         bodies += narration.closed(table, msg("The table was cancelled by {name}.",
                                              name=HOSTILE[1]), tell_channel=True)
         for body in bodies:
-            assert set(body.get("pings") or ()) <= set(table.dm_closed)
+            assert set(pinged(body)) <= set(table.dm_closed)
             texts += body_texts(body)
-            picture = body.get("picture")
+            picture = body.picture if isinstance(body, Post) else None
             if picture:  # pictures draw the names as chosen, cleaned: no backslashes
-                assert picture["names"] == [seat.name for seat in table.seats]
+                assert list(picture.names) == [seat.name for seat in table.seats]
         with i18n.using(locale):
             texts += [(private_text(table, seat, None), ()) for seat in range(len(table.seats))]
             texts += [(board_text(table), table.dm_closed)]

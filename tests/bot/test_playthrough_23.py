@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 
 from bot.core import cash_table, narration
+from bot.core.outbox import Post
 from bot.core.table import Seat, Table
 from bot.core.table_text import private_text
 from bot.present import i18n, render
@@ -89,7 +90,8 @@ def test_a_dealers_choice_showdown_has_the_picture_the_game_has_at_its_own_table
     events = play_out(game)
     assert any(event.kind == "deal_end" for event in events)
     [post, *_] = narration.public_events(table, events)
-    assert post["picture"] is not None and post["picture"]["kind"] == "dealers_choice"
+    assert isinstance(post, Post) and post.picture is not None
+    assert post.picture.kind == "dealers_choice"
     drawn: list[Row] = []
 
     def capture(rows: list[Row], **_: object) -> bytes:

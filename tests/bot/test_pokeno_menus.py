@@ -10,7 +10,7 @@ import random
 import discord
 import pytest
 
-from bot.core.outbox import prompt_from_json, prompt_to_json
+from bot.core.outbox_json import prompt_from_json, prompt_to_json
 from bot.core.outcomes import action_for
 from bot.core.table import Table
 from bot.core.table_text import private_text
