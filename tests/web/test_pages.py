@@ -521,3 +521,21 @@ async def test_the_page_cache_reads_once_per_latest_game() -> None:
     with pytest.raises(RuntimeError):
         await cache.get(("other",), 1, broken)
     assert await cache.get(("other",), 1, read) == 4  # a failure is not kept
+
+
+async def test_members_pages_without_log_in_stop_the_web_process(tmp_path: Path) -> None:
+    import asyncio
+    import sys
+
+    path = tmp_path / "bot.sqlite3"
+    writer = await Store.open(path)
+    await writer.set_guild_setting(MEMBERS, "web", "members")
+    await writer.close()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "web", cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={"PATH": "/usr/bin:/bin", "DATABASE": str(path), "WEB_PORT": "1",
+             "DISCORD_CLIENT_ID": "42", "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    _, err = await asyncio.wait_for(process.communicate(), timeout=120)
+    assert process.returncode == 2
+    assert "set WEB_SECRET, DISCORD_CLIENT_SECRET" in err.decode()
