@@ -29,7 +29,8 @@ Callers import from here only: the `Store` and everything they build or receive
 * one module per concern: `chips` (moving chips) and `ledger` (reading the books), `games`
   (finished games, leaderboards, stats) and `ratings`, `tables` (snapshots, set-aside
   tables), `outbox` (messages to send, the action log), `leases` (shards),
-  `guild_settings` and `players`.
+  `guild_settings` and `players`; `tournaments` (their state, tables, messages and places;
+  a tournament table's result is written by `finish_table` with its game).
 """
 
 from __future__ import annotations
@@ -79,6 +80,14 @@ from bot.store.rows import (
     table_account,
 )
 from bot.store.tables import TableRows
+from bot.store.tournaments import (
+    TournamentBoardRow,
+    TournamentConflictError,
+    TournamentMessage,
+    TournamentPlace,
+    TournamentRow,
+    TournamentTable,
+)
 from bot.store.web_reads import WebReads
 
 __all__ = [
@@ -117,6 +126,12 @@ __all__ = [
     "Store",
     "StoreError",
     "TableChips",
+    "TournamentBoardRow",
+    "TournamentConflictError",
+    "TournamentMessage",
+    "TournamentPlace",
+    "TournamentRow",
+    "TournamentTable",
     "member_account",
     "table_account",
     "utc_now",

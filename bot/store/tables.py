@@ -29,6 +29,7 @@ from bot.store.rows import (
     SnapshotRow,
     table_account,
 )
+from bot.store.tournaments import TournamentRows
 
 # A table's snapshot, new or a later version of the same table (never another channel's or
 # game's: then it returns no row). Parameters: table id, guild, channel, kind, snapshot, time.
@@ -65,7 +66,7 @@ SELECT version FROM snapshot
 """
 
 
-class TableRows(GameRecords, OutboxRows):
+class TableRows(GameRecords, OutboxRows, TournamentRows):
     """Unfinished tables: a snapshot per table, written with what its step did to chips,
     scores and the outbox; snapshots that cannot load are set aside, never fatal."""
 
@@ -152,6 +153,9 @@ class TableRows(GameRecords, OutboxRows):
             await self._require_empty_table(conn, record.guild_id, table_id)
             await self._insert_step_rows(conn, table_id, messages, actions, stamp,
                                          record.guild_id)
+            # A tournament's table: its result goes to the tournament with the game.
+            tournament = await self._tournament_table_finished(conn, table_id, game_id, record)
+        self._tournament_result_committed(tournament)
         return SaveResult(version=None, game_id=game_id, balances=balances)
 
     async def _save_step_in_one_statement(
