@@ -18,8 +18,9 @@ from bot.settings import SettingsError
 from bot.store import Store, StoreError
 from bot.wordlists import data_dir_words
 from engine.words import set_word_source
-from web.app import Config, make_app
+from web.app import Config
 from web.settings import WebSettings, load_web_settings
+from web.site import make_app
 
 EXIT_CONFIG = 2
 log = logging.getLogger("web")

@@ -308,26 +308,3 @@ def environment() -> jinja2.Environment:
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M")
     env.filters["percent"] = lambda value: f"{value:.0%}"
     return env
-
-
-def make_app(store: Store, config: Config, *, secret: str | None = None,
-             rate: float = 20.0, burst: int = 60) -> web.Application:
-    """The whole site over an open store (read-only in production: `Store.open_read_only`).
-    Without `secret` nobody can log in, so members-only servers answer 503."""
-    from web import live, oauth, pages, replay  # the routes' modules build on this one
-
-    app = web.Application(middlewares=[error_pages, rate_limited])
-    app[STORE] = store
-    app[CONFIG] = config
-    app[JINJA] = environment()
-    app[LIMITER] = RateLimit(rate, burst)
-    app[CACHE] = PageCache()
-    if secret:
-        app[SIGNER] = Signer(secret)
-    app.on_response_prepare.append(security_headers)
-    pages.setup(app)
-    replay.setup(app)
-    live.setup(app)
-    oauth.setup(app)
-    app.router.add_static("/static/", STATIC, append_version=False)
-    return app

@@ -13,6 +13,7 @@ row: a list of games reads its games, then all their seats at once.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -350,7 +351,7 @@ async def _sqlite_read_only(path: Path) -> SqliteReaders:
 
 async def _postgres_read_only(url: str) -> PostgresDatabase:
     """A pool whose every transaction is read-only (the server refuses any write)."""
-    import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
+    asyncpg: Any = importlib.import_module("asyncpg")  # untyped: it ships no type information
 
     errors = (asyncpg.PostgresError, asyncpg.InterfaceError)
     try:

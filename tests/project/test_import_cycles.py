@@ -12,7 +12,7 @@ from graphlib import CycleError, TopologicalSorter
 
 import grimp
 
-PACKAGES = ("engine", "bot", "cogs", "loopback")
+PACKAGES = ("engine", "bot", "cogs", "loopback", "web")
 
 
 def import_graph() -> dict[str, set[str]]:

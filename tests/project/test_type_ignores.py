@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("bot", "cogs", "engine")
+CHECKED = ("bot", "cogs", "engine", "web")
 MOST = 3
 IGNORE = re.compile(r"#\s*type:\s*ignore(\[[^\]]*\])?")
 # What follows the ignore on its line: a comment that says why (`# ...: no request hook`).

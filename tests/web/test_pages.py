@@ -26,8 +26,9 @@ from engine.games import GAMES
 from engine.notation import parse
 from tests.support.guessing import Guessing
 from tests.support.leaks import held
-from web.app import CSP, Config, make_app
+from web.app import CSP, Config
 from web.session import SESSION_COOKIE, Session, Signer
+from web.site import make_app
 
 GUILD, OTHER, OFF, MEMBERS = 1001, 1002, 1003, 1004
 CHANNEL = 50
