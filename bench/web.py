@@ -40,9 +40,7 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +60,7 @@ from bot.store.outbox import LoggedAction
 from engine.game import Action, GameResult
 from tests.support.finished_games import play
 from tests.support.play import new_game, options_for
+from tests.support.web_process import web_process
 
 ROOT = Path(__file__).resolve().parent.parent
 GUILD = 900_000_000_000_000_001
@@ -239,47 +238,13 @@ async def count_rows(store: Store) -> dict[str, int]:
 # --- the web process -------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextlib.asynccontextmanager
-async def web_process(database: str, log: Path) -> AsyncIterator[str]:
-    """`python -m web` on the database, until the block ends; its base URL."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_", "DISCORD_"))}
-    env |= {"DATABASE": database, "WEB_HOST": "127.0.0.1", "WEB_PORT": str(port),
-            "WEB_RATE": "100000", "WEB_BURST": "100000", "LOG_LEVEL": "WARNING",
-            "PYTHONPATH": str(ROOT)}
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "web"], cwd=ROOT, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        async with aiohttp.ClientSession() as session:
-            while True:
-                if process.poll() is not None:
-                    raise RuntimeError(f"python -m web stopped (exit {process.returncode}): "
-                                       f"{log.read_text(errors='replace')[-2000:]}")
-                with contextlib.suppress(aiohttp.ClientError):
-                    async with session.get(f"{base}/") as response:
-                        if response.status == 200:
-                            break
-                if time.monotonic() > deadline:
-                    raise RuntimeError("python -m web did not answer within 120 s")
-                await asyncio.sleep(0.2)
+async def serving(database: str, log: Path) -> AsyncIterator[str]:
+    """`python -m web` on the database, its per-client rate limit raised: every client here
+    is 127.0.0.1, and a limit would only measure itself."""
+    async with web_process(database, log, env={"WEB_RATE": "100000", "WEB_BURST": "100000",
+                                               "LOG_LEVEL": "WARNING"}) as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 # --- the clients ---------------------------------------------------------------------------
@@ -382,7 +347,7 @@ async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dic
                   file=sys.stderr)
         rng = random.Random(args.seed + 1)
         results: dict[str, Any] = {}
-        async with web_process(database, work / f"web-{backend}.log") as base:
+        async with serving(database, work / f"web-{backend}.log") as base:
             warm = page_urls(filled, rng, args.warmup)
             for urls in warm.values():
                 await measure(base, urls, args.clients)

@@ -22,6 +22,7 @@ the browser tests are also what shows that the pages work under that policy.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import weakref
@@ -136,6 +137,18 @@ async def page(browser_context: BrowserContext) -> AsyncIterator[Page]:
         f"{response.status} {response.request.method} {response.url}")
         if response.status >= 400 and not response.url.endswith("/favicon.ico") else None)
     yield opened
+
+
+async def wait_until(page: Page, expression: str, timeout: float = 30.0) -> None:
+    """Until the JavaScript `expression` is true in the page. Playwright's own
+    `wait_for_function` polls with an eval inside the page, which the site's policy
+    (`script-src 'self'`, no 'unsafe-eval') refuses; each `evaluate` here comes through the
+    DevTools protocol instead, which the policy does not govern."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await page.evaluate(expression):
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"{expression} still false on {page.url} after {timeout:.0f} s")
+        await asyncio.sleep(0.1)
 
 
 def page_problems(page: Page) -> list[str]:

@@ -72,7 +72,7 @@ def test_a_missing_browser_fails_where_it_is_required(monkeypatch: pytest.Monkey
 async def test_axe_reports_serious_problems_under_the_strict_policy(
         page: harness.Page, site: str, tmp_path: Path) -> None:
     await page.goto(f"{site}/good")
-    await page.wait_for_function("document.getElementById('said').textContent === 'ran'")
+    await harness.wait_until(page, "document.getElementById('said').textContent === 'ran'")
     await harness.assert_accessible(page)
     assert harness.page_problems(page) == []
 
