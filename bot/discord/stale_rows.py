@@ -35,7 +35,7 @@ def what_goes(table_id: str, message: OutboxMessage, later: Sequence[OutboxMessa
     """What of a queued message is still to be sent, given the messages after it in its
     queue, the stamps the table has now (`prompt_stamp`) and the step of an answer of its
     seat saved since the rows were read (`answered`): None for nothing (the row is done),
-    else the message itself or what is left of it."""
+    else the message itself, unchanged (the very object), or what is left of it."""
     if isinstance(message, Answered) or superseded(message, later):
         return None  # a mark for the rows before it, or an edit a later row makes anyway
     if overtaken(message, later, answered):
@@ -80,13 +80,6 @@ def overtaken(message: OutboxMessage, later: Sequence[OutboxMessage],
     steps = [row.step for row in later if isinstance(row, Answered) and row.ref == ref]
     step = message.step
     return any(mark > step for mark in [*steps, *([] if answered is None else [answered])])
-
-
-def answered_since(message: OutboxMessage, answered: int | None) -> bool:
-    """Whether `answered`, the step of an answer of the message's seat, came after the step
-    its prompt shows (a row saved before rows had steps: never)."""
-    return isinstance(message, Post) and message.step is not None and answered is not None \
-        and answered > message.step
 
 
 def overtaken_news(message: OutboxMessage) -> Post | None:
