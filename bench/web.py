@@ -60,7 +60,7 @@ from bot.store.outbox import LoggedAction
 from engine.game import Action, GameResult
 from tests.support.finished_games import play
 from tests.support.play import new_game, options_for
-from tests.support.web_process import web_process
+from tests.support.web_process import WebProcess, web_process
 
 ROOT = Path(__file__).resolve().parent.parent
 GUILD = 900_000_000_000_000_001
@@ -94,7 +94,7 @@ class PoolGame:
 
 @dataclass
 class Filled:
-    """What the filler wrote, for the clients to ask for."""
+    """What the store holds, for the clients to ask for."""
 
     players: list[int]
     games: list[tuple[str, int]]  # (table id, moves)
@@ -150,8 +150,8 @@ def table_ids(rng: random.Random) -> Iterator[str]:
 
 
 async def fill(store: Store, *, players: int, games: int, pool_size: int, seed: int,
-               progress: bool) -> Filled:
-    """The server's history, written as the bot writes it."""
+               progress: bool) -> float:
+    """The server's history, written as the bot writes it; the seconds it took."""
     rng = random.Random(seed)
     started = time.perf_counter()
     pool = play_pool(pool_size, rng)
@@ -163,7 +163,6 @@ async def fill(store: Store, *, players: int, games: int, pool_size: int, seed: 
     ids = table_ids(rng)
     begin = datetime(2026, 1, 1, tzinfo=UTC)
     span = timedelta(days=330) / max(games, 1)
-    written: list[tuple[str, int]] = []
     for n in range(games):
         game = pool[n % len(pool)]
         humans = game.seats - (1 if game.seats > 2 and rng.random() < 1 / 7 else 0)
@@ -186,15 +185,14 @@ async def fill(store: Store, *, players: int, games: int, pool_size: int, seed: 
         actions = [LoggedAction(step, seat, action, stamp)
                    for step, (seat, action) in enumerate(game.log, start=1)]
         await store.finish_table(table, record, actions=actions, now=finished)
-        written.append((table, len(actions)))
         if progress and (n + 1) % 1000 == 0:
             print(f"  {n + 1:,} games written ({time.perf_counter() - started:.0f} s)",
                   file=sys.stderr)
     day = begin + timedelta(days=331)
     for user in users:
         await store.claim_daily(GUILD, user, rng.randint(10, 500), now=day)
-    tables = await leave_tables_playing(store, pool, users, names, rng, ids)
-    return Filled(users, written, tables, time.perf_counter() - started)
+    await leave_tables_playing(store, pool, users, names, rng, ids)
+    return time.perf_counter() - started
 
 
 async def leave_tables_playing(store: Store, pool: list[PoolGame], users: list[int],
@@ -239,12 +237,12 @@ async def count_rows(store: Store) -> dict[str, int]:
 
 
 @contextlib.asynccontextmanager
-async def serving(database: str, log: Path) -> AsyncIterator[str]:
+async def serving(database: str, log: Path) -> AsyncIterator[WebProcess]:
     """`python -m web` on the database, its per-client rate limit raised: every client here
     is 127.0.0.1, and a limit would only measure itself."""
     async with web_process(database, log, env={"WEB_RATE": "100000", "WEB_BURST": "100000",
-                                               "LOG_LEVEL": "WARNING"}) as base:
-        yield base
+                                               "LOG_LEVEL": "WARNING"}) as served:
+        yield served
 
 
 # --- the clients ---------------------------------------------------------------------------
@@ -334,12 +332,16 @@ async def measure(base: str, urls: list[str], clients: int) -> Measured:
 
 
 async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    async with database_for(backend, work) as database:
+    async with database_for(backend, work, reuse=args.reuse) as (database, filled_before):
         store = await Store.open(database)
         try:
-            filled = await fill(store, players=args.players, games=args.games,
-                                pool_size=args.pool, seed=args.seed, progress=not args.json)
-            filled.rows = await count_rows(store)
+            seconds = 0.0
+            if not filled_before:
+                seconds = await fill(store, players=args.players, games=args.games,
+                                     pool_size=args.pool, seed=args.seed,
+                                     progress=not args.json)
+            filled = await read_back(store)
+            filled.seconds = seconds
         finally:
             await store.close()
         if not args.json:
@@ -347,33 +349,56 @@ async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dic
                   file=sys.stderr)
         rng = random.Random(args.seed + 1)
         results: dict[str, Any] = {}
-        async with serving(database, work / f"web-{backend}.log") as base:
+        async with serving(database, work / f"web-{backend}.log") as served:
             warm = page_urls(filled, rng, args.warmup)
             for urls in warm.values():
-                await measure(base, urls, args.clients)
+                await measure(served.url, urls, args.clients)
             for kind, urls in page_urls(filled, rng, args.requests).items():
-                results[kind] = (await measure(base, urls, args.clients)).summary(
+                results[kind] = (await measure(served.url, urls, args.clients)).summary(
                     TARGETS_MS[kind])
-        return {"fill_s": round(filled.seconds, 1), "rows": filled.rows, "pages": results}
+                served.check()  # a page that brought the process down is no figure
+        return {"fill_s": round(filled.seconds, 1), "reused": filled_before,
+                "rows": filled.rows, "pages": results}
+
+
+async def read_back(store: Store) -> Filled:
+    """What the store holds for the clients to ask for: its players, each game's table id
+    and number of moves, the tables playing (a reused database's too)."""
+    async with store._read() as conn:
+        players = [int(row["user_id"]) for row in await conn.fetch_all(
+            "SELECT user_id FROM players ORDER BY user_id", ())]
+        games = [(str(row["table_id"]), int(row["moves"])) for row in await conn.fetch_all(
+            "SELECT table_id, max(step) AS moves FROM table_actions"
+            " WHERE table_id IN (SELECT table_id FROM games WHERE guild_id = ?)"
+            " GROUP BY table_id", (GUILD,))]
+        tables = [str(row["table_id"]) for row in await conn.fetch_all(
+            "SELECT table_id FROM table_snapshots WHERE guild_id = ?", (GUILD,))]
+    return Filled(players, games, tables, 0.0, await count_rows(store))
 
 
 @contextlib.asynccontextmanager
-async def database_for(backend: str, work: Path) -> AsyncIterator[str]:
+async def database_for(backend: str, work: Path, *, reuse: bool
+                       ) -> AsyncIterator[tuple[str, bool]]:
+    """The database to fill, and whether it is filled already (`--reuse` of a kept SQLite
+    file, or of DATABASE's PostgreSQL database)."""
     if backend == "sqlite":
         path = work / "web-bench.sqlite3"
+        if reuse and path.exists():
+            yield str(path), True
+            return
         for old in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
             old.unlink(missing_ok=True)  # a kept folder's last run: start from nothing
-        yield str(path)
+        yield str(path), False
         return
     configured = os.environ.get("DATABASE", "")
     if configured.startswith(("postgresql://", "postgres://")):
-        yield configured
+        yield configured, reuse
         return
     from tests.support.postgres import start_server
 
     server = start_server()
     try:
-        yield await server.fresh_database()
+        yield await server.fresh_database(), False
     finally:
         server.stop()
 
@@ -427,8 +452,13 @@ def main(argv: list[str] | None = None) -> int:
                         default=["sqlite", "postgresql"])
     parser.add_argument("--seed", type=int, default=25)
     parser.add_argument("--keep", help="write the databases and logs here, and keep them")
+    parser.add_argument("--reuse", action="store_true",
+                        help="measure the database a last run left in --keep (or DATABASE's) "
+                             "as it is, without filling it again")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
+    if args.reuse and not (args.keep or os.environ.get("DATABASE", "").startswith("postgres")):
+        parser.error("--reuse needs --keep DIR (SQLite) or DATABASE (PostgreSQL)")
     if args.players < max(max(c) for c in KINDS.values()):
         parser.error("--players must be at least the largest table (4)")
     report = asyncio.run(main_async(args))

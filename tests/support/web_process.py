@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
@@ -26,10 +27,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@dataclass
+class WebProcess:
+    """A running `python -m web`: its address, and whether it still runs."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def check(self) -> None:
+        """Raise, with the end of its output, if the process has stopped."""
+        if self.process.poll() is not None:
+            raise RuntimeError(f"python -m web stopped (exit {self.process.returncode}): "
+                               f"{self.log.read_text(errors='replace')[-2000:]}")
+
+
 @contextlib.asynccontextmanager
 async def web_process(database: Path | str, log: Path, *, env: Mapping[str, str] = {},
-                      timeout: float = 120.0) -> AsyncIterator[str]:
-    """The web process on `database` (its output in `log`) until the block ends; its base URL.
+                      timeout: float = 120.0) -> AsyncIterator[WebProcess]:
+    """The web process on `database` (its output in `log`) until the block ends.
     `env` adds settings (DISCORD_CLIENT_ID, WEB_RATE ...); the caller's WEB_* and DISCORD_*
     are not inherited, so only what is given here is set."""
     port = free_port()
@@ -41,13 +57,12 @@ async def web_process(database: Path | str, log: Path, *, env: Mapping[str, str]
         process = subprocess.Popen([sys.executable, "-m", "web"], cwd=ROOT, env=environ,
                                    stdout=out, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL)
+    running = WebProcess(base, process, log)
     try:
         deadline = time.monotonic() + timeout
         async with aiohttp.ClientSession() as session:
             while True:
-                if process.poll() is not None:
-                    raise RuntimeError(f"python -m web stopped (exit {process.returncode}): "
-                                       f"{log.read_text(errors='replace')[-2000:]}")
+                running.check()
                 with contextlib.suppress(aiohttp.ClientError):
                     async with session.get(f"{base}/") as response:
                         if response.status == 200:
@@ -55,7 +70,7 @@ async def web_process(database: Path | str, log: Path, *, env: Mapping[str, str]
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"python -m web did not answer within {timeout:.0f} s")
                 await asyncio.sleep(0.2)
-        yield base
+        yield running
     finally:
         process.terminate()
         try:

@@ -75,9 +75,10 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
                    "DISCORD_OAUTH_AUTHORIZE": f"{discord.server.url}/oauth2/authorize",
                    "WEB_RATE": "1000", "WEB_BURST": "1000"}
             async with web_process(database, tmp_path / "web.log", env=env,
-                                   timeout=patient(60)) as url:
-                oauth.redirect_uris.append(f"{url}/oauth/callback")
-                yield Site(discord, bot, url)
+                                   timeout=patient(60)) as served:
+                oauth.redirect_uris.append(f"{served.url}/oauth/callback")
+                yield Site(discord, bot, served.url)
+                served.check()  # it served the whole test
         finally:
             await bot.stop()
         discord.assert_no_rejected()
