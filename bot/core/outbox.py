@@ -38,7 +38,7 @@ from engine.i18n import Msg
 Previous = Literal["delete", "strip", "keep"]
 
 
-# A view's labels are in the language current when its body is made (its readers').
+# A view's labels are in the language current when its message is made (its readers').
 
 
 @dataclass(frozen=True)

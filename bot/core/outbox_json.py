@@ -89,7 +89,7 @@ def prompt_from_json(data: Mapping[str, Any]) -> Prompt:
 
 
 def view_to_json(view: ViewSpec) -> dict[str, Any]:
-    """A view as an outbox body holds it (the format saved rows already have)."""
+    """A view as an outbox row holds it (the format saved rows already have)."""
     if isinstance(view, PromptButtons):
         return {"type": "prompt", "table": view.table, "seat": view.seat, "stamp": view.stamp,
                 "prompt": prompt_to_json(view.prompt) if view.prompt is not None else None,
@@ -98,7 +98,7 @@ def view_to_json(view: ViewSpec) -> dict[str, Any]:
 
 
 def view_from_json(data: Mapping[str, Any]) -> ViewSpec:
-    """The view a body names; the inverse of `view_to_json`.
+    """The view a row names; the inverse of `view_to_json`.
 
     >>> spec = PromptButtons("ab12", 1, "3", None, "en")
     >>> view_from_json(view_to_json(spec)) == spec

@@ -1,4 +1,4 @@
-"""The buttons of a saved message: the view an outbox body names, built into discord.py's.
+"""The buttons of a saved message: the view an outbox message names, built into discord.py's.
 
 A row's message names its view as data (`bot.core.outbox.ViewSpec`: a table's buttons, or a seat's
 prompt with its stamp), so that it can wait in the store and be built after a restart. Building it
