@@ -13,6 +13,7 @@ import sys
 
 from aiohttp import web
 
+from bot import wordlists
 from bot.plugins import install_plugins
 from bot.settings import SettingsError
 from bot.store import Store, StoreError
@@ -66,6 +67,7 @@ async def serve(settings: WebSettings) -> int:
             print(problem, file=sys.stderr)
             return EXIT_CONFIG
         install_plugins()  # each game's renderer: the boards look as in Discord
+        wordlists.install(settings.data_dir)  # a word game's table is restored with its words
         # A word game's snapshot loads its word finder: the bot's lists (DATA_DIR), as the
         # bot's own `replay` command reads them (a live Sppoker table failed without them).
         set_word_source(data_dir_words())

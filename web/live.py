@@ -70,11 +70,22 @@ async def _table(request: web.Request, guild: Guild) -> tuple[int, TableState]:
     if found is None:
         raise web.HTTPNotFound()
     version, snapshot = found
+    table = restored(snapshot)
+    if table is None:
+        raise web.HTTPNotFound()
+    return version, table
+
+
+def restored(snapshot: dict[str, Any]) -> TableState | None:
+    """A table from its snapshot, as the bot restores it; None (logged) for one that cannot
+    be shown, so a page or an event stream never fails half-way on it."""
     try:
-        return version, TableState.from_dict(snapshot)
-    except ValueError as error:
-        log.warning("table %s cannot be shown: %s", table_id, error)
-        raise web.HTTPNotFound() from None
+        table = TableState.from_dict(snapshot)
+        board(table)  # drawing it too: what the page and the stream will do with it
+    except Exception:
+        log.warning("table %s cannot be shown", snapshot.get("table_id"), exc_info=True)
+        return None
+    return table
 
 
 async def table_page(request: web.Request) -> web.Response:
@@ -122,9 +133,10 @@ async def table_events(request: web.Request) -> web.StreamResponse:
                 if found is None:
                     continue
                 version, snapshot = found
-                await response.write(_event("board", _cards_shown(
-                    board(TableState.from_dict(snapshot)))))
-                quiet = 0.0
+                moved = restored(snapshot)
+                if moved is not None:
+                    await response.write(_event("board", _cards_shown(board(moved))))
+                    quiet = 0.0
             else:
                 quiet += config.poll_seconds
                 if quiet >= config.keepalive_seconds:

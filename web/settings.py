@@ -9,6 +9,8 @@ first request.
 ...                       env_file=None)
 >>> s.port, s.url
 (9000, 'https://cards.example.org')
+>>> load_web_settings({"DATABASE": "/srv/dc/bot.sqlite3"}, env_file=None).data_dir.as_posix()
+'/srv/dc'
 >>> load_web_settings({"WEB_PORT": "web"}, env_file=None)
 Traceback (most recent call last):
 ...
@@ -26,6 +28,7 @@ from pathlib import Path
 from bot.settings import (
     DEFAULT_DATABASE,
     SettingsError,
+    _data_dir,
     _database,
     _log_level,
     _url,
@@ -50,6 +53,8 @@ class WebSettings:
     secrets left out of `repr` so the settings can be logged."""
 
     database: Path | str = DEFAULT_DATABASE
+    #: DATA_DIR, as the bot's: where the bot keeps the word lists a word game's table needs.
+    data_dir_setting: Path | None = None
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     #: WEB_URL without a trailing slash: the public address links and OAuth2 redirects use.
@@ -63,6 +68,16 @@ class WebSettings:
     #: WEB_RATE and WEB_BURST: each client's token bucket (requests a second, and at once).
     rate: float = DEFAULT_RATE
     burst: int = DEFAULT_BURST
+
+    @property
+    def data_dir(self) -> Path:
+        """The bot's data folder (`bot.settings.Settings.data_dir`'s rule): DATA_DIR, else
+        the SQLite file's folder, else the project's data/."""
+        if self.data_dir_setting is not None:
+            return self.data_dir_setting
+        if isinstance(self.database, Path):
+            return self.database.parent
+        return DEFAULT_DATABASE.parent
 
     @property
     def can_log_in(self) -> bool:
@@ -98,6 +113,7 @@ def load_web_settings(environ: Mapping[str, str] | None = None,
                             f"shown under OAuth2 in the Developer Portal), not {client_id!r}.")
     return WebSettings(
         database=_database(get("DATABASE")),
+        data_dir_setting=_data_dir(get("DATA_DIR")),
         host=get("WEB_HOST") or DEFAULT_HOST,
         port=_port(get("WEB_PORT")),
         url=url.rstrip("/") if url else None,
