@@ -44,7 +44,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -267,7 +267,7 @@ def page_urls(filled: Filled, rng: random.Random, count: int) -> dict[str, list[
             return f"{g}/replay/{table}/step/{step}.png" + (f"?as={who}" if who else "")
         return f"{g}/replay/{table}?step={step}" + (f"&as={who}" if who else "")
 
-    makers = {
+    makers: dict[str, Callable[[], str]] = {
         "home": lambda: f"{g}",
         "leaderboard": board,
         "player": lambda: f"{g}/player/{rng.choice(filled.players)}",

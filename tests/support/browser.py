@@ -40,8 +40,9 @@ INSTALL_HINT = "./dev test installs it (apt chromium, pip playwright, npm axe-co
 
 try:  # the test extras: a checkout installed without them still collects
     from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+    HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - ./dev test installs it
-    async_playwright = None  # type: ignore[assignment]
+    HAVE_PLAYWRIGHT = False
 
 _LOAD_FAILED = "Failed to load resource"
 #: Each open page's console errors and uncaught exceptions, as they come.
@@ -71,7 +72,7 @@ def axe_path() -> Path | None:
 
 def missing() -> str | None:
     """What of the browser set-up is not installed, in words; None when all of it is."""
-    if async_playwright is None:
+    if not HAVE_PLAYWRIGHT:
         return "Playwright for Python is not installed"
     if chromium_path() is None:
         return "Debian's chromium is not installed (no `chromium` on PATH)"

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -31,7 +32,6 @@ from tests.e2e.helpers import wait_dm_button
 from tests.support import browser as harness
 from tests.support.autoplay import HAND_LINE, POKER_LABEL, AutoPlayer, open_table
 from tests.support.browser import (
-    Page,
     assert_accessible,
     page_problems,
     screenshot,
@@ -39,6 +39,9 @@ from tests.support.browser import (
 )
 from tests.support.patience import AnsweredDiscord, patient
 from tests.support.web_process import web_process
+
+if TYPE_CHECKING:  # the test extras' Playwright: imported only where it runs
+    from playwright.async_api import Page
 
 pytestmark = pytest.mark.e2e
 
@@ -100,8 +103,9 @@ async def checked(page: Page, name: str) -> None:
 
 
 async def page_cards(page: Page, selector: str) -> list[str]:
-    return await page.eval_on_selector_all(
+    found: list[str] = await page.eval_on_selector_all(
         f"{selector} [data-card]", "nodes => nodes.map(n => n.getAttribute('data-card'))")
+    return found
 
 
 async def step_of(page: Page) -> int:

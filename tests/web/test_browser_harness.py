@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from tests.support import browser as harness
+
+if TYPE_CHECKING:  # the test extras' Playwright: imported only where it runs
+    from playwright.async_api import Page
 
 CSP = ("default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; "
        "frame-ancestors 'none'")
@@ -70,7 +74,7 @@ def test_a_missing_browser_fails_where_it_is_required(monkeypatch: pytest.Monkey
 
 
 async def test_axe_reports_serious_problems_under_the_strict_policy(
-        page: harness.Page, site: str, tmp_path: Path) -> None:
+        page: Page, site: str, tmp_path: Path) -> None:
     await page.goto(f"{site}/good")
     await harness.wait_until(page, "document.getElementById('said').textContent === 'ran'")
     await harness.assert_accessible(page)
