@@ -128,5 +128,5 @@ async def test_the_board_counts_events_won_and_best_places(store: Store) -> None
                                                                    ("Bo", 3, 1, 1)]
     assert await store.tournament_board(G, "poke") == []
     assert await store.tournament_board(G + 1) == []
-    places = await store.tournament_places(tid)
-    assert [(p.player, p.place) for p in places] == [("1", 1), ("ai", 2), ("2", 3)]
+    final = await store.tournament_places(tid)
+    assert [(p.player, p.place) for p in final] == [("1", 1), ("ai", 2), ("2", 3)]

@@ -1,0 +1,180 @@
+"""What a tournament says: its sign-up message, each round's pairings, each table's result,
+the standings (text and picture) and the final podium, in the reader's language.
+
+Called inside `i18n.using(locale)` (the server's language when the message is written); the
+words are the bot's catalogue's, the names made inert (`bot.present.inert`). A message to
+post is a JSON body (`{"text": ..., "picture": ...}`) written with the change that says it
+(`bot.store.tournaments`); a picture is described by its rows, drawn when it is posted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.present import i18n
+from bot.present.inert import inert
+from bot.present.tournament_pictures import BracketMatch, StandingRow, bracket_png, standings_png
+from engine.games import GAMES
+from engine.tournaments import Format, Tournament
+from engine.tournaments.records import Round, Table
+
+__all__ = [
+    "body",
+    "draw_picture",
+    "final_text",
+    "format_name",
+    "pairings_text",
+    "result_text",
+    "signup_text",
+    "standings_body",
+    "standings_text",
+]
+
+
+def format_name(format_: Format) -> str:
+    if format_ is Format.ELIMINATION:
+        return i18n.t("single elimination")
+    if format_ is Format.ROUND_ROBIN:
+        return i18n.t("round robin")
+    return i18n.t("Swiss")
+
+
+def points(value: float) -> str:
+    """A score as the tables show it: 1, 1½, ½."""
+    whole, half = divmod(round(value * 2), 2)
+    if not half:
+        return str(whole)
+    return "½" if whole == 0 else f"{whole}½"
+
+
+def name_of(t: Tournament, player: str) -> str:
+    entrant = t.entrants.get(player)
+    return player if entrant is None else entrant.name
+
+
+def body(text: str, picture: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"text": text, "picture": picture}
+
+
+def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | None) -> str:
+    """The sign-up message: what is played, when, who has joined, and what to press."""
+    title = GAMES[kind].title
+    config = t.config
+    lines = [i18n.t("🏆 **Tournament of {title}**: {format}, tables of {seats}, organised by "
+                    "<@{organiser}>.", title=title, format=format_name(config.format),
+                    seats=config.seats, organiser=organiser_id)]
+    if config.format is Format.SWISS and config.rounds:
+        lines.append(i18n.t("Rounds: {n}.", n=config.rounds))
+    if t.status == "signup":
+        if start_at is not None:
+            stamp = int(start_at)
+            lines.append(i18n.t("Starts <t:{stamp}:f> (<t:{stamp}:R>), or when the organiser "
+                                "presses **Start**.", stamp=stamp))
+        else:
+            lines.append(i18n.t("Starts when the organiser presses **Start**."))
+    elif t.status == "running":
+        lines.append(i18n.t("The tournament has started: round {n}.", n=t.round_number))
+    else:
+        lines.append(i18n.t("The tournament is over."))
+    names = [inert(e.name) + (" 🤖" if e.ai else "") for e in t.entrants.values()]
+    lines.append(i18n.t("Players ({n}): {names}", n=len(names), names=", ".join(names) or "—"))
+    if t.status == "signup":
+        lines.append(i18n.t("Press **Join** to play, **Leave** to change your mind."))
+    return "\n".join(lines)
+
+
+def pairings_text(t: Tournament, round_: Round, threads: dict[int, int]) -> str:
+    """A round's tables (each with its thread) and byes."""
+    lines = [i18n.t("**Round {n}**", n=round_.number)]
+    for table in round_.tables:
+        players = i18n.t(" v ").join(inert(name_of(t, p)) for p in table.players)
+        thread = threads.get(table.number)
+        where = f" — <#{thread}>" if thread else ""
+        lines.append(i18n.t("Table {n}: {players}", n=table.number, players=players) + where)
+    for bye in round_.byes:
+        if bye.walkover:
+            lines.append(i18n.t("{name} has a walkover ({points} points).",
+                                name=inert(name_of(t, bye.player)), points=points(bye.points)))
+        else:
+            lines.append(i18n.t("{name} has a bye ({points} points).",
+                                name=inert(name_of(t, bye.player)), points=points(bye.points)))
+    return "\n".join(lines)
+
+
+def result_text(t: Tournament, round_number: int, table: Table, aborted: bool) -> str:
+    """A table's result: its players by place, what each scored."""
+    if table.places is None:
+        return ""
+    scored = table.points()
+    order = sorted(range(len(table.players)), key=lambda i: (table.places or ())[i])
+    parts = [i18n.t("{place}. {name} ({points})", place=table.places[i],
+                    name=inert(name_of(t, table.players[i])),
+                    points=points(scored.get(table.players[i], 0.0))) for i in order]
+    head = i18n.t("Round {round}, table {n}:", round=round_number, n=table.number)
+    text = f"{head} {', '.join(parts)}"
+    if table.forfeits:
+        text += " " + i18n.t("Forfeited: {names}.", names=", ".join(
+            inert(name_of(t, p)) for p in table.forfeits))
+    if aborted:
+        text += " " + i18n.t("(The table was aborted: nobody there scored.)")
+    return text
+
+
+def standings_text(t: Tournament, limit: int = 20) -> str:
+    lines = []
+    for s in t.standings()[:limit]:
+        line = i18n.t("{place}. {name} — {points}", place=s.place,
+                      name=inert(name_of(t, s.player)), points=points(s.score))
+        if t.config.format is not Format.ELIMINATION:
+            line += " " + i18n.t("(Buchholz {b})", b=points(s.buchholz))
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def standings_body(t: Tournament, title: str, text: str) -> dict[str, Any]:
+    """The standings: the text and the picture's rows (and an elimination's bracket)."""
+    elimination = t.config.format is Format.ELIMINATION
+    rows = [[s.place, name_of(t, s.player), points(s.score),
+             "" if elimination else points(s.buchholz)] for s in t.standings()]
+    headings = [i18n.t("Place"), i18n.t("Player"), i18n.t("Score"),
+                "" if elimination else i18n.t("Buchholz")]
+    picture: dict[str, Any] = {"kind": "standings", "title": title, "headings": headings,
+                               "rows": rows}
+    if elimination:
+        picture["bracket"] = [
+            [i18n.t("Round {n}", n=r.number),
+             [[[name_of(t, p) for p in table.players],
+               _winner(t, table)] for table in r.tables]
+             + [[[name_of(t, bye.player), None], name_of(t, bye.player)] for bye in r.byes]]
+            for r in t.rounds]
+    return body(f"{title}\n{text}", picture)
+
+
+def _winner(t: Tournament, table: Table) -> str | None:
+    if table.places is None:
+        return None
+    best = min(table.places)
+    return name_of(t, table.players[table.places.index(best)])
+
+
+def final_text(t: Tournament) -> str:
+    """The closing note: the podium."""
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    podium = [f"{medals[s.place]} {inert(name_of(t, s.player))} ({points(s.score)})"
+              for s in t.standings() if s.place in medals]
+    head = i18n.t("🏆 **The tournament is over!**") if not t.ended else \
+        i18n.t("🏆 **The tournament was ended by the organiser.**")
+    return "\n".join([head, *podium])
+
+
+def draw_picture(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
+    """A body's pictures as (file name, PNG), drawn when the message is posted."""
+    rows = [StandingRow(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in picture["rows"]]
+    files = [("standings.png", standings_png(str(picture["title"]),
+                                             [str(h) for h in picture["headings"]], rows))]
+    if picture.get("bracket"):
+        rounds = [(str(name), [BracketMatch(tuple(players), winner)
+                               for players, winner in matches])
+                  for name, matches in picture["bracket"]]
+        files.append(("bracket.png", bracket_png(str(picture["title"]), rounds)))
+    return files
