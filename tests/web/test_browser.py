@@ -13,7 +13,8 @@ people play through the loopback Discord.
   member they are not, is refused (403); after logging out the page asks for log-in again.
 
 Every page runs axe-core (no serious or critical violation), shows no console error (a
-Content-Security-Policy refusal is one), and is saved to docs/screenshots/.
+Content-Security-Policy refusal is one), and is saved as a screenshot (.cache/screenshots, or
+docs/screenshots with DC_SCREENSHOTS=docs/screenshots).
 """
 
 from __future__ import annotations
