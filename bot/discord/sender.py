@@ -8,13 +8,11 @@ sent again, and every new message carries a nonce made from its row, which Disco
 (`enforce_nonce`) uses to hand back the message it already made rather than post a copy.
 
 A seat's own answer outranks every prompt of the seat written before it: the click's step
-saves an `Answered` row in the seat's queue (`bot.core.outbox.Answered`), in the same commit.
-From then on no older prompt of the seat is posted, or edited in with buttons: a queued one
-is dropped (`bot.discord.stale_rows.overtaken`), the seat's queue is read again right before
-a prompt is posted and right after (an answer saved meanwhile: the prompt is taken back once
-Discord has it), and the click's answer waits for a prompt being edited into the very
-message it answers on (`Sender.answering`). What the sender knows of answers is in the store,
-not in its memory, so a restart or another process changes nothing.
+saves an `Answered` row in the seat's queue (`bot.core.outbox.Answered`), and this process
+learns of the answer before the click is acknowledged (`Sender.answering`). From then on no
+older prompt of the seat is posted, or edited in with buttons: a queued one is dropped
+(`overtaken`), one being posted at that instant is taken back once Discord has it, and the
+click's answer waits for one being edited into the very message it answers on.
 
 This module keeps the order and the bookkeeping (which rows are done, which messages they
 made); it decodes each row's JSON once, as it reads it (`bot.core.outbox_json`), and works on
@@ -35,16 +33,7 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from bot.core.outbox import (
-    Answered,
-    Edit,
-    OutboxMessage,
-    Post,
-    Strip,
-    Upsert,
-    pinged,
-    prompt_ref,
-)
+from bot.core.outbox import Answered, Edit, OutboxMessage, Post, Strip, Upsert, pinged
 from bot.core.outbox_json import embed_to_json, message_from_json
 from bot.core.outcomes import Private
 from bot.discord.delivery import Delivery, DiscordClient
@@ -98,9 +87,11 @@ class Sender:
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
         self._closing = False  # no new sending once `close` began: the rows wait in the store
-        # Per prompt queue (table, "prompt:<seat>"): the in-place edit of a prompt under way,
-        # which an answer of its seat waits for (a synchronisation, not a state: nothing of
-        # it outlives the edit).
+        # Per prompt queue (table, "prompt:<seat>"): the latest step its seat answered at, as
+        # this process saw it saved while the queue's worker was running (its rows may have
+        # been read before that save, without the `answered` row); and the in-place edit of a
+        # prompt under way, which that answer waits for.
+        self._answered: dict[tuple[str, str], int] = {}
         self._editing: dict[tuple[str, str], asyncio.Event] = {}
 
     def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
@@ -110,14 +101,16 @@ class Sender:
 
     async def answering(self, work: Awaitable[T]) -> T:
         """`work`, the service call of a click, in order with the seat's prompts: once it has
-        saved an answer (a `Private`, with its `Answered` mark), a prompt being edited into
-        the seat's DM message at this instant has landed before this returns and the click
-        is acknowledged (else the edit could cover the answer with step-old buttons). No
-        prompt posted after the save has buttons older than the answer: the sender reads
-        the mark in the store (`_answered_at`)."""
+        saved an answer (a `Private`, at its step), no prompt of the seat written before that
+        step is sent any more, and a prompt being edited into the seat's DM message at this
+        instant has landed before this returns and the click is acknowledged (else the edit
+        could cover the answer with step-old buttons). Called in the click's own task, so
+        this process knows of the answer from the moment its step is saved."""
         outcome = await work
         if isinstance(outcome, Private):
-            key = (outcome.table_id, prompt_ref(outcome.seat))
+            key = (outcome.table_id, f"prompt:{outcome.seat}")
+            if key in self._workers:  # a pass that read its rows before the save may be on
+                self._answered[key] = max(outcome.step, self._answered.get(key, outcome.step))
             editing = self._editing.get(key)
             if editing is not None:
                 try:
@@ -180,6 +173,9 @@ class Sender:
         try:
             while True:
                 self._again.discard(key)
+                # The rows read now hold every answer saved so far (its `answered` row, or
+                # nothing older left to send): what memory kept for the pass before is moot.
+                self._answered.pop(key, None)
                 rows = [(row, message) for row, message in await self._read(table_id)
                         if queue_of(message) == where]
                 # Every click leaves an `Answered` row in its seat's queue; most often it is
@@ -188,7 +184,7 @@ class Sender:
                     if any(not isinstance(message, Answered) for _, message in rows) else {}
                 for index, (row, message) in enumerate(rows):
                     going = what_goes(table_id, message, [later for _, later in rows[index + 1:]],
-                                      self.prompt_stamp)
+                                      self.prompt_stamp, self._answered.get(key))
                     if going is None:
                         await self.store.message_delivered(row.id, row.table_id)
                     else:
@@ -199,6 +195,7 @@ class Sender:
             log.exception("sending failed for table %s (%s)", table_id, where)
         finally:
             self._workers.pop(key, None)
+            self._answered.pop(key, None)
             if key in self._again:
                 self._again.discard(key)
                 self._start_worker(table_id, where)
@@ -217,15 +214,13 @@ class Sender:
                 await self.store.message_delivered(row.id, row.table_id)
         return queued
 
-    async def _answered_at(self, table_id: str, post: Post) -> int | None:
-        """The latest step its seat's answers were saved at, as the seat's queue holds them
-        now (its `Answered` marks), for a seat's prompt that shows a step; None when there is
-        none, or for any other message (which no answer makes stale: nothing is read)."""
-        if post.step is None or not ref_of(post).startswith("prompt:"):
-            return None
-        steps = [message.step for _, message in await self._read(table_id)
-                 if isinstance(message, Answered) and message.ref == post.ref]
-        return max(steps, default=None)
+    def _left_of(self, table_id: str, post: Post) -> OutboxMessage | None:
+        """What is left of a prompt once the answers of its seat this process saw saved since
+        its queue was read are counted (`stale_rows.what_goes`; the very `post` if they change
+        nothing). Asked with no await between it and what it decides, so that the person
+        cannot answer the prompt itself in between, which would make it look overtaken."""
+        return what_goes(table_id, post, [],
+                         answered=self._answered.get((table_id, ref_of(post))))
 
     @contextlib.contextmanager
     def _editing_in_place(self, table_id: str, message: OutboxMessage) -> Iterator[None]:
@@ -301,8 +296,7 @@ class Sender:
         nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
         placed: dict[str, MessageRef | None] | None = None
         with self._editing_in_place(table_id, post):
-            # Answered while this row waited, since its queue was read: what is left of it.
-            left = what_goes(table_id, post, [], answered=await self._answered_at(table_id, post))
+            left = self._left_of(table_id, post)  # answered while this row waited
             if not isinstance(left, Post):
                 return {}
             post = left
@@ -323,9 +317,8 @@ class Sender:
             log.debug("row %s: DM %s for %s (stamp %s, step %s)", nonce,
                       sent.id if sent else None, ref_of(post),
                       getattr(post.view, "stamp", None), post.step)
-            left = post if sent is None else what_goes(
-                table_id, post, [], answered=await self._answered_at(table_id, post))
-            if sent is not None and left is not post:
+            left = post if sent is None else self._left_of(table_id, post)
+            if left is not post and sent is not None:
                 # Answered while this went out: taken back, so the message answered on stays
                 # the seat's prompt (not stripped, its ref kept) and no step-old buttons stay.
                 await self._take_back(sent, post, left)
