@@ -87,6 +87,8 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: GLOBAL_RATE_LIMIT: the bot's requests a second in all (Discord raises it for some bots).
     global_rate_limit: int = DEFAULT_GLOBAL_RATE_LIMIT
+    #: WEB_URL: the servers' web page (`python -m web`) as people open it, for link buttons.
+    web_url: str | None = None
 
     @property
     def data_dir(self) -> Path:
@@ -160,6 +162,7 @@ def load_settings(
         shard_count=shard_count,
         shard_ids=shard_ids,
         global_rate_limit=_global_rate_limit(get("GLOBAL_RATE_LIMIT")),
+        web_url=_web_url(get("WEB_URL")),
     )
 
 
@@ -341,6 +344,12 @@ def _log_level(raw: str | None) -> str:
         choices = ", ".join(LOG_LEVELS[:-1]) + f" or {LOG_LEVELS[-1]}"
         raise SettingsError(f"LOG_LEVEL must be one of {choices}, not {raw!r}.")
     return level
+
+
+def _web_url(raw: str | None) -> str | None:
+    """WEB_URL without a trailing slash, so a page's path is added to it as it is."""
+    checked = _url("WEB_URL", raw, ("http", "https"))
+    return checked.rstrip("/") if checked else None
 
 
 def _url(name: str, raw: str | None, schemes: tuple[str, ...]) -> str | None:

@@ -18,13 +18,13 @@ from bot.core.replays import recent_games
 from bot.core.validation import OneOf
 from bot.discord.app import DealersChoiceBot, bot_of
 from bot.discord.responses import Answer, answer_in_time, in_time, update_clicked
+from bot.discord.web_links import WebLinks
 from bot.present import i18n
 from bot.present.i18n import t, t_n
 from bot.present.inert import inert
 from bot.store import LeaderboardOrder, LeaderboardRow, Store
 from bot.store.skill import BASE, SCALE, RatingRow
 from cogs.common import Option
-from cogs.web_links import web_button
 from engine.games import GAMES
 from engine.i18n import N_
 
@@ -77,18 +77,20 @@ def leaderboard_line(row: LeaderboardRow, solitaire: bool = False) -> str:
 
 
 async def leaderboard_page(
-    store: Store, guild_id: int, kind: str, order: str, page: int
+    store: Store, guild_id: int, kind: str, order: str, page: int,
+    links: WebLinks | None = None,
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One page of a server's leaderboard, with buttons to page and to change the order.
     The all-games board has no points and no ratings (each game counts and rates its own
     way), so neither their columns nor their orders: asked for, it is ordered by wins.
     In the server's language (the board is public)."""
     with i18n.using(await i18n.load_guild_locale(store, guild_id)):
-        return await _leaderboard_page(store, guild_id, kind, order, page)
+        return await _leaderboard_page(store, guild_id, kind, order, page,
+                                       links or WebLinks(store, None))
 
 
 async def _leaderboard_page(
-    store: Store, guild_id: int, kind: str, order: str, page: int
+    store: Store, guild_id: int, kind: str, order: str, page: int, links: WebLinks
 ) -> tuple[discord.Embed, discord.ui.View]:
     game_kind = None if kind == "all" else kind
     orders = orders_for(kind)
@@ -125,8 +127,8 @@ async def _leaderboard_page(
                              tag="n"))
     for key, label in orders.items() if len(orders) > 1 else ():  # no choice, no buttons
         view.add_item(PageButton(kind, key, 0, t(label), disabled=key == order, row=1))
-    link = await web_button(store, guild_id, f"/leaderboard/{kind}?order={order}"
-                            f"&page={page + 1}", row=0)
+    link = await links.button(guild_id, f"/leaderboard/{kind}?order={order}&page={page + 1}",
+                              row=0)
     if link is not None:  # the whole board, on the server's web page
         view.add_item(link)
     return embed, view
@@ -185,8 +187,9 @@ class PageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             return
+        bot = bot_of(interaction)
         embed, view = await in_time(interaction, leaderboard_page(
-            store_of(interaction), interaction.guild_id, self.kind, self.order, self.page
+            bot.store, interaction.guild_id, self.kind, self.order, self.page, bot.web_links
         ))
         await update_clicked(interaction, Answer(embeds=(embed,), view=view))
 
@@ -230,11 +233,12 @@ class Leaderboards(commands.Cog):
                                       description="\n".join(lines) or t(
                                           "Nobody has chips yet: `/chips daily` starts an "
                                           "account."))
-                link = await web_button(store_of(interaction), guild_id, "/leaderboard/chips")
+                link = await self.bot.web_links.button(guild_id, "/leaderboard/chips")
                 return Answer(embeds=(embed,), view=_linked(link), ephemeral=False)
             store = store_of(interaction)
             chosen = order or await default_order(store, guild_id, game)
-            embed, view = await leaderboard_page(store, guild_id, game, chosen, 0)
+            embed, view = await leaderboard_page(store, guild_id, game, chosen, 0,
+                                                 self.bot.web_links)
             return Answer(embeds=(embed,), view=view, ephemeral=False)
 
         await answer_in_time(interaction, work(), ephemeral=False)
@@ -282,7 +286,7 @@ class Leaderboards(commands.Cog):
                                             + (aborted if game.status != "finished" else "")
                                             + f" <t:{int(game.finished_at.timestamp())}:R>"
                                             for game in replays))
-        link = await web_button(store, guild_id, f"/player/{target.id}")
+        link = await self.bot.web_links.button(guild_id, f"/player/{target.id}")
         return Answer(embeds=(embed,), view=_linked(link), ephemeral=False)
 
 

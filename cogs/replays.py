@@ -38,7 +38,6 @@ from bot.present.i18n import render, t
 from bot.present.inert import TEXT_LIMIT, clean, inert
 from bot.store import Store
 from cogs.common import Option
-from cogs.web_links import web_button
 from engine.notation import Notation, NotationError, Replayer, write
 from engine.replay import ReplayError
 
@@ -106,8 +105,9 @@ class Replays(commands.Cog):
         view = replay_view(game.table_id, frame.names, frame.index, len(replayer), who,
                            chapters)
         shown = "all" if who == EVERYONE else str(who)
-        link = await web_button(self.store, interaction.guild_id,
-                                f"/replay/{game.table_id}?step={frame.index}&as={shown}", row=3)
+        link = await self.bot.web_links.button(
+            interaction.guild_id, f"/replay/{game.table_id}?step={frame.index}&as={shown}",
+            row=3)
         if link is not None:  # this step on the server's web page, with its pictures
             view.add_item(link)
         return Answer(content, view=view), True

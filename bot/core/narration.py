@@ -258,7 +258,8 @@ def with_replay(table: Table, told: list[OutboxMessage]) -> list[OutboxMessage]:
     for index in reversed(range(len(told))):
         message = told[index]
         if isinstance(message, Post) and message.channel is not None:
-            told[index] = replace(message, view=outbox.replay_view(table.table_id))
+            told[index] = replace(message, view=outbox.replay_view(table.table_id,
+                                                                    table.guild_id))
             break
     return told
 

@@ -50,6 +50,7 @@ class TableButtons:
     kind: Literal["board", "cash", "lobby", "replay"]
     table: str
     locale: str
+    guild: int | None = None  # a finished game's server: its replay on the web page
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,10 @@ def cash_view(table_id: str) -> TableButtons:
     return TableButtons("cash", table_id, i18n.current())
 
 
-def replay_view(table_id: str) -> TableButtons:
-    """The Replay button of a game's final message."""
-    return TableButtons("replay", table_id, i18n.current())
+def replay_view(table_id: str, guild_id: int | None = None) -> TableButtons:
+    """The Replay button of a game's final message (and, the server's web page being on, a
+    link to the replay there: the adapter asks)."""
+    return TableButtons("replay", table_id, i18n.current(), guild_id)
 
 
 def lobby_view(table_id: str) -> TableButtons:

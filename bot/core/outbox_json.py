@@ -94,7 +94,8 @@ def view_to_json(view: ViewSpec) -> dict[str, Any]:
         return {"type": "prompt", "table": view.table, "seat": view.seat, "stamp": view.stamp,
                 "prompt": prompt_to_json(view.prompt) if view.prompt is not None else None,
                 "locale": view.locale}
-    return {"type": view.kind, "table": view.table, "locale": view.locale}
+    return {"type": view.kind, "table": view.table, "locale": view.locale,
+            **({"guild": view.guild} if view.guild is not None else {})}
 
 
 def view_from_json(data: Mapping[str, Any]) -> ViewSpec:
@@ -104,7 +105,9 @@ def view_from_json(data: Mapping[str, Any]) -> ViewSpec:
     >>> view_from_json(view_to_json(spec)) == spec
     True
     >>> view_from_json(view_to_json(TableButtons("board", "ab12", "sv")))
-    TableButtons(kind='board', table='ab12', locale='sv')
+    TableButtons(kind='board', table='ab12', locale='sv', guild=None)
+    >>> view_from_json(view_to_json(TableButtons("replay", "ab12", "en", 42))).guild
+    42
     """
     locale = str(data.get("locale") or i18n.DEFAULT_LOCALE)
     kind = data["type"]
@@ -114,7 +117,9 @@ def view_from_json(data: Mapping[str, Any]) -> ViewSpec:
                              locale)
     if kind not in ("board", "cash", "lobby", "replay"):
         raise ValueError(f"no such view: {kind!r}")
-    return TableButtons(kind, str(data["table"]), locale)
+    guild = data.get("guild")
+    return TableButtons(kind, str(data["table"]), locale,
+                        int(guild) if guild is not None else None)
 
 
 def picture_to_json(picture: Picture) -> Json:

@@ -35,6 +35,7 @@ from bot.discord.sender import Sender
 from bot.discord.shards import LeaseKeeper, ShardPlan
 from bot.discord.translator import Translator
 from bot.discord.tree import Tree
+from bot.discord.web_links import WebLinks
 from bot.plugins import GamePlugin, install_plugins
 from bot.present import i18n
 from bot.settings import Settings
@@ -87,6 +88,7 @@ class DealersChoiceBot(commands.AutoShardedBot):
     plugins: dict[str, GamePlugin]
     shard_plan: ShardPlan
     leases: LeaseKeeper
+    web_links: WebLinks
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         # The bot uses no voice: discord.py's warnings that PyNaCl and davey are missing are
@@ -142,10 +144,12 @@ class DealersChoiceBot(commands.AutoShardedBot):
         self.leases = LeaseKeeper(self.store, self.shard_plan, on_lost=self._lease_lost)
         await self.leases.acquire()
         self.bank = Bank(self.store)
+        self.web_links = WebLinks(self.store, self.settings.web_url)
         self.tables = TableService(self.store, ai_pause=self.settings.ai_delay,
                                    wake=lambda table_id: self.sender.wake(table_id))
         self.sender = Sender(self, self.store, self.tables.dm_closed,
-                             self.tables.prompt_delivered, self.tables.prompt_stamp)
+                             self.tables.prompt_delivered, self.tables.prompt_stamp,
+                             links=self.web_links)
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore(owns=self.shard_plan.owns)
         settle_garbage_collector()

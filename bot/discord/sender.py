@@ -33,7 +33,17 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from bot.core.outbox import Answered, Edit, OutboxMessage, Post, Strip, Upsert, pinged
+from bot.core.outbox import (
+    Answered,
+    Edit,
+    OutboxMessage,
+    Post,
+    Strip,
+    TableButtons,
+    Upsert,
+    ViewSpec,
+    pinged,
+)
 from bot.core.outbox_json import embed_to_json, message_from_json
 from bot.core.outcomes import Private
 from bot.discord.delivery import Delivery, DiscordClient
@@ -46,6 +56,7 @@ from bot.discord.stale_rows import (
     what_goes,
 )
 from bot.discord.views import build_view
+from bot.discord.web_links import WebLinks
 from bot.store import MessageRef, PendingMessage, Store
 
 log = logging.getLogger(__name__)
@@ -72,10 +83,11 @@ class Sender:
                  dm_closed: DmClosed, delivered: Delivered | None = None,
                  prompt_stamp: PromptStamp | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 painter: Painter | None = None) -> None:
+                 painter: Painter | None = None, links: WebLinks | None = None) -> None:
         """`clock` times how recent a click must be for a prompt to take its message's place
         (`bot.discord.in_place`); `painter` draws the pictures (by default a process of its
-        own, so drawing keeps no click waiting)."""
+        own, so drawing keeps no click waiting); `links`, the servers' web pages a finished
+        game's message links to."""
         self.store = store.background(DATABASE_SHARE)
         self.prompt_stamp = prompt_stamp  # a seat's buttons as the table has them now
         self.delivery = Delivery(bot)
@@ -83,6 +95,7 @@ class Sender:
         self.dm_closed = dm_closed
         self.delivered = delivered  # a prompt that starts a clock reached its player
         self.painter = painter or Painter()
+        self.links = links
         self._dispatchers: dict[str, asyncio.Task[None]] = {}
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
@@ -291,6 +304,12 @@ class Sender:
             return {}
         return await self._post(table_id, row_id, message, refs)
 
+    async def _link(self, view: ViewSpec | None) -> str | None:
+        """A finished game's replay on its server's web page, when the page is on."""
+        if self.links is None or not isinstance(view, TableButtons) or view.kind != "replay":
+            return None
+        return await self.links.url(view.guild, f"/replay/{view.table}")
+
     async def _post(self, table_id: str, row_id: int, post: Post,
                     refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
         nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
@@ -301,7 +320,7 @@ class Sender:
                 return {}
             post = left
             files = await self.painter.files(post.picture)
-            view = build_view(post.view)
+            view = build_view(post.view, link=await self._link(post.view))
             if post.turn is not None and await self.in_place.turn(table_id, post.turn):
                 return {}
             if post.user is not None:

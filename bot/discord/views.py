@@ -12,16 +12,21 @@ import discord
 
 from bot.core.outbox import PromptButtons, ViewSpec
 from bot.discord import components
+from bot.discord.web_links import link_button
 from bot.present import i18n
 
 
-def build_view(view: ViewSpec | None) -> discord.ui.View | None:
+def build_view(view: ViewSpec | None, *, link: str | None = None) -> discord.ui.View | None:
     """The view an outbox message names (`bot.core.outbox.ViewSpec`); built fresh, so it
-    needs nothing from before a restart."""
+    needs nothing from before a restart. `link`: the page of it on the server's web page
+    (`bot.discord.web_links`), as a link button beside its own."""
     if view is None:
         return None
     with i18n.using(view.locale):
-        return _build_view(view)
+        built = _build_view(view)
+        if link is not None:
+            built.add_item(link_button(link))
+        return built
 
 
 def _build_view(view: ViewSpec) -> discord.ui.View:

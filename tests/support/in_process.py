@@ -27,6 +27,7 @@ from bot.discord.components import (
 from bot.discord.presenter import Presenter
 from bot.discord.responses import refuse
 from bot.discord.sender import Sender
+from bot.discord.web_links import WebLinks
 from bot.store import Store
 from tests.support.fake_discord import (
     FakeChannel,
@@ -59,6 +60,7 @@ class Bot(FakeClient):
     service: TableService
     sender: Sender
     presenter: Presenter
+    links: WebLinks
 
     def __init__(self) -> None:
         super().__init__()
@@ -78,7 +80,7 @@ class Bot(FakeClient):
         """A sender as the bot makes one (a new process's, after a restart)."""
         self.sender = Sender(self.as_bot(), self.store, self.service.dm_closed,
                              self.service.prompt_delivered, self.service.prompt_stamp,
-                             clock=self.clock)
+                             clock=self.clock, links=self.links)
         if hasattr(self, "presenter"):
             self.presenter.sender = self.sender
         return self.sender
@@ -128,6 +130,7 @@ async def running_bot(folder: Path) -> AsyncIterator[Bot]:
     games: `monkeypatch.setitem(GAMES, "guessing", Guessing)`)."""
     bot = Bot()
     bot.store = await Store.open(folder / "db.sqlite3")
+    bot.links = WebLinks(bot.store, None)  # a test may give it a WEB_URL
     bot.service = TableService(bot.store, ai_pause=0.0, wake=bot.woken.append)
     bot.new_sender()
     bot.presenter = Presenter(bot.service, bot.sender)
