@@ -249,6 +249,9 @@ def pinged(message: OutboxMessage, *, fallback: bool = False) -> list[int]:
     return list(message.pings) if isinstance(message, Post | Upsert) else []
 
 
+CHANNEL_QUEUE = "channel"  # the table channel's messages: its board, its narration
+
+
 def destination(message: OutboxMessage) -> str:
     """Which queue a message waits in: a seat's prompt and a person's DMs never wait behind
     the channel's narration (or each other); within one destination order is kept."""
@@ -257,4 +260,4 @@ def destination(message: OutboxMessage) -> str:
         return ref
     if isinstance(message, Post) and message.user is not None:
         return f"user:{message.user}"
-    return "channel"
+    return CHANNEL_QUEUE

@@ -11,6 +11,12 @@ Only the bot-token requests go through here (discord.py's `HTTPClient.request`).
 interactions travel through discord.py's webhook adapter, and Discord does not count them
 against the global limit: a click is acknowledged at once however long the queue of board
 edits behind it.
+
+When the budget is short, it goes first where a person is waiting (issue 27): a request made
+while `URGENT` is set (the sender sets it for a seat's prompts and a person's DMs) is let
+through before every waiting request that is not, whenever they came; among themselves each
+kind keeps the order it came in. A board's edit can wait: the sender's next pass rewrites it
+with the latest state anyway.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from functools import wraps
 from typing import Any
 
@@ -28,6 +35,9 @@ WINDOW = 1.0  # Discord's global limit is per second
 # A tenth of the share is left spare: discord.py retries a request that met a route's 429
 # inside its own request call, past this pace, and requests reach Discord a little bunched.
 HEADROOM = 0.9
+# Whether the requests of the task at hand keep a person waiting (a prompt, a DM): set by the
+# task that makes them, and inherited by the tasks it starts.
+URGENT: ContextVar[bool] = ContextVar("urgent_request", default=False)
 
 
 class GlobalPace:
@@ -40,18 +50,43 @@ class GlobalPace:
             raise ValueError("per_second must be 1 or more")
         self.per_second = per_second
         self.clock, self.sleep = clock, sleep
-        self.waited = 0  # requests that had to wait for room, for the logs and benchmarks
+        self.waited = 0  # times the requests waited for room, for the logs and benchmarks
         self._sent: deque[float] = deque(maxlen=per_second)
-        self._turn = asyncio.Lock()  # first come, first served
+        # Waiting requests, urgent ones first; each let through by `_serve`, one at a time.
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._others: deque[asyncio.Future[None]] = deque()
+        self._serving: asyncio.Task[None] | None = None
 
-    async def wait(self) -> None:
-        async with self._turn:
-            if len(self._sent) == self.per_second:
-                room_at = self._sent[0] + WINDOW
-                if (delay := room_at - self.clock()) > 0:
-                    self.waited += 1
-                    await self.sleep(delay)
+    async def wait(self, urgent: bool | None = None) -> None:
+        """Until this request may go: at once while there is room and nobody waits, else in
+        its turn (`urgent`, by default `URGENT`'s value, goes before the rest)."""
+        if not self._urgent and not self._others and self._room():
             self._sent.append(self.clock())
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        urgent = URGENT.get() if urgent is None else urgent
+        (self._urgent if urgent else self._others).append(turn)
+        if self._serving is None:
+            self._serving = asyncio.create_task(self._serve())
+        await turn
+
+    def _room(self) -> bool:
+        return len(self._sent) < self.per_second or self._sent[0] + WINDOW <= self.clock()
+
+    async def _serve(self) -> None:
+        try:
+            while self._urgent or self._others:
+                if not self._room():
+                    self.waited += 1
+                    await self.sleep(self._sent[0] + WINDOW - self.clock())
+                    continue
+                turn = (self._urgent or self._others).popleft()
+                if turn.done():  # its request was cancelled while it waited
+                    continue
+                self._sent.append(self.clock())
+                turn.set_result(None)
+        finally:
+            self._serving = None
 
 
 def share_of_limit(limit: int, shards_here: int, shard_count: int) -> int:

@@ -34,6 +34,7 @@ import aiohttp
 import discord
 
 from bot.core.outbox import (
+    CHANNEL_QUEUE,
     Answered,
     Edit,
     OutboxMessage,
@@ -47,6 +48,7 @@ from bot.core.outbox import (
 from bot.core.outbox_json import embed_to_json, message_from_json
 from bot.core.outcomes import Private
 from bot.discord.delivery import Delivery, DiscordClient
+from bot.discord.global_pace import URGENT
 from bot.discord.in_place import InPlaceDelivery, in_place_marker
 from bot.discord.painter import Painter, box_pictures
 from bot.discord.stale_rows import (
@@ -181,8 +183,11 @@ class Sender:
             self._workers[key] = asyncio.create_task(self._work(table_id, where))
 
     async def _work(self, table_id: str, where: str) -> None:
-        """One destination of one table: its rows in order, one at a time."""
+        """One destination of one table: its rows in order, one at a time. A seat's prompts
+        and a person's DMs keep someone waiting: under Discord's global limit they go before
+        the channels' messages (`global_pace.URGENT`; this task's own setting)."""
         key = (table_id, where)
+        URGENT.set(where != CHANNEL_QUEUE)
         try:
             while True:
                 self._again.discard(key)

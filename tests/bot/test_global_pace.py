@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord.global_pace import GlobalPace, pace_requests, share_of_limit
+from bot.discord.global_pace import URGENT, GlobalPace, pace_requests, share_of_limit
 
 
 class FakeTime:
@@ -20,6 +20,7 @@ class FakeTime:
 
     async def sleep(self, seconds: float) -> None:
         self.now += seconds
+        await asyncio.sleep(0)  # as a real sleep does, others run meanwhile
 
 
 async def test_no_second_ever_holds_more_requests_than_the_share() -> None:
@@ -47,6 +48,38 @@ async def test_waiters_go_in_the_order_they_came() -> None:
 
     await asyncio.gather(*(request(n) for n in range(5)))
     assert order == [0, 1, 2, 3, 4]
+
+
+async def test_a_waiting_prompt_goes_before_a_waiting_board_edit() -> None:
+    """Issue 27: with the second's budget spent, the edits of boards that came first still
+    wait behind the prompts that came after them; each kind in the order it came."""
+    time = FakeTime()
+    pace = GlobalPace(2, time.clock, time.sleep)
+    await pace.wait()
+    await pace.wait()  # the window is full
+    order: list[str] = []
+
+    async def request(name: str, urgent: bool) -> None:
+        URGENT.set(urgent)  # as the sender's workers set it for their own task
+        await pace.wait()
+        order.append(name)
+
+    board_edits = [asyncio.create_task(request(f"board {n}", False)) for n in range(3)]
+    await asyncio.sleep(0)  # the boards' edits are waiting first
+    prompts = [asyncio.create_task(request(f"prompt {n}", True)) for n in range(2)]
+    await asyncio.gather(*board_edits, *prompts)
+    assert order == ["prompt 0", "prompt 1", "board 0", "board 1", "board 2"]
+
+
+async def test_a_request_cancelled_while_it_waits_takes_no_turn() -> None:
+    time = FakeTime()
+    pace = GlobalPace(1, time.clock, time.sleep)
+    await pace.wait()
+    gone = asyncio.create_task(pace.wait(urgent=True))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await pace.wait()
+    assert time.now == pytest.approx(101.0)  # the one after it went in the next second
 
 
 def test_each_process_takes_its_shards_share() -> None:

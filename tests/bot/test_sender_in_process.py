@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.discord import sender as sender_module
+from bot.discord.global_pace import URGENT
 from bot.discord.in_place import RECENT_SECONDS
 from engine.games import GAMES
 from tests.support.fake_discord import Request
@@ -270,3 +272,25 @@ async def test_a_prompt_whose_click_expired_goes_as_a_new_dm(bot: Bot) -> None:
     refs = await bot.store.message_refs(table.table_id)
     assert refs["prompt:0"].message_id == bot.prompt(ALICE).id
     assert not any(ref.startswith("in-place:") for ref in refs)
+
+
+async def test_prompts_are_urgent_under_the_global_limit_and_the_board_is_not(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 27: the sender's work for a seat's prompt runs with `global_pace.URGENT` set, so
+    Discord's global budget goes to it before the channel's board edits and narration."""
+    seen: list[tuple[str, bool]] = []
+    delivery = bot.sender.delivery
+    for name in ("dm", "channel", "edit"):
+        sent = getattr(delivery, name)
+
+        async def noting(*args: object, _sent: Any = sent, _name: str = name,
+                         **kwargs: object) -> Any:
+            seen.append((_name, URGENT.get()))
+            return await _sent(*args, **kwargs)
+
+        monkeypatch.setattr(delivery, name, noting)
+    await bot.open_table()
+    await bot.deliver()
+    assert sorted(set(seen)) == [("channel", False), ("dm", True)]
+    assert URGENT.get() is False  # the test's own task was never marked
