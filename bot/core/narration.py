@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.core import cash_table, outbox
 from bot.core.outbox import (
+    BOARD_REF,
     Answered,
     Edit,
     Embed,
@@ -62,7 +63,7 @@ def board(table: Table) -> OutboxMessage:
     """The board moves to the bottom of the channel: a new one, the old one deleted."""
     with i18n.using(table.locale):
         return Post(channel=table.channel_id, content=board_text(table),
-                    view=board_view(table), ref="board", previous="delete",
+                    view=board_view(table), ref=BOARD_REF, previous="delete",
                     pings=tuple(pings(table)))
 
 
@@ -70,7 +71,7 @@ def live_board(table: Table) -> OutboxMessage:
     """The board edited in place: Discord allows about 5 messages per 5 s in a channel, so
     an ordinary move is one edit, not a new message."""
     with i18n.using(table.locale):
-        return Upsert(ref="board", channel=table.channel_id, content=board_text(table),
+        return Upsert(ref=BOARD_REF, channel=table.channel_id, content=board_text(table),
                       view=board_view(table), pings=tuple(pings(table)))
 
 
@@ -230,7 +231,7 @@ def finish(table: Table, events: list[Event], actor: int | None = None) -> list[
                 closing += " " + render(result.summary)
         closing = "\n".join(filter(None, [closing, replay_line(table)]))
         told = with_replay(table, public_events(table, events, closing))
-        final = Edit("board", board_text(table))
+        final = Edit(BOARD_REF, board_text(table))
     return [*told, final, *letters(table, events, actor)]
 
 
@@ -305,7 +306,7 @@ def _closed(table: Table, text: str, *, tell_channel: bool) -> list[OutboxMessag
         told.append(Edit("lobby", text))
     else:
         title = render(table.game_class.title)
-        told.append(Edit("board", f"**{title}** — {text}"))
+        told.append(Edit(BOARD_REF, f"**{title}** — {text}"))
         told += [Strip(prompt_ref(seat)) for seat in range(len(table.seats))]
     return told
 

@@ -250,6 +250,7 @@ def pinged(message: OutboxMessage, *, fallback: bool = False) -> list[int]:
 
 
 CHANNEL_QUEUE = "channel"  # the table channel's messages: its board, its narration
+BOARD_REF = "board"  # the table's live board: one message, edited at every move
 
 
 def destination(message: OutboxMessage) -> str:

@@ -139,8 +139,9 @@ class DealersChoiceBot(commands.AutoShardedBot):
         self.shard_plan = ShardPlan.of(self.settings.shard_count, self.settings.shard_ids)
         # This process's share of Discord's global limit, so its own messages never meet a
         # global 429 (which would also hold up everything else it sends).
-        pace_requests(self.http, GlobalPace(share_of_limit(
-            self.settings.global_rate_limit, len(self.shard_plan.ids), self.shard_plan.count)))
+        pace = GlobalPace(share_of_limit(
+            self.settings.global_rate_limit, len(self.shard_plan.ids), self.shard_plan.count))
+        pace_requests(self.http, pace)
         self.leases = LeaseKeeper(self.store, self.shard_plan, on_lost=self._lease_lost)
         await self.leases.acquire()
         self.bank = Bank(self.store)
@@ -149,7 +150,7 @@ class DealersChoiceBot(commands.AutoShardedBot):
                                    wake=lambda table_id: self.sender.wake(table_id))
         self.sender = Sender(self, self.store, self.tables.dm_closed,
                              self.tables.prompt_delivered, self.tables.prompt_stamp,
-                             links=self.web_links)
+                             links=self.web_links, pace=pace)
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore(owns=self.shard_plan.owns)
         settle_garbage_collector()

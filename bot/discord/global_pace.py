@@ -70,6 +70,11 @@ class GlobalPace:
             self._serving = asyncio.create_task(self._serve())
         await turn
 
+    @property
+    def pressed(self) -> bool:
+        """Whether requests are waiting for room: the budget is short now."""
+        return bool(self._urgent or self._others)
+
     def _room(self) -> bool:
         return len(self._sent) < self.per_second or self._sent[0] + WINDOW <= self.clock()
 

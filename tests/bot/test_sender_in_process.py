@@ -17,7 +17,7 @@ from bot.discord import sender as sender_module
 from bot.discord.global_pace import URGENT
 from bot.discord.in_place import RECENT_SECONDS
 from engine.games import GAMES
-from tests.support.fake_discord import Request
+from tests.support.fake_discord import FakeMessage, FakeUser, Request
 from tests.support.guessing import Guessing
 from tests.support.in_process import ALICE, BOB, Bot, running_bot
 
@@ -294,3 +294,65 @@ async def test_prompts_are_urgent_under_the_global_limit_and_the_board_is_not(
     await bot.deliver()
     assert sorted(set(seen)) == [("channel", False), ("dm", True)]
     assert URGENT.get() is False  # the test's own task was never marked
+
+
+async def pick(bot: Bot, table_id: str, user: FakeUser, index: int) -> None:
+    """A seat's pick through the service, as its click would make it, nothing delivered."""
+    table = bot.service.tables[table_id]
+    seat = table.seat_of(user.id)
+    assert seat is not None
+    stamp = table.current_stamp(seat)
+    assert stamp is not None
+    await bot.service.act(table_id, user.id, seat, stamp, index)
+
+
+def board_edits(bot: Bot, board: FakeMessage, mark: int) -> int:
+    return sum(1 for request in bot.since(mark)
+               if request.kind == "edit" and request.message_id == board.id)
+
+
+async def test_queued_board_edits_of_a_table_go_out_as_one(bot: Bot) -> None:
+    """Issue 27: the edits of a board saved while its queue waited go as one, the latest."""
+    table = await bot.open_table()
+    await bot.deliver()
+    board = bot.board
+    for user, index in ((ALICE, 0), (BOB, 1), (ALICE, 2)):  # round 1, and round 2 begun
+        await pick(bot, table.table_id, user, index)
+    upserts = [row for row in await bot.store.pending_messages(table.table_id)
+               if row.body.get("ref") == "board"]
+    assert len(upserts) == 3
+    mark = len(bot.requests)
+    await bot.deliver()
+    assert board_edits(bot, board, mark) == 1
+    assert "Reveal: Alice 1, Bob 2" in (board.content or "")
+
+
+async def test_under_load_a_board_waits_and_its_edits_go_as_one(bot: Bot) -> None:
+    """Issue 27: while requests wait for Discord's global budget, a board edited moments ago
+    waits until BOARD_EDIT_SECONDS have passed; the move made meanwhile goes in the same edit.
+    Idle, the next edit goes at once."""
+    class Pressed:
+        pressed = True
+
+    holds: list[float] = []
+    table = await bot.open_table()
+
+    async def sleep(seconds: float) -> None:
+        holds.append(seconds)
+        bot.clock.now += seconds
+        if len(holds) == 1:  # a move while the board waits
+            await pick(bot, table.table_id, BOB, 1)
+
+    await bot.deliver()  # the board is posted: edited "now"
+    board = bot.board
+    bot.sender.pace, bot.sender.sleep = Pressed(), sleep  # type: ignore[assignment]
+    await pick(bot, table.table_id, ALICE, 0)
+    mark = len(bot.requests)
+    await bot.deliver()
+    assert holds == [sender_module.BOARD_EDIT_SECONDS]
+    assert board_edits(bot, board, mark) == 1
+    assert "Reveal: Alice 1, Bob 2" in (board.content or "")  # both moves in the one edit
+    Pressed.pressed = False  # idle: no wait
+    await pick(bot, table.table_id, ALICE, 2)
+    await bot.deliver()
+    assert holds == [sender_module.BOARD_EDIT_SECONDS]
