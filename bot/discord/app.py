@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.core.chips import Bank
 from bot.core.service import TableService
 from bot.core.table import TableError
+from bot.discord.board_pace import BoardPace
 from bot.discord.components import (
     PERSISTENT_ITEMS,
     Host,
@@ -150,7 +151,7 @@ class DealersChoiceBot(commands.AutoShardedBot):
                                    wake=lambda table_id: self.sender.wake(table_id))
         self.sender = Sender(self, self.store, self.tables.dm_closed,
                              self.tables.prompt_delivered, self.tables.prompt_stamp,
-                             links=self.web_links, pace=pace)
+                             links=self.web_links, boards=BoardPace(pace))
         self.presenter = Presenter(self.tables, self.sender)
         await self.tables.restore(owns=self.shard_plan.owns)
         settle_garbage_collector()

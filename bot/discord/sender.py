@@ -34,7 +34,6 @@ import aiohttp
 import discord
 
 from bot.core.outbox import (
-    BOARD_REF,
     CHANNEL_QUEUE,
     Answered,
     Edit,
@@ -48,8 +47,9 @@ from bot.core.outbox import (
 )
 from bot.core.outbox_json import embed_to_json, message_from_json
 from bot.core.outcomes import Private
+from bot.discord.board_pace import BoardPace
 from bot.discord.delivery import Delivery, DiscordClient
-from bot.discord.global_pace import URGENT, GlobalPace
+from bot.discord.global_pace import URGENT
 from bot.discord.in_place import InPlaceDelivery, in_place_marker
 from bot.discord.painter import Painter, box_pictures
 from bot.discord.stale_rows import (
@@ -74,19 +74,11 @@ DATABASE_SHARE = 3
 # the message it answers on at that instant (`Sender.answering`): a webhook edit's round trip,
 # normally; past this the answer goes anyway.
 ANSWER_WAIT = 10.0
-# Under load (requests waiting for Discord's global budget) a table's board is edited at most
-# this often: the moves between go as one edit with the latest state (issue 27).
-BOARD_EDIT_SECONDS = 2.0
 
 T = TypeVar("T")
 DmClosed = Callable[[str, int], Awaitable[bool]]
 Delivered = Callable[[str, list[str], float], Awaitable[None]]
 Queued = tuple[PendingMessage, OutboxMessage]  # a saved row, and the message it holds
-
-
-def is_board_edit(message: OutboxMessage) -> bool:
-    """An edit of a table's live board (its one message, rewritten at every move)."""
-    return isinstance(message, Edit | Upsert) and message.ref == BOARD_REF
 
 
 class Sender:
@@ -95,15 +87,11 @@ class Sender:
                  prompt_stamp: PromptStamp | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
                  painter: Painter | None = None, links: WebLinks | None = None,
-                 pace: GlobalPace | None = None,
-                 board_seconds: float = BOARD_EDIT_SECONDS,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 boards: BoardPace | None = None) -> None:
         """`clock` times how recent a click must be for a prompt to take its message's place
-        (`bot.discord.in_place`), and a board's last edit; `painter` draws the pictures (by
-        default a process of its own, so drawing keeps no click waiting); `links`, the
-        servers' web pages a finished game's message links to; `pace`, the process's share
-        of Discord's global limit: while requests wait for it, a table's board is edited at
-        most once every `board_seconds` (waiting with `sleep`, on `clock`)."""
+        (`bot.discord.in_place`); `painter` draws the pictures (by default a process of its
+        own, so drawing keeps no click waiting); `links`, the servers' web pages a finished
+        game's message links to; `boards`, how often a board is edited under load."""
         self.store = store.background(DATABASE_SHARE)
         self.prompt_stamp = prompt_stamp  # a seat's buttons as the table has them now
         self.delivery = Delivery(bot)
@@ -112,10 +100,7 @@ class Sender:
         self.delivered = delivered  # a prompt that starts a clock reached its player
         self.painter = painter or Painter()
         self.links = links
-        self.pace = pace
-        self.board_seconds = board_seconds
-        self.clock, self.sleep = clock, sleep
-        self._board_edited: dict[str, float] = {}  # table -> when its board was last edited
+        self.boards = boards or BoardPace()
         self._dispatchers: dict[str, asyncio.Task[None]] = {}
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
@@ -224,15 +209,11 @@ class Sender:
                     if going is None:
                         await self.store.message_delivered(row.id, row.table_id)
                         continue
-                    if (hold := self._board_hold(table_id, going)) > 0:
-                        # The budget is short: the board waits, and the edits saved meanwhile
-                        # go as one, the latest (read again: `superseded`).
-                        await self.sleep(hold)
-                        self._again.add(key)
+                    if await self.boards.waited(table_id, going):
+                        self._again.add(key)  # read again: the latest edit goes, as one
                         break
                     await self._deliver_row(row, refs, going)
-                    if is_board_edit(going):
-                        self._board_edited[table_id] = self.clock()
+                    self.boards.sent(table_id, going)
                 if key not in self._again:
                     return
         except Exception:
@@ -243,19 +224,6 @@ class Sender:
             if key in self._again:
                 self._again.discard(key)
                 self._start_worker(table_id, where)
-
-    def _board_hold(self, table_id: str, message: OutboxMessage) -> float:
-        """How long a board's edit waits: while other requests wait for Discord's global
-        budget, until `board_seconds` since the board's last edit; else not at all (an idle
-        bot edits a board at once)."""
-        edited = self._board_edited.get(table_id)
-        if edited is None or not is_board_edit(message):
-            return 0.0
-        left = edited + self.board_seconds - self.clock()
-        if left <= 0:
-            del self._board_edited[table_id]  # long enough ago: forgotten
-            return 0.0
-        return left if self.pace is not None and self.pace.pressed else 0.0
 
     async def _read(self, table_id: str) -> list[Queued]:
         """The table's saved rows, each decoded once, here. A row that holds no message

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.discord import sender as sender_module
+from bot.discord.board_pace import BOARD_EDIT_SECONDS, BoardPace
 from bot.discord.global_pace import URGENT
 from bot.discord.in_place import RECENT_SECONDS
 from engine.games import GAMES
@@ -343,16 +344,16 @@ async def test_under_load_a_board_waits_and_its_edits_go_as_one(bot: Bot) -> Non
         if len(holds) == 1:  # a move while the board waits
             await pick(bot, table.table_id, BOB, 1)
 
+    bot.sender.boards = BoardPace(Pressed(), bot.clock, sleep=sleep)
     await bot.deliver()  # the board is posted: edited "now"
     board = bot.board
-    bot.sender.pace, bot.sender.sleep = Pressed(), sleep  # type: ignore[assignment]
     await pick(bot, table.table_id, ALICE, 0)
     mark = len(bot.requests)
     await bot.deliver()
-    assert holds == [sender_module.BOARD_EDIT_SECONDS]
+    assert holds == [BOARD_EDIT_SECONDS]
     assert board_edits(bot, board, mark) == 1
     assert "Reveal: Alice 1, Bob 2" in (board.content or "")  # both moves in the one edit
     Pressed.pressed = False  # idle: no wait
     await pick(bot, table.table_id, ALICE, 2)
     await bot.deliver()
-    assert holds == [sender_module.BOARD_EDIT_SECONDS]
+    assert holds == [BOARD_EDIT_SECONDS]
