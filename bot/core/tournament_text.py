@@ -92,12 +92,15 @@ def pairings_text(t: Tournament, round_: Round, threads: dict[int, int]) -> str:
         where = f" — <#{thread}>" if thread else ""
         lines.append(i18n.t("Table {n}: {players}", n=table.number, players=players) + where)
     for bye in round_.byes:
+        name = inert(name_of(t, bye.player))
         if bye.walkover:
-            lines.append(i18n.t("{name} has a walkover ({points} points).",
-                                name=inert(name_of(t, bye.player)), points=points(bye.points)))
+            lines.append(i18n.t("{name} has a walkover, scored as a win: {points}.",
+                                name=name, points=points(bye.points)))
+        elif bye.points:
+            lines.append(i18n.t("{name} has a bye, scored as a win: {points}.",
+                                name=name, points=points(bye.points)))
         else:
-            lines.append(i18n.t("{name} has a bye ({points} points).",
-                                name=inert(name_of(t, bye.player)), points=points(bye.points)))
+            lines.append(i18n.t("{name} sits this round out.", name=name))
     return "\n".join(lines)
 
 

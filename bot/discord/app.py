@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 
 # The games' own cogs come with their plug-ins (bot.plugins).
 EXIT_LEASE_LOST = 70
-EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays", "cogs.help")
+EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays", "cogs.help",
+              "cogs.tournaments")
 
 
 def _sharding(settings: Settings) -> dict[str, Any]:
