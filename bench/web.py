@@ -21,11 +21,19 @@ its card picture, and a live table. p50/p95/p99 per kind are printed beside the 
 (p95 < 100 ms for leaderboards and player pages, < 150 ms for a replay step); every answer
 must be 200, and the count of others is printed (they are not timed).
 
+A replay is measured as people use it: a client opens a game at a step (`replay_open`,
+shown without a target: it replays the game in the engine, 40-150 ms of CPU for these
+games, whatever the site keeps) and then steps through it, mostly forward and now and then
+back, `SESSION_STEPS` times (`replay`, the step the target is for), each step a page of its
+own. The other kinds are single requests drawn at random.
+
+`--workers N` sets WEB_WORKERS (python -m web's processes; default: its own, one a core).
+
 All of it shares the machine's 2 cores: the clients, the web process and, on PostgreSQL, the
 server; so the figures are an upper bound for a web process on a machine of its own.
 
 Run: .venv/bin/python bench/web.py [--players 1000] [--games 20000] [--clients 20]
-     [--requests 400] [--database sqlite postgresql] [--json] [--keep DIR]
+     [--requests 400] [--database sqlite postgresql] [--workers N] [--json] [--keep DIR]
      quick: --players 50 --games 300 --requests 40 --database sqlite
 PostgreSQL: DATABASE=postgresql://... is used as it is (its tables must not exist yet);
 otherwise a throwaway server is started as the tests start theirs (tests/support/postgres.py,
@@ -74,9 +82,10 @@ ORDERS = ("wins", "points", "win_rate", "rating", "best")
 LIVE_TABLES = 8
 #: p95 targets in milliseconds (issue 25); kinds without one are measured and shown.
 TARGETS_MS: dict[str, float | None] = {
-    "home": None, "leaderboard": 100.0, "player": 100.0, "replay": 150.0,
-    "replay_png": None, "live": None,
+    "home": None, "leaderboard": 100.0, "player": 100.0, "replay_open": None,
+    "replay": 150.0, "replay_png": None, "live": None,
 }
+SESSION_STEPS = 9  # steps of a replay after opening it (arrow keys or the links)
 AI_NAME = "AI"
 
 
@@ -237,19 +246,26 @@ async def count_rows(store: Store) -> dict[str, int]:
 
 
 @contextlib.asynccontextmanager
-async def serving(database: str, log: Path) -> AsyncIterator[WebProcess]:
+async def serving(database: str, log: Path, workers: int | None
+                  ) -> AsyncIterator[WebProcess]:
     """`python -m web` on the database, its per-client rate limit raised: every client here
     is 127.0.0.1, and a limit would only measure itself."""
-    async with web_process(database, log, env={"WEB_RATE": "100000", "WEB_BURST": "100000",
-                                               "LOG_LEVEL": "WARNING"}) as served:
+    env = {"WEB_RATE": "100000", "WEB_BURST": "100000", "LOG_LEVEL": "WARNING"}
+    if workers is not None:
+        env["WEB_WORKERS"] = str(workers)
+    async with web_process(database, log, env=env) as served:
         yield served
 
 
 # --- the clients ---------------------------------------------------------------------------
 
 
-def page_urls(filled: Filled, rng: random.Random, count: int) -> dict[str, list[str]]:
-    """`count` addresses of each kind of page, drawn as people would open them."""
+Session = list[tuple[str, str]]  # (page kind, address) asked one after the other
+
+
+def page_urls(filled: Filled, rng: random.Random, count: int) -> dict[str, list[Session]]:
+    """About `count` addresses of each kind of page, drawn as people would open them: one
+    request a session, but a replay's, which steps through its game (`replay_session`)."""
     g = f"/g/{GUILD}"
     boards = [*KINDS, "chips"]
     pages = (1, 1, 1, 2, 3) if len(filled.players) >= 200 else (1,)  # pages that exist
@@ -259,23 +275,38 @@ def page_urls(filled: Filled, rng: random.Random, count: int) -> dict[str, list[
         order = "" if kind == "chips" else f"order={rng.choice(ORDERS)}&"
         return f"{g}/leaderboard/{kind}?{order}page={rng.choice(pages)}"
 
-    def replay(picture: bool) -> str:
+    def picture() -> str:
         table, moves = rng.choice(filled.games)
         step = rng.randint(0, moves)
         who = rng.choice(("", "", "all", "0"))
-        if picture:
-            return f"{g}/replay/{table}/step/{step}.png" + (f"?as={who}" if who else "")
-        return f"{g}/replay/{table}?step={step}" + (f"&as={who}" if who else "")
+        return f"{g}/replay/{table}/step/{step}.png" + (f"?as={who}" if who else "")
 
     makers: dict[str, Callable[[], str]] = {
         "home": lambda: f"{g}",
         "leaderboard": board,
         "player": lambda: f"{g}/player/{rng.choice(filled.players)}",
-        "replay": lambda: replay(False),
-        "replay_png": lambda: replay(True),
+        "replay_png": picture,
         "live": lambda: f"{g}/table/{rng.choice(filled.tables)}",
     }
-    return {kind: [make() for _ in range(count)] for kind, make in makers.items()}
+    found = {kind: [[(kind, make())] for _ in range(count)] for kind, make in makers.items()}
+    found["replay"] = [replay_session(filled, rng)
+                       for _ in range(max(1, count // (SESSION_STEPS + 1)))]
+    return found
+
+
+def replay_session(filled: Filled, rng: random.Random) -> Session:
+    """A visitor's replay: a game opened at a step, then stepped through, forward four
+    times in five, and back otherwise, seen as one seat knew it or face up throughout."""
+    g = f"/g/{GUILD}"
+    table, moves = rng.choice(filled.games)
+    step = rng.randint(0, moves)
+    who = rng.choice(("", "", "all", "0"))
+    tail = f"&as={who}" if who else ""
+    session = [("replay_open", f"{g}/replay/{table}?step={step}{tail}")]
+    for _ in range(SESSION_STEPS):
+        step = min(moves, step + 1) if rng.random() < 0.8 or step == 0 else step - 1
+        session.append(("replay", f"{g}/replay/{table}?step={step}{tail}"))
+    return session
 
 
 @dataclass
@@ -301,34 +332,39 @@ class Measured:
                 "meets_target": None if target is None or p95 is None else p95 < target}
 
 
-async def measure(base: str, urls: list[str], clients: int) -> Measured:
-    """`clients` clients at once, each asking for the next address as soon as it has its
-    last answer; only 200s are timed."""
-    queue = iter(urls)
-    latencies: list[float] = []
-    failures: dict[str, int] = {}
+async def measure(base: str, sessions: list[Session], clients: int) -> dict[str, Measured]:
+    """`clients` clients at once, each taking the next session and asking for its
+    addresses one after the other, each as soon as it has the last answer; only 200s are
+    timed, by page kind."""
+    queue = iter(sessions)
+    latencies: dict[str, list[float]] = {}
+    failures: dict[str, dict[str, int]] = {}
     connector = aiohttp.TCPConnector(limit=clients)
     timeout = aiohttp.ClientTimeout(total=60)
 
     async def client(session: aiohttp.ClientSession) -> None:
-        for url in queue:
-            began = time.perf_counter()
-            try:
-                async with session.get(base + url, allow_redirects=False) as response:
-                    await response.read()
-                    status = str(response.status)
-            except (aiohttp.ClientError, TimeoutError) as error:
-                status = type(error).__name__
-            if status == "200":
-                latencies.append((time.perf_counter() - began) * 1000)
-            else:
-                failures[status] = failures.get(status, 0) + 1
+        for visit in queue:
+            for kind, url in visit:
+                began = time.perf_counter()
+                try:
+                    async with session.get(base + url, allow_redirects=False) as response:
+                        await response.read()
+                        status = str(response.status)
+                except (aiohttp.ClientError, TimeoutError) as error:
+                    status = type(error).__name__
+                if status == "200":
+                    latencies.setdefault(kind, []).append((time.perf_counter() - began) * 1000)
+                else:
+                    failed = failures.setdefault(kind, {})
+                    failed[status] = failed.get(status, 0) + 1
 
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         began = time.perf_counter()
         await asyncio.gather(*(client(session) for _ in range(clients)))
         seconds = time.perf_counter() - began
-    return Measured(latencies, failures, seconds)
+    kinds = {kind for visit in sessions for kind, _ in visit}
+    return {kind: Measured(latencies.get(kind, []), failures.get(kind, {}), seconds)
+            for kind in kinds}
 
 
 async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -349,15 +385,18 @@ async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dic
                   file=sys.stderr)
         rng = random.Random(args.seed + 1)
         results: dict[str, Any] = {}
-        async with serving(database, work / f"web-{backend}.log") as served:
+        async with serving(database, work / f"web-{backend}.log",
+                           args.workers) as served:
             warm = page_urls(filled, rng, args.warmup)
-            for urls in warm.values():
-                await measure(served.url, urls, args.clients)
-            for kind, urls in page_urls(filled, rng, args.requests).items():
-                results[kind] = (await measure(served.url, urls, args.clients)).summary(
-                    TARGETS_MS[kind])
+            for sessions in warm.values():
+                await measure(served.url, sessions, args.clients)
+            for sessions in page_urls(filled, rng, args.requests).values():
+                for kind, measured in (await measure(served.url, sessions,
+                                                     args.clients)).items():
+                    results[kind] = measured.summary(TARGETS_MS[kind])
                 served.check()  # a page that brought the process down is no figure
         return {"fill_s": round(filled.seconds, 1), "reused": filled_before,
+                "workers": args.workers,
                 "rows": filled.rows, "pages": results}
 
 
@@ -411,7 +450,10 @@ def table(report: dict[str, Any]) -> str:
     for kind, target in TARGETS_MS.items():
         row = f"{kind:<12}"
         for backend in backends:
-            page = report["backends"][backend]["pages"][kind]
+            page = report["backends"][backend]["pages"].get(kind)
+            if page is None:
+                row += f"{'-':>16}{'-':>16}"
+                continue
             bad = sum(page["failures"].values())
             mark = "" if page["meets_target"] in (None, True) else " !"
             row += f"{_ms(page['p50_ms']):>16}{_ms(page['p95_ms']) + mark:>16}"
@@ -455,6 +497,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse", action="store_true",
                         help="measure the database a last run left in --keep (or DATABASE's) "
                              "as it is, without filling it again")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="python -m web's processes (WEB_WORKERS; default: its own)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if args.reuse and not (args.keep or os.environ.get("DATABASE", "").startswith("postgres")):

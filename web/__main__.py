@@ -1,15 +1,27 @@
 """`python -m web` (`./dev web`): the servers' web pages, over the bot's database.
 
+`--workers N` (or WEB_WORKERS; default one a core) runs N processes serving the one port
+(SO_REUSEPORT: the kernel spreads the connections), each with its own read-only store and
+caches: a page is rendered by Python, which uses one core a process, so one process would
+queue every client behind one core. The first process watches the others: when one stops,
+all stop, with its exit code.
+
 A wrong setting, a database that is missing or older than this code, or a server whose
 pages are for members while log-in is not set up stops it at once with one sentence and exit
 code 2, as the bot does."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import multiprocessing
+import os
 import signal
 import sys
+import time
+from dataclasses import replace
+from multiprocessing.connection import wait
 
 from aiohttp import web
 
@@ -24,6 +36,7 @@ from web.settings import WebSettings, load_web_settings
 from web.site import make_app
 
 EXIT_CONFIG = 2
+STOP_SECONDS = 10.0  # a worker still running this long after SIGTERM gets SIGKILL
 log = logging.getLogger("web")
 
 
@@ -55,7 +68,25 @@ async def members_without_log_in(store: Store, settings: WebSettings) -> str | N
             "a random string of at least 32 characters to sign sessions).")
 
 
-async def serve(settings: WebSettings) -> int:
+async def preflight(settings: WebSettings) -> int | None:
+    """Exit code 2 after one sentence when the database or the log-in settings cannot serve;
+    None when they can. Run once before the workers start, so the sentence is said once."""
+    try:
+        store = await Store.open_read_only(settings.database)
+    except StoreError as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        problem = await members_without_log_in(store, settings)
+    finally:
+        await store.close()
+    if problem:
+        print(problem, file=sys.stderr)
+        return EXIT_CONFIG
+    return None
+
+
+async def serve(settings: WebSettings, *, reuse_port: bool = False) -> int:
     try:
         store = await Store.open_read_only(settings.database)
     except StoreError as error:
@@ -76,7 +107,7 @@ async def serve(settings: WebSettings) -> int:
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, settings.host, settings.port)
+            site = web.TCPSite(runner, settings.host, settings.port, reuse_port=reuse_port)
             try:
                 await site.start()
             except OSError as error:
@@ -96,14 +127,80 @@ async def serve(settings: WebSettings) -> int:
     return 0
 
 
-def main() -> int:
+def _worker(settings: WebSettings) -> None:
+    """One of several processes on the port (a child of `run_workers`)."""
+    try:
+        code = asyncio.run(serve(settings, reuse_port=True))
+    except KeyboardInterrupt:
+        code = 0
+    raise SystemExit(code)
+
+
+def run_workers(settings: WebSettings) -> int:
+    """`settings.workers` processes serving the port side by side, until a signal stops
+    them (passed on to each) or one of them stops (then the others are stopped too, and its
+    exit code is this one's: a port in use stops them all with code 2)."""
+    code = asyncio.run(preflight(settings))
+    if code is not None:
+        return code
+    context = multiprocessing.get_context("fork")  # the settings and plugins as loaded here
+    workers = [context.Process(target=_worker, args=(settings,), name=f"web-{n}",
+                               daemon=False) for n in range(settings.workers)]
+    stopping_since: float | None = None
+
+    def stop(signal_number: int, _frame: object) -> None:
+        nonlocal stopping_since
+        if stopping_since is None:
+            stopping_since = time.monotonic()
+        for worker in workers:
+            if worker.pid is not None and worker.exitcode is None:
+                os.kill(worker.pid, signal.SIGTERM)
+
+    for worker in workers:
+        worker.start()
+    previous = {number: signal.signal(number, stop)
+                for number in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        log.info("%d web workers on port %d", len(workers), settings.port)
+        first_code = 0
+        while any(worker.exitcode is None for worker in workers):
+            wait([worker.sentinel for worker in workers if worker.exitcode is None],
+                 timeout=1.0)
+            for worker in workers:
+                if worker.exitcode is not None and stopping_since is None:
+                    first_code = worker.exitcode  # one stopped by itself: the others follow
+                    stop(signal.SIGTERM, None)
+            if stopping_since is not None and time.monotonic() - stopping_since > STOP_SECONDS:
+                for worker in workers:  # one that does not stop in time is stopped
+                    if worker.pid is not None and worker.exitcode is None:
+                        os.kill(worker.pid, signal.SIGKILL)
+        return first_code
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m web",
+                                     description="The servers' web pages (issue 25).")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes serving the port side by side (WEB_WORKERS; "
+                             "default: one a core)")
+    args = parser.parse_args(argv)
     try:
         settings = load_web_settings()
     except SettingsError as error:
         print(error, file=sys.stderr)
         return EXIT_CONFIG
+    if args.workers is not None:
+        if not 1 <= args.workers <= 64:
+            print("--workers must be a number of processes from 1 to 64.", file=sys.stderr)
+            return EXIT_CONFIG
+        settings = replace(settings, workers=args.workers)
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.workers > 1:
+        return run_workers(settings)
     try:
         return asyncio.run(serve(settings))
     except KeyboardInterrupt:

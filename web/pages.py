@@ -10,19 +10,19 @@ boards are the store's own (`Store.leaderboard`, `Store.rating_board`,
 from __future__ import annotations
 
 import asyncio
-from typing import Any, cast
+from typing import Any
 
 from aiohttp import web
 
 from bot.present import i18n
 from bot.present.i18n import render as render_text
 from bot.present.i18n import t
-from bot.store import KindStats, LeaderboardOrder, Player
+from bot.store import KindStats, LeaderboardRow, Player
 from bot.store.skill import BASE, SCALE, PlayerRating
-from bot.store.web_reads import WebGame
+from bot.store.web_reads import WebGame, rank_board
 from engine.games import GAMES
 from engine.i18n import N_
-from web.app import CACHE, STORE, Guild, browser_locale, open_guild, render
+from web.app import CACHE, RENDERED, STORE, Guild, browser_locale, open_guild, render
 
 PAGE_SIZE = 25
 RECENT = 10
@@ -82,20 +82,23 @@ async def index(request: web.Request) -> web.Response:
 async def home(request: web.Request) -> web.Response:
     guild = await open_guild(request)
     store = request.app[STORE]
-    stamp = await store.latest_game(guild.id)
+    stamp, tables = guild.latest, await store.playing_tables(guild.id)
 
     async def read() -> tuple[dict[str, int], list[WebGame]]:
         return await store.game_counts(guild.id), await store.recent_results(guild.id, RECENT)
 
-    (counts, recent), tables = await asyncio.gather(
-        request.app[CACHE].get(("home", guild.id), stamp, read),
-        store.playing_tables(guild.id))
-    games = sorted(((kind, title_of(kind), n) for kind, n in counts.items()),
-                   key=lambda item: item[1].lower())
-    return render(request, "home.html", {
-        "guild": guild, "games": games, "title_of": title_of,
-        "tables": tables, "recent": recent,
-    })
+    async def make() -> web.Response:
+        counts, recent = await request.app[CACHE].get(("home", guild.id), stamp, read)
+        games = sorted(((kind, title_of(kind), n) for kind, n in counts.items()),
+                       key=lambda item: item[1].lower())
+        return render(request, "home.html", {
+            "guild": guild, "games": games, "title_of": title_of,
+            "tables": tables, "recent": recent,
+        })
+
+    # The tables playing now change without a game ending: their versions are in the key.
+    playing = tuple((table.table_id, table.version) for table in tables)
+    return await request.app[RENDERED].page(request, ("home", guild.id, playing), stamp, make)
 
 
 async def leaderboard(request: web.Request) -> web.Response:
@@ -103,6 +106,15 @@ async def leaderboard(request: web.Request) -> web.Response:
     kind = request.match_info["kind"]
     if kind not in GAMES and kind not in ("chips", "all"):
         raise web.HTTPNotFound()
+    if kind == "chips":  # chips move without a game ending (dailies, grants): read each time
+        return await board(request, guild, kind, 0)
+    stamp = guild.latest
+    return await request.app[RENDERED].page(request, ("board", guild.id, kind), stamp,
+                                            lambda: board(request, guild, kind, stamp))
+
+
+async def board(request: web.Request, guild: Guild, kind: str, stamp: int) -> web.Response:
+    """A board's page, rendered (`leaderboard` keeps it while no game ends)."""
     store = request.app[STORE]
     page = page_number(request)
     rows: list[dict[str, Any]] = []
@@ -117,11 +129,12 @@ async def leaderboard(request: web.Request) -> web.Response:
     else:
         orders = orders_for(kind)
         asked = request.query.get("order", "")
-        cache, stamp = request.app[CACHE], await store.latest_game(guild.id)
+        cache = request.app[CACHE]
         order = asked if asked in orders else await cache.get(
             ("default", guild.id, kind), stamp, lambda: default_order(request, guild, kind))
         size, rows = await cache.get(("board", guild.id, kind, order, page), stamp,
-                                     lambda: board_page(request, guild, kind, order, page))
+                                     lambda: board_page(request, guild, kind, order, page,
+                                                        stamp))
     pages = max(1, -(-size // PAGE_SIZE))
     if page > pages:
         raise web.HTTPNotFound()
@@ -134,7 +147,7 @@ async def leaderboard(request: web.Request) -> web.Response:
 
 
 async def board_page(request: web.Request, guild: Guild, kind: str, order: str,
-                     page: int) -> tuple[int, list[dict[str, Any]]]:
+                     page: int, stamp: int) -> tuple[int, list[dict[str, Any]]]:
     """One page of a game's board (or all games'): how many rows it has in all, and the
     page's, read as `/leaderboard` reads them."""
     store = request.app[STORE]
@@ -144,36 +157,51 @@ async def board_page(request: web.Request, guild: Guild, kind: str, order: str,
         return size, [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
                        "games": row.games, "wins": row.wins, "rating": row.skill.shown}
                       for row in rated]
+    cache = request.app[CACHE]
     game_kind = None if kind == "all" else kind
-    size = await store.leaderboard_size(guild.id, game_kind)
-    ranked = await store.leaderboard(guild.id, game_kind, cast(LeaderboardOrder, order),
-                                     PAGE_SIZE, (page - 1) * PAGE_SIZE)
-    return size, [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
-                   "games": row.games, "wins": row.wins, "points": row.points,
-                   "win_rate": row.win_rate, "best": row.best} for row in ranked]
+
+    async def ranked() -> list[LeaderboardRow]:
+        totals = await cache.get(("totals", guild.id, kind), stamp,
+                                 lambda: store.board_totals(guild.id, game_kind))
+        return rank_board(totals, order)
+
+    # The whole board read once per game ended, sorted once per order; a page is a slice.
+    board = await cache.get(("ranked", guild.id, kind, order), stamp, ranked)
+    start = (page - 1) * PAGE_SIZE
+    return len(board), [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
+                         "games": row.games, "wins": row.wins, "points": row.points,
+                         "win_rate": row.win_rate, "best": row.best}
+                        for row in board[start:start + PAGE_SIZE]]
 
 
 async def player(request: web.Request) -> web.Response:
     guild = await open_guild(request)
     user_id = _user_id(request)
     store = request.app[STORE]
+    stamp = guild.latest
 
     async def read() -> tuple[Player | None, dict[str, KindStats], dict[str, PlayerRating],
                               list[WebGame]]:
-        return (await store.player(user_id), await store.player_stats(guild.id, user_id),
-                await store.player_ratings(guild.id, user_id),
-                await store.recent_results(guild.id, RECENT, user_id=user_id))
+        # Side by side: each read waits on the database, not on this process.
+        return await asyncio.gather(store.player(user_id),
+                                    store.player_records(guild.id, user_id),
+                                    store.player_ratings(guild.id, user_id),
+                                    store.recent_results(guild.id, RECENT, user_id=user_id))
 
-    known, stats, ratings, recent = await request.app[CACHE].get(
-        ("player", guild.id, user_id), await store.latest_game(guild.id), read)
-    if known is None or not (stats or recent):
-        raise web.HTTPNotFound()  # nobody who played here (nor anyone of another server)
-    kinds = sorted(stats, key=lambda kind: title_of(kind).lower())
-    return render(request, "player.html", {
-        "guild": guild, "user_id": user_id, "name": known.display_name,
-        "kinds": kinds, "stats": stats, "ratings": ratings, "recent": recent,
-        "title_of": title_of,
-    })
+    async def make() -> web.Response:
+        known, stats, ratings, recent = await request.app[CACHE].get(
+            ("player", guild.id, user_id), stamp, read)
+        if known is None or not (stats or recent):
+            raise web.HTTPNotFound()  # nobody who played here (nor anyone of another server)
+        kinds = sorted(stats, key=lambda kind: title_of(kind).lower())
+        return render(request, "player.html", {
+            "guild": guild, "user_id": user_id, "name": known.display_name,
+            "kinds": kinds, "stats": stats, "ratings": ratings, "recent": recent,
+            "title_of": title_of,
+        })
+
+    return await request.app[RENDERED].page(request, ("player", guild.id, user_id), stamp,
+                                            make)
 
 
 async def ratings_json(request: web.Request) -> web.Response:
@@ -181,17 +209,22 @@ async def ratings_json(request: web.Request) -> web.Response:
     guild = await open_guild(request)
     user_id = _user_id(request)
     store = request.app[STORE]
-    points = await request.app[CACHE].get(
-        ("history", guild.id, user_id), await store.latest_game(guild.id),
-        lambda: store.rating_history(guild.id, user_id))
-    series: dict[str, dict[str, Any]] = {}
-    for point in points:
-        entry = series.setdefault(point.kind, {"kind": point.kind, "title": title_of(point.kind),
-                                               "points": []})
-        entry["points"].append({"x": point.at.isoformat(), "y": point.rating,
-                                "game": point.game_id})
-    return web.json_response({"user": str(user_id), "label": t("Rating"),
-                              "series": list(series.values())})
+    stamp = guild.latest
+
+    async def make() -> web.Response:
+        points = await store.rating_history(guild.id, user_id)
+        series: dict[str, dict[str, Any]] = {}
+        for point in points:
+            entry = series.setdefault(point.kind, {"kind": point.kind,
+                                                   "title": title_of(point.kind),
+                                                   "points": []})
+            entry["points"].append({"x": point.at.isoformat(), "y": point.rating,
+                                    "game": point.game_id})
+        return web.json_response({"user": str(user_id), "label": t("Rating"),
+                                  "series": list(series.values())})
+
+    return await request.app[RENDERED].page(request, ("ratings", guild.id, user_id), stamp,
+                                            make)
 
 
 def _user_id(request: web.Request) -> int:

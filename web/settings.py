@@ -68,6 +68,9 @@ class WebSettings:
     #: WEB_RATE and WEB_BURST: each client's token bucket (requests a second, and at once).
     rate: float = DEFAULT_RATE
     burst: int = DEFAULT_BURST
+    #: WEB_WORKERS: processes serving the one port (SO_REUSEPORT), each with its own
+    #: read-only store and caches; a page costs CPU in Python, so one a core.
+    workers: int = 1
 
     @property
     def data_dir(self) -> Path:
@@ -127,6 +130,7 @@ def load_web_settings(environ: Mapping[str, str] | None = None,
         log_level=_log_level(get("LOG_LEVEL")) if get("LOG_LEVEL") else "INFO",
         rate=_positive("WEB_RATE", get("WEB_RATE"), DEFAULT_RATE),
         burst=int(_positive("WEB_BURST", get("WEB_BURST"), DEFAULT_BURST)),
+        workers=_workers(get("WEB_WORKERS")),
     )
 
 
@@ -136,6 +140,23 @@ def _port(raw: str | None) -> int:
     if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 65535:
         raise SettingsError(f"WEB_PORT must be a TCP port, a whole number from 1 to 65535, "
                             f"not {raw!r}.")
+    return int(raw)
+
+
+def default_workers() -> int:
+    """One worker a core this process may run on (a container's CPU set, not the host's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _workers(raw: str | None) -> int:
+    if raw is None:
+        return default_workers()
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 64:
+        raise SettingsError(f"WEB_WORKERS must be a number of processes from 1 to 64, such as "
+                            f"{default_workers()} (this machine's cores), not {raw!r}.")
     return int(raw)
 
 

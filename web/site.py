@@ -13,12 +13,14 @@ from web.app import (
     CONFIG,
     JINJA,
     LIMITER,
+    RENDERED,
     SIGNER,
     STATIC,
     STORE,
     Config,
     PageCache,
     RateLimit,
+    RenderCache,
     environment,
     error_pages,
     rate_limited,
@@ -39,6 +41,7 @@ def make_app(store: Store, config: Config, *, secret: str | None = None,
     app[JINJA] = environment()
     app[LIMITER] = RateLimit(rate, burst)
     app[CACHE] = PageCache()
+    app[RENDERED] = RenderCache()
     if secret:
         app[SIGNER] = Signer(secret)
     app.on_response_prepare.append(security_headers)

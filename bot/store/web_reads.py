@@ -18,7 +18,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
@@ -31,6 +31,7 @@ from bot.store.drivers.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 from bot.store.errors import StoreError
 from bot.store.migrations import discover_migrations
 from bot.store.ratings import _CONSERVATIVE
+from bot.store.rows import KindStats, LeaderboardRow
 from bot.store.skill import RatingRow, Skill, user_entity
 
 __all__ = ["RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
@@ -153,6 +154,21 @@ class WebReads(StoreCore):
                                        (guild_id,))
         return int(row["id"]) if row is not None and row["id"] is not None else 0
 
+    async def guild_page_state(self, guild_id: int) -> tuple[dict[str, Any], int]:
+        """A server's settings (`Store.guild_settings`) and its latest ended game's id
+        (`latest_game`), in one query: what every page reads first, to know whether it may
+        be shown and whether what the web keeps of it still holds."""
+        _check_id(guild_id, "guild_id")
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT s.key AS key, s.value AS value,"
+                " (SELECT max(g.id) FROM games g WHERE g.guild_id = ?) AS latest"
+                " FROM guild_settings s WHERE s.guild_id = ? ORDER BY s.key",
+                (guild_id, guild_id))
+        latest = rows[0]["latest"] if rows else None
+        return ({str(row["key"]): json.loads(row["value"]) for row in rows},
+                int(latest) if latest is not None else 0)
+
     async def rating_page(self, guild_id: int, kind: str, limit: int,
                           offset: int) -> list[RatingRow]:
         """`Ratings.rating_board`'s page (the same order), its wins counted for the page's
@@ -218,6 +234,54 @@ class WebReads(StoreCore):
                 (table_id, guild_id))
         return None if row is None else int(row["version"])
 
+    async def board_totals(self, guild_id: int, kind: str | None) -> list[LeaderboardRow]:
+        """Every ranked person of a game's board (kind None: all games') with their totals,
+        unranked (`rank` 0), in one query: the web sorts them for each order and page
+        (`rank_board`) and keeps them until another game ends, where `Store.leaderboard`
+        would read and sort the whole board again for each order and page, and count it
+        once more for the page count."""
+        _check_id(guild_id, "guild_id")
+        where = "g.guild_id = ? AND g.status = 'finished' AND r.user_id IS NOT NULL"
+        params: tuple[Any, ...] = (guild_id,)
+        if kind is not None:
+            where, params = where + " AND g.kind = ?", (guild_id, kind)
+        per_game = kind is not None
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT r.user_id AS user_id, p.display_name AS display_name,"
+                " count(*) AS games, CAST(sum(r.win) AS BIGINT) AS wins,"
+                " CAST(coalesce(sum(r.score), 0) AS BIGINT) AS points,"
+                " CAST(max(r.score) AS BIGINT) AS best"
+                " FROM games g JOIN game_results r ON r.game_id = g.id"
+                " JOIN players p ON p.user_id = r.user_id"
+                f" WHERE {where} GROUP BY r.user_id, p.display_name", params)
+        return [LeaderboardRow(
+            rank=0, user_id=int(row["user_id"]), display_name=row["display_name"],
+            games=int(row["games"]), wins=int(row["wins"]),
+            points=int(row["points"]) if per_game else None,
+            win_rate=float(int(row["wins"])) / int(row["games"]),
+            best=(None if row["best"] is None else int(row["best"])) if per_game else None)
+            for row in rows]
+
+    async def player_records(self, guild_id: int, user_id: int) -> dict[str, KindStats]:
+        """`Store.player_stats` (a person's record per game kind here), read from the
+        person's own results outwards: the store's query lets SQLite walk every game of the
+        server to find one person's, 35 ms on 20,000 games where this takes a few."""
+        _check_id(guild_id, "guild_id")
+        _check_id(user_id, "user_id")
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT g.kind AS kind, count(*) AS played, CAST(sum(r.win) AS BIGINT) AS won,"
+                " max(r.score) AS best_score, max(g.finished_at) AS last_played"
+                " FROM game_results r CROSS JOIN games g"  # CROSS JOIN: SQLite keeps r outer
+                " WHERE g.id = r.game_id AND r.user_id = ? AND g.guild_id = ?"
+                " AND g.status = 'finished' GROUP BY g.kind ORDER BY g.kind",
+                (user_id, guild_id))
+        return {str(row["kind"]): KindStats(
+            kind=str(row["kind"]), played=int(row["played"]), won=int(row["won"]),
+            best_score=None if row["best_score"] is None else int(row["best_score"]),
+            last_played=_from_ts(row["last_played"])) for row in rows}
+
     # --- a person's page --------------------------------------------------------------------
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[RatingPoint]:
@@ -269,6 +333,27 @@ class WebReads(StoreCore):
                 "SELECT count(*) FROM chip_balances WHERE guild_id = ?", (guild_id,))
         assert row is not None
         return int(row[0])
+
+
+def rank_board(rows: list[LeaderboardRow], order: str) -> list[LeaderboardRow]:
+    """`board_totals` in one of `Store.leaderboard`'s orders (its ORDER BY, column for
+    column, ties to the lowest user id), ranked from 1. A missing points or best score
+    sorts below every number, as SQLite sorts NULL in a descending order."""
+
+    def low(value: float | None) -> tuple[int, float]:  # descending: the larger first
+        return (1, 0.0) if value is None else (0, -float(value))
+
+    keys: dict[str, Any] = {
+        "wins": lambda r: (-r.wins, -r.win_rate, -r.games, low(r.points), r.user_id),
+        "games": lambda r: (-r.games, -r.wins, low(r.points), r.user_id),
+        "points": lambda r: (low(r.points), -r.wins, -r.win_rate, -r.games, r.user_id),
+        "win_rate": lambda r: (-r.win_rate, -r.games, low(r.points), r.user_id),
+        "best": lambda r: (low(r.best), r.games, r.user_id),
+    }
+    if order not in keys:
+        raise ValueError(f"order must be one of {', '.join(keys)}")
+    return [replace(row, rank=rank) for rank, row in
+            enumerate(sorted(rows, key=keys[order]), start=1)]
 
 
 async def _seats(conn: Any, game_ids: list[int]) -> dict[int, list[WebSeat]]:

@@ -1,0 +1,195 @@
+"""What makes the web pages fast (issue 25's speed target) keeps them right: the caches under
+a server's latest ended game (a newly finished game shows at once; one server's pages never
+answer for another's; a renamed player shows after the next game, or once the page has aged),
+the ETag and its 304, the boards sorted by the web as the store sorts them, a replay's steps
+served from one replay as a fresh replay shows them, and `python -m web --workers N`."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import make_mocked_request
+
+from bot.settings import SettingsError
+from bot.store import Store
+from bot.store.web_reads import rank_board
+from engine.notation import Replayer
+from tests.support.web_process import web_process
+from tests.web import test_pages
+from tests.web.test_pages import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
+from web.app import RenderCache
+from web.replay import Replays
+from web.settings import load_web_settings
+
+# The pages' tests' fixtures: a site over a store, the games' renderers installed.
+site = test_pages.site
+game_renderers = test_pages.game_renderers
+
+
+def users_on(html: str) -> list[str]:
+    return re.findall(r'data-user="(\d+)"', html)
+
+
+async def test_a_newly_finished_game_shows_at_once(site: Site) -> None:
+    await record(site.writer, GUILD, "poke", [(ALICE, 5), (CAROL, 1)])
+    board = f"/g/{GUILD}/leaderboard/poke?order=wins"
+    assert users_on(await (await site.client.get(board)).text())[:1] == [str(ALICE)]
+    player = await (await site.client.get(f"/g/{GUILD}/player/{CAROL}")).text()
+    for _ in range(2):  # Carol now wins two: first on the board at once, her page too
+        await record(site.writer, GUILD, "poke", [(CAROL, 7), (ALICE, 2)])
+    assert users_on(await (await site.client.get(board)).text())[:1] == [str(CAROL)]
+    again = await (await site.client.get(f"/g/{GUILD}/player/{CAROL}")).text()
+    assert again != player and again.count("class=\"winner\"") > player.count("class=\"winner\"")
+    home = await (await site.client.get(f"/g/{GUILD}")).text()
+    assert home.count(f"/player/{CAROL}") >= 3  # each of her three games in the results
+
+
+async def test_another_servers_cache_never_answers_here(site: Site) -> None:
+    await record(site.writer, GUILD, "poke", [(ALICE, 5), (BOB, 1)])
+    await record(site.writer, OTHER, "poke", [(CAROL, 5), (BOB, 1)])
+    for _ in range(2):  # asked twice: the second answers come from the caches
+        here = await (await site.client.get(f"/g/{GUILD}/leaderboard/poke")).text()
+        there = await (await site.client.get(f"/g/{OTHER}/leaderboard/poke")).text()
+        assert set(users_on(here)) == {str(ALICE), str(BOB)}
+        assert set(users_on(there)) == {str(CAROL), str(BOB)}
+        assert (await site.client.get(f"/g/{GUILD}/player/{CAROL}")).status == 404
+        assert (await site.client.get(f"/g/{OTHER}/player/{ALICE}")).status == 404
+        bob_here = await (await site.client.get(f"/g/{GUILD}/player/{BOB}")).text()
+        assert f"/g/{GUILD}/player/{ALICE}" in bob_here and str(CAROL) not in bob_here
+
+
+async def test_a_renamed_player_shows_after_the_next_game(site: Site) -> None:
+    await record(site.writer, GUILD, "poke", [(ALICE, 5), (CAROL, 1)])
+    page = f"/g/{GUILD}/player/{CAROL}"
+    assert "Carol" in await (await site.client.get(page)).text()
+    await site.writer.upsert_player(CAROL, "Caroline")
+    await record(site.writer, GUILD, "poke", [(ALICE, 5), (CAROL, 1)])
+    html = await (await site.client.get(page)).text()
+    assert "Caroline" in html
+    board = await (await site.client.get(f"/g/{GUILD}/leaderboard/poke")).text()
+    assert "Caroline" in board
+
+
+async def test_a_page_unchanged_is_answered_304_by_its_etag(site: Site) -> None:
+    await record(site.writer, GUILD, "poke", [(ALICE, 5), (CAROL, 1)])
+    path = f"/g/{GUILD}/leaderboard/poke"
+    first = await site.client.get(path)
+    etag = first.headers["ETag"]
+    same = await site.client.get(path, headers={"If-None-Match": etag})
+    assert same.status == 304 and same.headers["ETag"] == etag
+    assert same.headers["Cache-Control"] == "private, no-cache"  # asked again each time
+    await record(site.writer, GUILD, "poke", [(CAROL, 5), (ALICE, 1)])
+    changed = await site.client.get(path, headers={"If-None-Match": etag})
+    assert changed.status == 200 and changed.headers["ETag"] != etag
+
+
+async def test_the_render_cache_ages_pages_and_keeps_to_its_bytes() -> None:
+    from aiohttp import web
+
+    now = [0.0]
+    cache = RenderCache(max_bytes=25, seconds=60, clock=lambda: now[0])
+    renders: list[str] = []
+
+    def maker(text: str) -> Callable[[], Awaitable[web.Response]]:
+        async def make() -> web.Response:
+            renders.append(text)
+            await asyncio.sleep(0)
+            return web.Response(text=text)
+        return make
+
+    request = make_mocked_request("GET", "/g/1/leaderboard/poke")
+    pages = await asyncio.gather(*(cache.page(request, ("board", 1), 7, maker("ten bytes!"))
+                                   for _ in range(5)))
+    assert [page.body for page in pages] == [b"ten bytes!"] * 5 and len(renders) == 1
+    other = make_mocked_request("GET", "/g/2/leaderboard/poke")
+    assert (await cache.page(other, ("board", 2), 7, maker("server two"))).body == b"server two"
+    now[0] = 61.0  # aged: rendered again (a renamed player shows within a minute)
+    assert (await cache.page(request, ("board", 1), 7, maker("renamed!!!"))).body == \
+        b"renamed!!!"
+    assert cache.size <= 25  # three pages of ten bytes do not all stay
+
+
+def test_rank_board_refuses_an_order_it_cannot_sort() -> None:
+    with pytest.raises(ValueError):
+        rank_board([], "rating")
+
+
+async def test_the_boards_the_web_sorts_are_the_stores(database: Path | str) -> None:
+    store = await Store.open(database)
+    await store.set_guild_setting(GUILD, "web", "public")
+    reader = await Store.open_read_only(database)
+    try:
+        rng = random.Random(7)
+        people = list(range(200, 230))
+        for user in people:
+            await store.upsert_player(user, f"P{user}")
+        for n in range(60):  # small scores and counts: many ties to break alike
+            a, b = rng.sample(people, 2)
+            game = rng.choice(("poke", "chicago"))
+            await record(store, GUILD, game, [(a, rng.randint(0, 3)), (b, rng.randint(0, 3))],
+                         minutes=n)
+        for kind in ("poke", "chicago", None):
+            totals = await reader.board_totals(GUILD, kind)
+            assert len(totals) == await store.leaderboard_size(GUILD, kind)
+            orders = ("wins", "games", "win_rate") + (("points", "best") if kind else ())
+            for order in orders:
+                expected = await store.leaderboard(GUILD, kind, order, 100, 0)  # type: ignore[arg-type]
+                assert rank_board(totals, order) == expected, (kind, order)
+        for user in people[:5]:
+            assert await reader.player_records(GUILD, user) == \
+                await store.player_stats(GUILD, user)
+        settings, latest = await reader.guild_page_state(GUILD)
+        assert latest == await reader.latest_game(GUILD) > 0
+        assert settings == await store.guild_settings(GUILD)
+    finally:
+        await reader.close()
+        await store.close()
+
+
+async def test_a_replays_steps_in_any_order_are_a_fresh_replays(site: Site) -> None:
+    table_id = await finished_guessing(site)
+    replays = Replays()
+    entry = await replays.get(site.writer, GUILD, table_id)
+    order = list(range(len(entry.replayer)))
+    random.Random(3).shuffle(order)
+    shown = {index: await entry.frame(index) for index in order}
+    assert entry.chapters == Replayer(entry.notation).chapters()
+    for index, frame in shown.items():
+        fresh = Replayer(entry.notation).frame(index)
+        assert frame.public.to_json() == fresh.public.to_json()
+        assert [view.to_json() for view in frame.views] == \
+            [view.to_json() for view in fresh.views]
+        assert (frame.notes, frame.recent, frame.events) == \
+            (fresh.notes, fresh.recent, fresh.events)
+    assert await replays.get(site.writer, GUILD, table_id) is entry  # replayed once
+
+
+def test_workers_are_a_setting() -> None:
+    assert load_web_settings({"WEB_WORKERS": "3"}, env_file=None).workers == 3
+    assert load_web_settings({}, env_file=None).workers >= 1  # one a core
+    with pytest.raises(SettingsError, match="WEB_WORKERS"):
+        load_web_settings({"WEB_WORKERS": "none"}, env_file=None)
+
+
+async def test_several_workers_serve_one_port_and_stop_together(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    writer = await Store.open(path)
+    await writer.set_guild_setting(GUILD, "web", "public")
+    await writer.upsert_player(ALICE, "Alice")
+    await writer.upsert_player(CAROL, "Carol")
+    await record(writer, GUILD, "poke", [(ALICE, 5), (CAROL, 1)])
+    await writer.close()
+    async with web_process(path, tmp_path / "web.log", env={"WEB_WORKERS": "2"}) as served:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(6):  # new connections: the kernel spreads them over the workers
+                async with session.get(f"{served.url}/g/{GUILD}/player/{ALICE}",
+                                       headers={"Connection": "close"}) as answer:
+                    assert answer.status == 200 and "Alice" in await answer.text()
+        process = served.process
+    assert process.wait(timeout=30) == 0  # SIGTERM: every worker stopped, cleanly
