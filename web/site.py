@@ -18,14 +18,13 @@ from web.app import (
     STATIC,
     STORE,
     Config,
-    PageCache,
     RateLimit,
-    RenderCache,
     environment,
     error_pages,
     rate_limited,
     security_headers,
 )
+from web.caches import PageCache, RenderCache
 from web.session import Signer
 
 __all__ = ["make_app"]

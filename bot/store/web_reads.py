@@ -12,12 +12,7 @@ row: a list of games reads its games, then all their seats at once.
 
 from __future__ import annotations
 
-import asyncio
-import importlib
 import json
-import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -25,9 +20,8 @@ from typing import Any, Self
 
 from bot.store.base import DEFAULT_STARTING_CHIPS, StoreCore, _check_id, _from_ts, utc_now
 from bot.store.drivers import Database, is_postgres_url
-from bot.store.drivers.base import Connection, Row
-from bot.store.drivers.postgres import PostgresDatabase, _keep_session, redact_url
-from bot.store.drivers.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
+from bot.store.drivers.base import Row
+from bot.store.drivers.read_only import postgres_read_only, sqlite_read_only
 from bot.store.errors import StoreError
 from bot.store.migrations import discover_migrations
 from bot.store.ratings import _CONSERVATIVE
@@ -35,9 +29,6 @@ from bot.store.rows import KindStats, LeaderboardRow
 from bot.store.skill import RatingRow, Skill, user_entity
 
 __all__ = ["RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
-
-READ_POOL = 4  # connections of the web process (each database): pages read side by side
-
 
 @dataclass(frozen=True)
 class WebSeat:
@@ -91,10 +82,10 @@ class WebReads(StoreCore):
         Raises StoreError (one sentence) when it is missing or older than this code."""
         db: Database
         if is_postgres_url(target):
-            db = await _postgres_read_only(str(target))
+            db = await postgres_read_only(str(target))
         else:
             target = Path(target)
-            db = await _sqlite_read_only(target)
+            db = await sqlite_read_only(target)
         try:
             async with db.reading() as conn:
                 row = await conn.fetch_one("SELECT max(version) AS v FROM schema_version")
@@ -372,79 +363,3 @@ async def _seats(conn: Any, game_ids: list[int]) -> dict[int, list[WebSeat]]:
             int(row["seat"]), str(row["name"] or f"seat {row['seat']}"), row["user_id"],
             row["score"], bool(row["win"])))
     return found
-
-
-class SqliteReaders(Database):
-    """Several read-only connections to one SQLite file, each on its own thread (aiosqlite),
-    so that pages read side by side (SQLite lets readers share a WAL database) instead of
-    queueing behind one connection's lock. It cannot write: every connection is ``mode=ro``."""
-
-    dialect = "sqlite"
-    errors = (sqlite3.Error,)
-
-    def __init__(self, readers: list[SqliteDatabase], path: Path) -> None:
-        self._all = readers
-        self._free: asyncio.Queue[SqliteDatabase] = asyncio.Queue()
-        for reader in readers:
-            self._free.put_nowait(reader)
-        self.path = path
-        self.name = str(path)
-
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[Connection]:
-        reader = await self._free.get()
-        try:
-            async with reader.reading() as conn:
-                yield conn
-        finally:
-            self._free.put_nowait(reader)
-
-    async def close(self) -> None:
-        for reader in self._all:
-            await reader.close()
-
-    def bootstrap(self) -> list[str]:
-        raise StoreError("the web's read-only store migrates nothing")
-
-    def ddl(self, statement: str) -> str:
-        raise StoreError("the web's read-only store migrates nothing")
-
-
-async def _sqlite_read_only(path: Path) -> SqliteReaders:
-    """The SQLite file opened read-only (``mode=ro``; ``query_only`` besides), `READ_POOL`
-    times."""
-    import aiosqlite
-
-    if not path.is_file():
-        raise StoreError(f"There is no database at {path}: start the bot first (it creates "
-                         "it), or set DATABASE to the bot's.")
-    readers: list[SqliteDatabase] = []
-    try:
-        for _ in range(READ_POOL):
-            conn = await aiosqlite.connect(f"{path.as_uri()}?mode=ro", uri=True,
-                                           isolation_level=None)
-            readers.append(SqliteDatabase(conn, path))
-            conn.row_factory = sqlite3.Row
-            await conn.execute("PRAGMA query_only = ON")
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-    except sqlite3.Error as exc:
-        for reader in readers:
-            await reader.close()
-        raise StoreError(f"Cannot open the database {path} ({exc}).") from None
-    return SqliteReaders(readers, path)
-
-
-async def _postgres_read_only(url: str) -> PostgresDatabase:
-    """A pool whose every transaction is read-only (the server refuses any write)."""
-    asyncpg: Any = importlib.import_module("asyncpg")  # untyped: it ships no type information
-
-    errors = (asyncpg.PostgresError, asyncpg.InterfaceError)
-    try:
-        pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=READ_POOL, reset=_keep_session,
-            server_settings={"default_transaction_read_only": "on"})
-    except (TimeoutError, OSError, ValueError, *errors) as exc:
-        reason = str(exc) or type(exc).__name__
-        raise StoreError(f"Cannot connect to the PostgreSQL database {redact_url(url)} "
-                         f"({reason}).") from None
-    return PostgresDatabase(pool, url, errors)

@@ -499,7 +499,7 @@ async def test_the_web_store_cannot_write(database: Path | str) -> None:
 async def test_the_page_cache_reads_once_per_latest_game() -> None:
     import asyncio
 
-    from web.app import PageCache
+    from web.caches import PageCache
 
     now = [0.0]
     cache = PageCache(size=2, seconds=60, clock=lambda: now[0])

@@ -23,7 +23,7 @@ from engine.notation import Replayer
 from tests.support.web_process import web_process
 from tests.web import test_pages
 from tests.web.test_pages import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
-from web.app import RenderCache
+from web.caches import RenderCache
 from web.replay import Replays
 from web.settings import load_web_settings
 
