@@ -14,78 +14,23 @@ in, so a result is applied once, after a restart too.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bot.core import tournament_text as text
 from bot.core.service import TableService, channel_lock_key
 from bot.core.table import Seat, Table, TableError, new_table_id
+from bot.core.tournament_state import NO_TOURNAMENT, Live, TournamentPlaces, player_user, refused
 from bot.present import i18n
-from bot.store import Store, TournamentPlace, TournamentRow, TournamentTable
-from engine.i18n import Msg, msg
+from bot.store import Store, TournamentPlace, TournamentTable
 from engine.tournaments import Tournament, TournamentError
 
 log = logging.getLogger(__name__)
 
 BREAK_SECONDS = 60.0  # from a round's last result to the next round, unless the organiser
 MIN_LEFT = 30.0  # a clock resumed after a restart has at least this long left
-NO_TOURNAMENT = msg("There is no tournament running in this channel. Create one with "
-                    "`/tournament create`.")
-
-
-class TournamentPlaces(Protocol):
-    """What a tournament needs of Discord (`bot.discord.tournament_places` is one)."""
-
-    async def create_thread(self, channel_id: int, name: str) -> int: ...
-
-    async def post(self, channel_id: int, text: str, files: list[tuple[str, bytes]]) -> None: ...
-
-    async def create_event(self, guild_id: int, channel_id: int, name: str,
-                           description: str, start: float) -> int | None: ...
-
-    async def set_event(self, guild_id: int, event_id: int, status: str) -> None: ...
-
-    async def edit_message(self, channel_id: int, message_id: int, text: str) -> None: ...
-
-
-@dataclass
-class Live:
-    """A tournament in memory: the stored row's fields, the engine's state, the bot's part
-    (`extra`: the game's options, the start and next-round clocks with when they were saved,
-    the sign-up message, the scheduled event, the last round announced)."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    kind: str
-    organiser_id: int
-    version: int
-    t: Tournament
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, row: TournamentRow) -> Live:
-        return cls(row.id, row.guild_id, row.channel_id, row.kind, row.organiser_id,
-                   row.version, Tournament.from_json(row.state), dict(row.extra))
-
-    def draft(self) -> Live:
-        """A copy to change: installed only once it is saved."""
-        return Live(self.id, self.guild_id, self.channel_id, self.kind, self.organiser_id,
-                    self.version, Tournament.from_json(self.t.to_json()),
-                    copy.deepcopy(self.extra))
-
-    @property
-    def locale(self) -> str:
-        return str(self.extra.get("locale") or i18n.guild_locale(self.guild_id))
-
-
-def refused(error: TournamentError) -> TableError:
-    """The engine's refusal as the bot's: its sentence, shown to whoever asked."""
-    return TableError(error.args[0] if error.args else str(error))
 
 
 class TournamentRounds:
@@ -165,7 +110,7 @@ class TournamentRounds:
 
     @staticmethod
     def _final_places(draft: Live) -> list[TournamentPlace]:
-        return [TournamentPlace(s.player, _user(s.player) if s.player.isdigit() else None,
+        return [TournamentPlace(s.player, player_user(s.player) if s.player.isdigit() else None,
                                 draft.t.entrants[s.player].name, s.place, s.score)
                 for s in draft.t.standings()]
 
@@ -302,7 +247,7 @@ class TournamentRounds:
                       created_at=self.clock(), locale=draft.locale)
         for player in players:
             entrant = draft.t.entrants[player]
-            table.seats.append(Seat(entrant.name, None if entrant.ai else _user(player)))
+            table.seats.append(Seat(entrant.name, None if entrant.ai else player_user(player)))
         async with self.tables.lock(channel_lock_key(row.thread_id)), \
                 self.tables.lock(table.table_id):
             events = table.start(draft.organiser_id)
@@ -418,7 +363,7 @@ class TournamentRounds:
             if not player.isdigit():  # an AI entrant (a member replaced by one keeps theirs)
                 ratings[player] = float(ai.shown) if ai else 1000.0
                 continue
-            found = (await self.store.player_ratings(draft.guild_id, _user(player))).get(
+            found = (await self.store.player_ratings(draft.guild_id, player_user(player))).get(
                 draft.kind)
             ratings[player] = float(found.skill.shown) if found else 1000.0
         return ratings
@@ -453,15 +398,3 @@ class TournamentRounds:
                 await self.apply_results(tournament_id)
             except Exception:
                 log.exception("tournament %d did not resume", tournament_id)
-
-
-def _user(player: str) -> int:
-    """A member entrant's user id (their entrant id is the id as text)."""
-    return int(player)
-
-
-def organiser_only(live: Live, user_id: int, is_admin: bool, what: Msg) -> None:
-    """The organiser's steps are theirs (or a member with Manage Server's)."""
-    if user_id != live.organiser_id and not is_admin:
-        raise TableError(msg("Only the organiser or a member with Manage Server can {what}.",
-                             what=what))

@@ -14,13 +14,8 @@ from typing import Any
 
 from bot.core import tournament_text as text
 from bot.core.table import TableError
-from bot.core.tournament_rounds import (
-    Live,
-    TournamentPlaces,
-    TournamentRounds,
-    organiser_only,
-    refused,
-)
+from bot.core.tournament_rounds import TournamentRounds
+from bot.core.tournament_state import Live, TournamentPlaces, organiser_only, refused
 from bot.core.tournament_time import parse_start
 from bot.present import i18n
 from bot.present.inert import inert

@@ -1,7 +1,7 @@
 """The tournament's places in Discord: the threads its tables play in, the posts in its
 channel (with the standings pictures), its sign-up message and its scheduled event.
 
-`bot.core.tournament_rounds.TournamentPlaces` is what the core asks of Discord; this is the
+`bot.core.tournament_state.TournamentPlaces` is what the core asks of Discord; this is the
 one implementation. A scheduled event is Discord's own reminder and "interested" list: an
 external event (the location is the tournament's channel) from the start time, marked
 active at the start and completed at the end. It is a courtesy: when Discord refuses it (no
