@@ -231,8 +231,9 @@ class LoopbackDiscord:
 
     def commands(self, guild: bool | None = None) -> list[dict[str, Any]]:
         """Registered commands: guild ones, global ones (False), or both (None)."""
-        scopes = {True: [self.state.guild.id], False: [None]}.get(
-            guild, [self.state.guild.id, None])  # type: ignore[arg-type]
+        scopes: list[int | None] = (
+            [self.state.guild.id] if guild else [None] if guild is False
+            else [self.state.guild.id, None])
         return [dict(c) for s in scopes for c in self.state.commands.get(s, [])]
 
     # --- waiting -------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiohttp import web
 
 from loopback import errors
@@ -140,7 +142,7 @@ class AppRoutes:
         payload, _ = await read_body(request)
         return json_response(self.state.upsert_command(scope, payload or {}), 201)
 
-    def _command(self, request: web.Request) -> tuple[int | None, dict]:
+    def _command(self, request: web.Request) -> tuple[int | None, dict[str, Any]]:
         scope = self._scope(request)
         wanted = request.match_info["command_id"]
         for command in self.state.commands.get(scope, []):

@@ -242,16 +242,10 @@ class OAuthRoutes:
 
     async def authorize_page(self, request: web.Request) -> web.StreamResponse:
         params = dict(request.query)
-        redirect_uri, problem = self._check_client(params)
-        if problem is not None:
-            return problem
-        user, problem = self._browser_user(params)
-        if problem is not None:
-            return problem
-        assert user is not None
-        scopes, refusal = self._check_request(params)
-        if refusal is not None:
-            raise _back(redirect_uri, params, *refusal)
+        admitted = self._admit(params)
+        if isinstance(admitted, web.StreamResponse):
+            return admitted
+        redirect_uri, user, scopes = admitted
         if self.oauth.auto_approve or (params.get("prompt") == "none"
                                        and self.oauth.granted_before(user, scopes)):
             raise _back(redirect_uri, params, code=self.oauth.issue_code(user, redirect_uri,
@@ -260,6 +254,20 @@ class OAuthRoutes:
 
     async def authorize_decision(self, request: web.Request) -> web.StreamResponse:
         params = {key: str(value) for key, value in (await request.post()).items()}
+        admitted = self._admit(params)
+        if isinstance(admitted, web.StreamResponse):
+            return admitted
+        redirect_uri, user, scopes = admitted
+        if params.get("decision") != "authorize":
+            raise _back(redirect_uri, params, "access_denied",
+                        "The resource owner or authorization server denied the request")
+        raise _back(redirect_uri, params, code=self.oauth.issue_code(user, redirect_uri, scopes))
+
+    def _admit(self, params: dict[str, str]
+               ) -> tuple[str, User, tuple[str, ...]] | web.StreamResponse:
+        """The checks of the authorize page and of its decision alike: the application and
+        its redirect (else an error page), who is signed in (else the sign-in page), and the
+        request (else back to the application with RFC 6749's error)."""
         redirect_uri, problem = self._check_client(params)
         if problem is not None:
             return problem
@@ -270,10 +278,7 @@ class OAuthRoutes:
         scopes, refusal = self._check_request(params)
         if refusal is not None:
             raise _back(redirect_uri, params, *refusal)
-        if params.get("decision") != "authorize":
-            raise _back(redirect_uri, params, "access_denied",
-                        "The resource owner or authorization server denied the request")
-        raise _back(redirect_uri, params, code=self.oauth.issue_code(user, redirect_uri, scopes))
+        return redirect_uri, user, scopes
 
     def _check_client(self, params: dict[str, str]) -> tuple[str, web.Response | None]:
         """The redirect URI to use, or the error page: an unknown application or a redirect
