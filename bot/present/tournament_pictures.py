@@ -64,7 +64,9 @@ def standings_png(title: str, headings: Sequence[str], rows: Sequence[StandingRo
     names = [clean(row.name, limit=60) for row in rows]
     name_w = max([row_font.getlength(n) for n in names] + [bold.getlength(headings[1]), 120.0])
     name_w = min(name_w, 420.0)
-    columns = [56.0, name_w + 24, max(90.0, bold.getlength(headings[2]) + 24),
+    # Each column as wide as its heading too ("Placering" in Swedish), so none is cut short.
+    columns = [max(56.0, bold.getlength(headings[0]) + 16), name_w + 24,
+               max(90.0, bold.getlength(headings[2]) + 24),
                max(110.0, bold.getlength(headings[3]) + 12)]
     width = round(min(MAX_WIDTH, max(sum(columns) + 2 * PAD,
                                      title_font.getlength(title) + 2 * PAD)))
