@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core import validation
 from bot.core.table import TableError
 from bot.core.tournaments import TournamentService
 from bot.discord.app import DealersChoiceBot
@@ -20,13 +21,14 @@ from bot.discord.tournament_places import DiscordPlaces
 from bot.present import i18n
 from bot.present.i18n import t
 from bot.present.inert import inert
+from cogs.common import Option
 from engine.games import GAMES
 from engine.i18n import msg
 
 EVENT_LEAD = 900.0  # a tournament without a start time: its event is put this far ahead
-FORMATS = [app_commands.Choice(name="Swiss", value="swiss"),
-           app_commands.Choice(name="single elimination", value="elimination"),
-           app_commands.Choice(name="round robin", value="round_robin")]
+Format = app_commands.Transform[str, Option(validation.TOURNAMENT_FORMAT)]
+Rounds = app_commands.Transform[int, Option(validation.TOURNAMENT_ROUNDS)]
+Seats = app_commands.Transform[int, Option(validation.TOURNAMENT_SEATS)]
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
@@ -74,12 +76,11 @@ class Tournaments(commands.GroupCog, group_name="tournament",
         seats="Players at a full table (default 2)",
         start="When it starts, e.g. 20:30 (UTC) or in 15 minutes (default: when you start it)",
     )
-    @app_commands.choices(format=FORMATS)
     async def create(self, interaction: discord.Interaction, game: str,
-                     format: str = "swiss",
-                     rounds: app_commands.Range[int, 1, 20] | None = None,
-                     seats: app_commands.Range[int, 2, 10] | None = None,
-                     start: app_commands.Range[str, 1, 40] | None = None) -> None:
+                     format: Format = "swiss",
+                     rounds: Rounds | None = None,
+                     seats: Seats | None = None,
+                     start: str | None = None) -> None:
         await i18n.for_interaction(interaction)
         service = self._service()
         assert interaction.guild_id is not None and interaction.channel_id is not None

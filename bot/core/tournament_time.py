@@ -20,6 +20,7 @@ _IN = re.compile(r"in\s+(\d{1,4})\s*(m|min|mins|minute|minutes|h|hr|hrs|hour|hou
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)?")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ t](\d{1,2})[:.](\d{2})")
 LATEST = timedelta(days=60)
+SHOWN = 40  # of a start that cannot be read, the characters quoted back
 
 
 def parse_start(text: str | None, now: float) -> float | None:
@@ -56,5 +57,6 @@ def parse_start(text: str | None, now: float) -> float | None:
     if found is None or found < current - timedelta(minutes=1) or found > current + LATEST:
         raise TableError(msg(
             "I could not read the start time {text}. Type a time of day such as `20:30` "
-            "(UTC), a delay such as `in 15 minutes`, or `now`.", text=text))
+            "(UTC), a delay such as `in 15 minutes`, or `now`.",
+            text=text if len(text) <= SHOWN else text[:SHOWN - 1] + "…"))
     return max(found.timestamp(), now)

@@ -225,6 +225,12 @@ LOCALE = OneOf("locale", _locales)
 # found"), its members once logged in with Discord, or anyone with the link.
 WEB_ACCESS = {"off": N_("Off"), "members": N_("Members only"), "public": N_("Public")}
 WEB = OneOf("web", lambda: WEB_ACCESS)
+# A tournament's (issue 26): its format, the rounds of a Swiss, the players at a full table.
+TOURNAMENT_FORMATS = {"swiss": N_("Swiss"), "elimination": N_("single elimination"),
+                      "round_robin": N_("round robin")}
+TOURNAMENT_FORMAT = OneOf("format", lambda: TOURNAMENT_FORMATS)
+TOURNAMENT_ROUNDS = Bound("rounds", 1, 20)
+TOURNAMENT_SEATS = Bound("seats", 2, 10)
 CHICAGO_CALL = Flag("call")
 EXPORT = Flag("export")
 

@@ -366,6 +366,9 @@ def test_start_times_read_as_typed() -> None:
     for wrong in ("soon", "25:00", "2026-02-30 10:00", "in 999999 hours", "1999-01-01 10:00"):
         with pytest.raises(TableError, match="could not read the start time"):
             parse_start(wrong, now)
+    with pytest.raises(TableError) as long:  # the option is free text: quoted back short
+        parse_start("x" * 5000, now)
+    assert "x" * 39 + "…" in str(long.value) and "x" * 41 not in str(long.value)
 
 
 def test_the_pictures_are_pngs_and_deterministic() -> None:

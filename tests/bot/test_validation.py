@@ -42,6 +42,7 @@ RANGES = {  # what the README and the commands' descriptions promise
     "POKENO_TARGET": (50, 2000), "POKENO_TURN_SECONDS": (30, 900),
     "GRANT": (-1_000_000, 1_000_000), "LOBBY_MINUTES": (1, 240),
     "STARTING_CHIPS": (0, 1_000_000), "DAILY_CHIPS": (1, 100_000),
+    "TOURNAMENT_ROUNDS": (1, 20), "TOURNAMENT_SEATS": (2, 10),
 }
 
 
