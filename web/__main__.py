@@ -68,9 +68,9 @@ async def members_without_log_in(store: Store, settings: WebSettings) -> str | N
             "a random string of at least 32 characters to sign sessions).")
 
 
-async def preflight(settings: WebSettings) -> int | None:
-    """Exit code 2 after one sentence when the database or the log-in settings cannot serve;
-    None when they can. Run once before the workers start, so the sentence is said once."""
+async def open_checked(settings: WebSettings) -> Store | int:
+    """The store, read-only; or exit code 2 after one sentence when the database or the
+    log-in settings cannot serve."""
     try:
         store = await Store.open_read_only(settings.database)
     except StoreError as error:
@@ -78,25 +78,31 @@ async def preflight(settings: WebSettings) -> int | None:
         return EXIT_CONFIG
     try:
         problem = await members_without_log_in(store, settings)
-    finally:
+    except BaseException:
         await store.close()
+        raise
     if problem:
+        await store.close()
         print(problem, file=sys.stderr)
         return EXIT_CONFIG
+    return store
+
+
+async def preflight(settings: WebSettings) -> int | None:
+    """`open_checked`'s exit code, or None when the web can serve. Run once before the
+    workers start, so a sentence is said once."""
+    opened = await open_checked(settings)
+    if isinstance(opened, int):
+        return opened
+    await opened.close()
     return None
 
 
 async def serve(settings: WebSettings, *, reuse_port: bool = False) -> int:
+    store = await open_checked(settings)
+    if isinstance(store, int):
+        return store
     try:
-        store = await Store.open_read_only(settings.database)
-    except StoreError as error:
-        print(error, file=sys.stderr)
-        return EXIT_CONFIG
-    try:
-        problem = await members_without_log_in(store, settings)
-        if problem:
-            print(problem, file=sys.stderr)
-            return EXIT_CONFIG
         install_plugins()  # each game's renderer: the boards look as in Discord
         wordlists.install(settings.data_dir)  # a word game's table is restored with its words
         # A word game's snapshot loads its word finder: the bot's lists (DATA_DIR), as the
