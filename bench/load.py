@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -267,7 +267,11 @@ class PromptTracker:
 def refused(discord: LoopbackDiscord, record: Interaction) -> bool:
     """A click the bot answered with an ephemeral complaint ("out of date", "not your
     turn"): acknowledged, but no move."""
-    message = discord.state.messages.get(record.original_id or 0)
+    return answered_with_a_refusal(discord.state.messages, record)
+
+
+def answered_with_a_refusal(messages: Mapping[int, Message], record: Interaction) -> bool:
+    message = messages.get(record.original_id or 0)
     return bool(record.response_type == MESSAGE and message is not None
                 and message.flags & EPHEMERAL)
 
@@ -358,8 +362,8 @@ class Phase:
             mine = self.latencies_ms(step)
             by_step[step] = (f"n={len(mine)} p50={percentile(mine, 0.5):.0f} "
                              f"p99={percentile(mine, 0.99):.0f} ms")
-        refused = sum(1 for i in self.interactions if i.response_type == MESSAGE
-                      and self.messages[i.original_id or 0].flags & EPHEMERAL)
+        refused = sum(1 for i in self.interactions
+                      if answered_with_a_refusal(self.messages, i))
         moves = max(1, len(acked) - refused)
         return {
             "interactions": len(self.clicks),
