@@ -65,6 +65,7 @@ class BoardPace:
         return left if self.pressure is not None and self.pressure.pressed else 0.0
 
     def sent(self, table_id: str, message: OutboxMessage) -> None:
-        """A message of the table went out: if it edited the board, the wait counts from now."""
-        if is_board_edit(message):
+        """A message of the table went out: if it edited the board, the wait counts from now
+        (kept only where a wait can come of it: with no pressure to read, none ever does)."""
+        if self.pressure is not None and is_board_edit(message):
             self._edited[table_id] = self.clock()
