@@ -48,6 +48,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -85,6 +86,8 @@ TARGETS_MS: dict[str, float | None] = {
     "home": None, "leaderboard": 100.0, "player": 100.0, "replay_open": None,
     "replay": 150.0, "replay_png": None, "live": None,
 }
+#: The kinds of page measured apart, each by all the clients (`page_urls`).
+PAGE_GROUPS = ("home", "leaderboard", "player", "replay", "replay_png", "live")
 SESSION_STEPS = 9  # steps of a replay after opening it (arrow keys or the links)
 AI_NAME = "AI"
 
@@ -368,14 +371,26 @@ async def measure(base: str, sessions: list[Session], clients: int) -> dict[str,
 
 
 async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    async with database_for(backend, work, reuse=args.reuse) as (database, filled_before):
+    stamp = fill_stamp(args)
+    async with database_for(backend, work, reuse=args.reuse, kept=bool(args.keep),
+                            stamp=stamp) as (database, filled_before):
+        seconds = 0.0
+        if not filled_before and backend == "postgresql":
+            began = time.perf_counter()
+            source = work / "web-bench.sqlite3"
+            if _stamps(work).get("sqlite") != stamp:  # this run's SQLite is filled first
+                async with database_for("sqlite", work, reuse=False, kept=True,
+                                        stamp=stamp) as (path, _):
+                    await fill_store(path, args)
+                write_stamp(work, "sqlite", stamp)
+            await copy_to_postgres(source, database)
+            seconds = time.perf_counter() - began
+        elif not filled_before:
+            seconds = await fill_store(database, args)
+        if not filled_before:
+            write_stamp(work, backend, stamp)
         store = await Store.open(database)
         try:
-            seconds = 0.0
-            if not filled_before:
-                seconds = await fill(store, players=args.players, games=args.games,
-                                     pool_size=args.pool, seed=args.seed,
-                                     progress=not args.json)
             filled = await read_back(store)
             filled.seconds = seconds
         finally:
@@ -388,9 +403,12 @@ async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dic
         async with serving(database, work / f"web-{backend}.log",
                            args.workers) as served:
             warm = page_urls(filled, rng, args.warmup)
-            for sessions in warm.values():
-                await measure(served.url, sessions, args.clients)
-            for sessions in page_urls(filled, rng, args.requests).values():
+            for group, sessions in warm.items():
+                if group in args.pages:
+                    await measure(served.url, sessions, args.clients)
+            for group, sessions in page_urls(filled, rng, args.requests).items():
+                if group not in args.pages:
+                    continue
                 for kind, measured in (await measure(served.url, sessions,
                                                      args.clients)).items():
                     results[kind] = measured.summary(TARGETS_MS[kind])
@@ -398,6 +416,16 @@ async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dic
         return {"fill_s": round(filled.seconds, 1), "reused": filled_before,
                 "workers": args.workers,
                 "rows": filled.rows, "pages": results}
+
+
+async def fill_store(database: str, args: argparse.Namespace) -> float:
+    """`fill` on the database; the seconds it took."""
+    store = await Store.open(database)
+    try:
+        return await fill(store, players=args.players, games=args.games, pool_size=args.pool,
+                          seed=args.seed, progress=not args.json)
+    finally:
+        await store.close()
 
 
 async def read_back(store: Store) -> Filled:
@@ -416,22 +444,38 @@ async def read_back(store: Store) -> Filled:
 
 
 @contextlib.asynccontextmanager
-async def database_for(backend: str, work: Path, *, reuse: bool
+async def database_for(backend: str, work: Path, *, reuse: bool, kept: bool, stamp: dict[str, Any]
                        ) -> AsyncIterator[tuple[str, bool]]:
-    """The database to fill, and whether it is filled already (`--reuse` of a kept SQLite
-    file, or of DATABASE's PostgreSQL database)."""
+    """The database to fill, and whether it is filled already: `--reuse` of a kept SQLite
+    file, or of a kept PostgreSQL server's database (`--keep DIR`: its data in DIR/pg, the
+    server stopped at the end and started again by the next run), or of DATABASE's. A kept
+    database filled by another version of `fill` (or with other --players, --games, --pool
+    or --seed) is refused, with what to do (`check_stamp`)."""
     if backend == "sqlite":
         path = work / "web-bench.sqlite3"
         if reuse and path.exists():
+            check_stamp(work, backend, stamp)
             yield str(path), True
             return
         for old in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
             old.unlink(missing_ok=True)  # a kept folder's last run: start from nothing
+        forget_stamp(work, backend)
         yield str(path), False
         return
     configured = os.environ.get("DATABASE", "")
     if configured.startswith(("postgresql://", "postgres://")):
+        if reuse:
+            check_stamp(work, backend, stamp)
         yield configured, reuse
+        return
+    if kept:
+        with kept_postgres(work / "pg") as (url, made):
+            if reuse and not made:
+                check_stamp(work, backend, stamp)
+                yield url, True
+                return
+            forget_stamp(work, backend)
+            yield await fresh_postgres_database(url), False
         return
     from tests.support.postgres import start_server
 
@@ -440,6 +484,153 @@ async def database_for(backend: str, work: Path, *, reuse: bool
         yield await server.fresh_database(), False
     finally:
         server.stop()
+
+
+# --- a kept PostgreSQL server, and its fill copied from SQLite's -------------------------------
+
+#: What `fill` writes, numbered: a kept database filled by another number is refused by
+#: --reuse. Raise it whenever `fill` writes other rows.
+FILL_VERSION = 2
+STAMPS = "web-bench-fill.json"
+
+
+def fill_stamp(args: argparse.Namespace) -> dict[str, Any]:
+    """What a filled database holds, as far as the figures depend on it."""
+    return {"fill": FILL_VERSION, "players": args.players, "games": args.games,
+            "pool": args.pool, "seed": args.seed}
+
+
+def _stamps(work: Path) -> dict[str, Any]:
+    try:
+        found = json.loads((work / STAMPS).read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def write_stamp(work: Path, backend: str, stamp: dict[str, Any]) -> None:
+    """Note that `backend`'s kept database is filled, and how (once it is, wholly)."""
+    (work / STAMPS).write_text(json.dumps({**_stamps(work), backend: stamp}, indent=1))
+
+
+def forget_stamp(work: Path, backend: str) -> None:
+    stamps = _stamps(work)
+    if stamps.pop(backend, None) is not None:
+        (work / STAMPS).write_text(json.dumps(stamps, indent=1))
+
+
+class OutdatedDatabase(SystemExit):
+    """--reuse of a database this version of the bench did not fill (or not wholly)."""
+
+
+def check_stamp(work: Path, backend: str, stamp: dict[str, Any]) -> None:
+    found = _stamps(work).get(backend)
+    if found != stamp:
+        said = "was not filled to the end" if found is None else f"was filled as {found}"
+        raise OutdatedDatabase(
+            f"bench/web.py: the kept {backend} database in {work} {said}, not as this run "
+            f"needs ({stamp}): run once without --reuse (same --keep) to fill it again.")
+
+
+@contextlib.contextmanager
+def kept_postgres(directory: Path) -> Iterator[tuple[str, bool]]:
+    """A PostgreSQL server whose data stays in `directory` (made there by initdb the first
+    time), on a unix socket there, until the block ends; its URL, and whether it was made
+    now. Run as tests/support/postgres.py runs its own (as the postgres user under root)."""
+    import pwd
+    import signal
+    import subprocess
+
+    from tests.support.postgres import _SERVER_USER, POSTGRES_BIN, _die_with_parent
+
+    user = _SERVER_USER if os.geteuid() == 0 else None
+    directory.mkdir(parents=True, exist_ok=True)
+    if user is not None:
+        entry = pwd.getpwnam(user)
+        os.chown(directory, entry.pw_uid, entry.pw_gid)
+    data = directory / "data"
+    made = not (data / "PG_VERSION").exists()
+    if made:
+        shutil.rmtree(data, ignore_errors=True)
+        subprocess.run([str(POSTGRES_BIN / "initdb"), "-D", str(data), "-U", "postgres",
+                        "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"],
+                       user=user, capture_output=True, check=True, timeout=300)
+    log = directory / "server.log"
+    with log.open("ab") as out:
+        server = subprocess.Popen(
+            [str(POSTGRES_BIN / "postgres"), "-D", str(data), "-c", "listen_addresses=",
+             "-c", f"unix_socket_directories={directory}", "-c", "fsync=off",
+             "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+             "-c", "max_connections=100"],
+            user=user, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent)
+    try:
+        deadline = time.monotonic() + 120
+        while subprocess.run([str(POSTGRES_BIN / "pg_isready"), "-h", str(directory), "-t", "5",
+                              "-q"], timeout=60).returncode != 0:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.1)
+        yield f"postgresql://postgres@/{PG_DATABASE}?host={directory}", made
+    finally:
+        server.send_signal(signal.SIGINT)  # a fast shutdown: the data stays
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+PG_DATABASE = "web_bench"
+
+
+async def fresh_postgres_database(url: str) -> str:
+    """`url`'s database made again, empty."""
+    import importlib
+
+    asyncpg: Any = importlib.import_module("asyncpg")
+
+    admin = await asyncpg.connect(url.replace(f"/{PG_DATABASE}?", "/postgres?"))
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{PG_DATABASE}"')
+        await admin.execute(f'CREATE DATABASE "{PG_DATABASE}"')
+    finally:
+        await admin.close()
+    return url
+
+
+async def copy_to_postgres(source: Path, target: str) -> None:
+    """SQLite's filled database, row for row, into PostgreSQL's (migrated by `Store.open`
+    first, so both have the same schema): what the store wrote once, copied by COPY in one
+    transaction instead of written again game by game (9 minutes on two cores)."""
+    import importlib
+    import sqlite3
+
+    asyncpg: Any = importlib.import_module("asyncpg")  # untyped: it ships no type information
+    await (await Store.open(target)).close()  # the schema, as the bot makes it
+    read = sqlite3.connect(f"{source.as_uri()}?mode=ro", uri=True)
+    conn = await asyncpg.connect(target)
+    try:
+        names = [str(row[0]) for row in read.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " AND name != 'schema_version' ORDER BY name")]
+        async with conn.transaction():
+            await conn.execute("SET LOCAL session_replication_role = replica")  # no FK checks
+            for name in names:
+                cursor = read.execute(f'SELECT * FROM "{name}"')
+                columns = [str(column[0]) for column in cursor.description]
+                while batch := cursor.fetchmany(50_000):
+                    await conn.copy_records_to_table(name, records=batch, columns=columns)
+            for table_name, column in await conn.fetch(
+                    "SELECT table_name, column_name FROM information_schema.columns"
+                    " WHERE is_identity = 'YES' AND table_schema = current_schema()"):
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table_name}', '{column}'),"
+                    f" coalesce((SELECT max({column}) FROM {table_name}), 0) + 1, false)")
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+        read.close()
 
 
 def table(report: dict[str, Any]) -> str:
@@ -499,6 +690,9 @@ def main(argv: list[str] | None = None) -> int:
                              "as it is, without filling it again")
     parser.add_argument("--workers", type=int, default=None,
                         help="python -m web's processes (WEB_WORKERS; default: its own)")
+    parser.add_argument("--pages", nargs="+", choices=PAGE_GROUPS, default=list(PAGE_GROUPS),
+                        help="the kinds of page measured (replay: a visit, opened then "
+                             "stepped through)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if args.reuse and not (args.keep or os.environ.get("DATABASE", "").startswith("postgres")):

@@ -109,7 +109,7 @@ async def serve(settings: WebSettings, *, reuse_port: bool = False) -> int:
         # bot's own `replay` command reads them (a live Sppoker table failed without them).
         set_word_source(data_dir_words())
         app = make_app(store, config_of(settings), secret=settings.secret,
-                       rate=settings.rate, burst=settings.burst)
+                       rate=settings.rate, burst=settings.burst, replay_processes=True)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:

@@ -185,7 +185,7 @@ async def player(request: web.Request) -> web.Response:
         # Side by side: each read waits on the database, not on this process.
         return await asyncio.gather(store.player(user_id),
                                     store.player_records(guild.id, user_id),
-                                    store.player_ratings(guild.id, user_id),
+                                    store.player_ratings_here(guild.id, user_id),
                                     store.recent_results(guild.id, RECENT, user_id=user_id))
 
     async def make() -> web.Response:

@@ -12,10 +12,16 @@ with the bot's card art (`web.cards.picture`).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
 import logging
+import multiprocessing
+import os
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -27,6 +33,7 @@ from bot.core.replays import (
     frame_text,
     load_notation,
 )
+from bot.present import i18n
 from bot.present.i18n import render as render_text
 from bot.present.i18n import t
 from bot.present.inert import clean
@@ -38,6 +45,7 @@ from web.cards import card_labels, picture, table_cards
 from web.markup import discord_lines
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Replayed games kept, weighed by their moves (a game of 200 moves weighs 200): the
 #: engine's replay is the costly part of a step (40-150 ms to open a game at a step, which
@@ -45,14 +53,86 @@ log = logging.getLogger(__name__)
 #: costs one move; so a visitor stepping through a game replays it once.
 CACHED_MOVES = 200_000
 FRAMES = 512  # frames kept per game (each step shown, for stepping back)
-PICTURES = 128  # step pictures kept
+#: Steps ahead of where the replayer stands that are replayed in the event loop itself
+#: (a move or two, about a millisecond), not in a thread behind the long replays.
+NEAR = 3
+#: Steps before one replayed from its deal's start that are kept on the way (`Entry._frame`).
+BEHIND = 3
+PICTURES_BYTES = 16 * 2**20  # step pictures kept, in bytes (a picture weighs 10-40 kB)
+#: A step picture never changes (a finished game is finished): browsers keep it a day
+#: without asking again. Private for a members-only server (no shared cache may keep it).
+PICTURE_AGE = "max-age=86400, immutable"
+
+
+def replayed(replayer: Replayer, chapters: list[int] | None, index: int
+             ) -> tuple[Replayer, list[int], list[tuple[int, Frame]]]:
+    """The long part of showing a step: the deals' starts (on a game's first step) and the
+    frame of `index`, with the `BEHIND` frames before it, replayed on the way from its
+    deal's start (so a visitor's step back costs nothing). Returns the replayer standing
+    at `index`: run in another process (`Runner`), it is a copy, sent back."""
+    if chapters is None:
+        chapters = replayer.chapters()
+    start = replayer.starts[replayer.locate(index)[0]]
+    frames = [(step, replayer.frame(step))
+              for step in range(max(start, index - BEHIND), index + 1)]
+    return replayer, chapters, frames
+
+
+class Runner:
+    """Where the long replays and the step pictures are made: threads of this process, or
+    (`processes`, as `python -m web` runs) one process of its own, started on first use,
+    at a lower priority (`NICE`). In a process of its own, an open game's replay (tens of
+    milliseconds of CPU, up to 150) never holds this process's interpreter, so the event
+    loop serves every other page and the next step of every visit meanwhile; and when the
+    machine is busy the steps and pages, which cost a few milliseconds, go first."""
+
+    def __init__(self, processes: bool = False) -> None:
+        self.processes = processes
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        if not self.processes:
+            return await asyncio.to_thread(function, *args)
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_replay_process)
+        pool = self._pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            log.warning("the replay process stopped; a new one is started")
+            if self._pool is pool:
+                self._pool = None
+            return await asyncio.to_thread(function, *args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+NICE = 10  # the replay process's niceness above the web process's
+
+
+def _replay_process() -> None:
+    """A replay process's start: lower priority, and what replaying needs, as `python -m
+    web` sets it up (the games' plugins, the bot's word lists for a word game's moves)."""
+    from bot.plugins import install_plugins
+    from bot.wordlists import data_dir_words
+    from engine.words import set_word_source
+
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
+    install_plugins()
+    set_word_source(data_dir_words())
 
 
 @dataclass
 class Entry:
     """A game being replayed: its record, its notation and the engine's replayer standing
-    at the last step shown, the steps already shown (`frames`), and a lock, since the
-    replayer is one game moved forward and back."""
+    at the last step replayed (`at`), the steps already shown (`frames`), and a lock, since
+    the replayer is one game moved forward and back."""
 
     game: PlayedGame
     notation: Notation
@@ -61,30 +141,48 @@ class Entry:
     frames: OrderedDict[int, Frame] = field(default_factory=OrderedDict)
     chapters: list[int] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The step the replayer stands at (the last it replayed), -1 before the first.
+    at: int = -1
 
-    def _frame(self, index: int) -> Frame:
-        """A frame, from those shown or replayed; the deals' starts on first use (run in a
-        thread: a replay is CPU work, and other pages go on meanwhile)."""
-        if self.chapters is None:
-            self.chapters = self.replayer.chapters()
-        index = min(max(index, 0), len(self.replayer) - 1)
-        frame = self.frames.get(index)
-        if frame is None:
-            frame = self.replayer.frame(index)
-            self.frames[index] = frame
-            while len(self.frames) > FRAMES:
-                self.frames.popitem(last=False)
-        return frame
+    def _keep(self, index: int, frame: Frame) -> None:
+        self.frames[index] = frame
+        self.frames.move_to_end(index)
+        while len(self.frames) > FRAMES:
+            self.frames.popitem(last=False)
 
-    async def frame(self, index: int) -> Frame:
-        """The frame of step `index` (clamped to the game), replayed at most once."""
+    def near(self, index: int) -> bool:
+        """Whether step `index` is a move or a few after where the replayer stands, in the
+        same deal (the next step of a visit): then it costs about a millisecond, less than
+        handing it to a thread or a process."""
+        if self.chapters is None or self.at < 0 or not self.at <= index <= self.at + NEAR:
+            return False
+        return self.replayer.locate(self.at)[0] == self.replayer.locate(index)[0]
+
+    async def frame(self, index: int, runner: Runner) -> Frame:
+        """The frame of step `index` (clamped to the game), replayed at most once: a step
+        shown before is kept, the next steps are replayed here (`near`), a longer replay
+        (opening the game, a jump, a step back) by `runner`."""
         index = min(max(index, 0), len(self.replayer) - 1)
         found = self.frames.get(index)
         if found is not None and self.chapters is not None:
             self.frames.move_to_end(index)
             return found
         async with self.lock:
-            return await asyncio.to_thread(self._frame, index)
+            found = self.frames.get(index)
+            if found is not None and self.chapters is not None:
+                return found
+            if self.near(index):
+                frame = self.replayer.frame(index)
+                self._keep(index, frame)
+                self.at = index
+                return frame
+            replayer, self.chapters, frames = await runner.run(
+                replayed, self.replayer, self.chapters, index)
+            self.replayer = replayer
+            for step, frame in frames:
+                self._keep(step, frame)
+            self.at = index
+            return self.frames[index]
 
 
 class Replays:
@@ -130,7 +228,6 @@ async def _load(store: Store, guild_id: int, short_id: str) -> Entry:
 
 
 _REPLAYS = web.AppKey("replays", Replays)
-_PICTURES = web.AppKey("replay_pictures", OrderedDict[tuple[int, str, int, int], bytes])
 
 
 def _unreplayable(error: Exception) -> web.HTTPNotFound:
@@ -173,9 +270,9 @@ def _hands(frame: Frame, who: int) -> list[dict[str, Any]]:
              "cards": card_labels(frame.views[seat].hand)} for seat in seats]
 
 
-async def _frame(entry: Entry, index: int) -> Frame:
+async def _frame(request: web.Request, entry: Entry, index: int) -> Frame:
     try:
-        return await entry.frame(index)
+        return await entry.frame(index, request.app[RUNNER])
     except (NotationError, ReplayError) as error:
         raise _unreplayable(error) from None
 
@@ -184,7 +281,7 @@ async def replay_page(request: web.Request) -> web.Response:
     guild = await open_guild(request)
     entry = await _replayer(request, guild)
     game, notation, replayer = entry.game, entry.notation, entry.replayer
-    frame = await _frame(entry, _step(request.query.get("step", "0")))
+    frame = await _frame(request, entry, _step(request.query.get("step", "0")))
     who = _who(request, len(frame.names))
     who_param = "all" if who == EVERYONE else str(who)
     base = f"{guild.home}/replay/{game.table_id}"
@@ -201,27 +298,80 @@ async def replay_page(request: web.Request) -> web.Response:
 
 
 async def step_picture(request: web.Request) -> web.Response:
-    """A step's cards as a PNG: the hands the page shows and the cards on the table."""
+    """A step's cards as a PNG: the hands the page shows and the cards on the table. A
+    finished game's step never changes, so each picture is drawn once (kept by
+    `Pictures`) and sent with an ETag, kept by the browser (`PICTURE_AGE`), and answered
+    304 to a browser that has it."""
     guild = await open_guild(request)
     entry = await _replayer(request, guild)
     game = entry.game
-    frame = await _frame(entry, _step(request.match_info["step"]))
+    frame = await _frame(request, entry, _step(request.match_info["step"]))
     who = _who(request, len(frame.names))
-    key = (guild.id, game.table_id, frame.index, who)
-    cache = request.app[_PICTURES]
-    png = cache.get(key)
-    if png is None:
+    key = (guild.id, game.table_id, frame.index, who, i18n.current())
+
+    async def draw() -> bytes:
         rows = [(hand["name"], [text for text, _ in hand["cards"]])
                 for hand in _hands(frame, who)]
         on_table = table_cards(frame.public.to_json())
         if on_table:
             rows.append((t("On the table"), on_table))
         title = t("{title} · step {n}", title=game.title, n=frame.index)
-        png = await asyncio.to_thread(picture, title, rows)
-        cache[key] = png
-        while len(cache) > PICTURES:
-            cache.popitem(last=False)
-    return web.Response(body=png, content_type="image/png")
+        return await request.app[RUNNER].run(picture, title, rows)
+
+    png, etag = await request.app[_PICTURES].get(key, draw)
+    shared = "public" if guild.access == "public" else "private"
+    headers = {"ETag": etag, "Cache-Control": f"{shared}, {PICTURE_AGE}"}
+    if etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=png, content_type="image/png", headers=headers)
+
+
+class Pictures:
+    """Step pictures drawn, by (server, game, step, whose view, language), the least
+    recently used out first past `max_bytes`; each with its ETag. A picture asked for
+    while it is being drawn is drawn once, for all who asked."""
+
+    def __init__(self, max_bytes: int = PICTURES_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[tuple[Any, ...], asyncio.Future[tuple[bytes, str]]] = \
+            OrderedDict()
+        self._bytes = 0
+
+    async def get(self, key: tuple[Any, ...], draw: Callable[[], Awaitable[bytes]]
+                  ) -> tuple[bytes, str]:
+        """The picture of `key` and its ETag, drawn by `draw` unless kept."""
+        found = self._items.get(key)
+        if found is None:
+            found = asyncio.ensure_future(self._drawn(draw))
+            self._items[key] = found
+            found.add_done_callback(lambda done: self._weigh(key, done))
+        else:
+            self._items.move_to_end(key)
+        try:
+            return await asyncio.shield(found)
+        except Exception:
+            if self._items.get(key) is found:
+                del self._items[key]  # not kept: drawn again next time
+            raise
+
+    @staticmethod
+    async def _drawn(draw: Callable[[], Awaitable[bytes]]) -> tuple[bytes, str]:
+        png = await draw()
+        return png, '"' + hashlib.blake2b(png, digest_size=12).hexdigest() + '"'
+
+    def _weigh(self, key: tuple[Any, ...], done: asyncio.Future[tuple[bytes, str]]) -> None:
+        if done.cancelled() or done.exception() is not None or self._items.get(key) is not done:
+            return
+        self._bytes += len(done.result()[0])
+        while self._bytes > self.max_bytes and self._items:
+            _, oldest = self._items.popitem(last=False)
+            if oldest.done() and not oldest.cancelled() and oldest.exception() is None:
+                self._bytes -= len(oldest.result()[0])
+
+    @property
+    def size(self) -> int:
+        """The bytes of the pictures kept."""
+        return self._bytes
 
 
 async def notation_file(request: web.Request) -> web.Response:
@@ -234,9 +384,22 @@ async def notation_file(request: web.Request) -> web.Response:
                                  f'attachment; filename="{file_name(game)}"'})
 
 
-def setup(app: web.Application) -> None:
+_PICTURES = web.AppKey("replay_pictures", Pictures)
+
+
+RUNNER = web.AppKey("replay_runner", Runner)
+
+
+def setup(app: web.Application, *, processes: bool = False) -> None:
+    """The replay's routes; `processes`: long replays in a process of their own (`Runner`)."""
     app[_REPLAYS] = Replays()
-    app[_PICTURES] = OrderedDict()
+    app[RUNNER] = Runner(processes)
+
+    async def close(app: web.Application) -> None:
+        app[RUNNER].close()
+
+    app.on_cleanup.append(close)
+    app[_PICTURES] = Pictures()
     app.router.add_get(r"/g/{guild}/replay/{game}", replay_page)
     app.router.add_get(r"/g/{guild}/replay/{game}/notation", notation_file)
     app.router.add_get(r"/g/{guild}/replay/{game}/step/{step}.png", step_picture)

@@ -31,9 +31,12 @@ __all__ = ["make_app"]
 
 
 def make_app(store: Store, config: Config, *, secret: str | None = None,
-             rate: float = 20.0, burst: int = 60) -> web.Application:
+             rate: float = 20.0, burst: int = 60,
+             replay_processes: bool = False) -> web.Application:
     """The whole site over an open store (read-only in production: `Store.open_read_only`).
-    Without `secret` nobody can log in, so members-only servers answer 503."""
+    Without `secret` nobody can log in, so members-only servers answer 503.
+    `replay_processes`: games replayed in a process of their own (`web.replay.Runner`), as
+    `python -m web` does; else in threads (the tests' sites, which replay a few)."""
     app = web.Application(middlewares=[error_pages, rate_limited])
     app[STORE] = store
     app[CONFIG] = config
@@ -45,7 +48,7 @@ def make_app(store: Store, config: Config, *, secret: str | None = None,
         app[SIGNER] = Signer(secret)
     app.on_response_prepare.append(security_headers)
     pages.setup(app)
-    replay.setup(app)
+    replay.setup(app, processes=replay_processes)
     live.setup(app)
     oauth.setup(app)
     app.router.add_static("/static/", STATIC, append_version=False)

@@ -26,7 +26,7 @@ from bot.store.errors import StoreError
 from bot.store.migrations import discover_migrations
 from bot.store.ratings import _CONSERVATIVE
 from bot.store.rows import KindStats, LeaderboardRow
-from bot.store.skill import RatingRow, Skill, user_entity
+from bot.store.skill import PlayerRating, RatingRow, Skill, user_entity
 
 __all__ = ["RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
 
@@ -274,6 +274,31 @@ class WebReads(StoreCore):
             last_played=_from_ts(row["last_played"])) for row in rows}
 
     # --- a person's page --------------------------------------------------------------------
+
+    async def player_ratings_here(self, guild_id: int, user_id: int
+                                  ) -> dict[str, PlayerRating]:
+        """`Store.player_ratings` (a person's rating per game here, with their last rated
+        game's change), found by the person (the ratings_by_user index) rather than among
+        every rating of the server: its key (server, game, entity) leaves PostgreSQL a scan
+        of all of a server's ratings for one person's few."""
+        _check_id(guild_id, "guild_id")
+        _check_id(user_id, "user_id")
+        async with self._read() as conn:
+            rows = await conn.fetch_all(
+                "SELECT r.kind AS kind, r.mu AS mu, r.sigma AS sigma, r.games AS games,"
+                " c.mu_before AS mu_before, c.sigma_before AS sigma_before"
+                " FROM ratings r LEFT JOIN rating_changes c"
+                " ON c.game_id = r.last_game_id AND c.entity = r.entity"
+                " WHERE r.user_id = ? AND r.guild_id = ? AND r.entity = ? ORDER BY r.kind",
+                (user_id, guild_id, user_entity(user_id)))
+        found: dict[str, PlayerRating] = {}
+        for row in rows:
+            skill = Skill(float(row["mu"]), float(row["sigma"]))
+            change = 0 if row["mu_before"] is None else skill.shown - Skill(
+                float(row["mu_before"]), float(row["sigma_before"])).shown
+            found[str(row["kind"])] = PlayerRating(str(row["kind"]), skill, int(row["games"]),
+                                                   change)
+        return found
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[RatingPoint]:
         """A person's shown rating after each rated game in this server, in game order, per

@@ -10,21 +10,24 @@ import asyncio
 import random
 import re
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import aiohttp
 import pytest
 from aiohttp.test_utils import make_mocked_request
 
+from bot.core.replays import PlayedGame
 from bot.settings import SettingsError
 from bot.store import Store
 from bot.store.web_reads import rank_board
 from engine.notation import Replayer
+from tests.support.finished_games import finished
 from tests.support.web_process import web_process
 from tests.web import test_pages
 from tests.web.test_pages import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
 from web.caches import RenderCache
-from web.replay import Replays
+from web.replay import Entry, Replays, Runner
 from web.settings import load_web_settings
 
 # The pages' tests' fixtures: a site over a store, the games' renderers installed.
@@ -158,7 +161,8 @@ async def test_a_replays_steps_in_any_order_are_a_fresh_replays(site: Site) -> N
     entry = await replays.get(site.writer, GUILD, table_id)
     order = list(range(len(entry.replayer)))
     random.Random(3).shuffle(order)
-    shown = {index: await entry.frame(index) for index in order}
+    runner = Runner()
+    shown = {index: await entry.frame(index, runner) for index in order}
     assert entry.chapters == Replayer(entry.notation).chapters()
     for index, frame in shown.items():
         fresh = Replayer(entry.notation).frame(index)
@@ -168,6 +172,36 @@ async def test_a_replays_steps_in_any_order_are_a_fresh_replays(site: Site) -> N
         assert (frame.notes, frame.recent, frame.events) == \
             (fresh.notes, fresh.recent, fresh.events)
     assert await replays.get(site.writer, GUILD, table_id) is entry  # replayed once
+
+
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "process"])
+async def test_a_visit_shows_what_a_fresh_replay_shows(processes: bool) -> None:
+    """A visit as people make it (opened midway, stepped forward in place, now and then
+    back or a jump), its long replays in threads or in a process of their own, which sends
+    back a copy of the replayer: every step is what a fresh replay shows."""
+    _, notation = finished("poke", 2, 11)  # a registered game: the process knows it
+    when = datetime(2026, 11, 30, tzinfo=UTC)
+    game = PlayedGame(1, "5eed5eed", "poke", "finished", when, when, {}, 11,
+                      notation.deals[0].names, (None, None))
+    replayer = Replayer(notation)
+    entry = Entry(game, notation, replayer, weight=len(replayer))
+    last = len(replayer) - 1
+    visit = [last // 2, last // 2 + 1, last // 2 + 2, last // 2 - 1, last // 2 + 3, 0, 1,
+             last, last - 1, last // 3]
+    runner = Runner(processes)
+    try:
+        shown = [await entry.frame(index, runner) for index in visit]
+    finally:
+        runner.close()
+    assert entry.chapters == Replayer(notation).chapters()
+    for index, frame in zip(visit, shown, strict=True):
+        fresh = Replayer(notation).frame(index)
+        assert frame.index == index
+        assert frame.public.to_json() == fresh.public.to_json()
+        assert [view.to_json() for view in frame.views] == \
+            [view.to_json() for view in fresh.views]
+        assert (frame.notes, frame.recent, frame.events) == \
+            (fresh.notes, fresh.recent, fresh.events)
 
 
 def test_workers_are_a_setting() -> None:
