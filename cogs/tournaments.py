@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.core import validation
 from bot.core.table import TableError
+from bot.core.tournament_tables import DEALS
 from bot.core.tournaments import TournamentService
 from bot.discord.app import DealersChoiceBot
 from bot.discord.responses import Answer, answer_in_time, deliver, in_time, update_clicked
@@ -29,6 +30,7 @@ EVENT_LEAD = 900.0  # a tournament without a start time: its event is put this f
 Format = app_commands.Transform[str, Option(validation.TOURNAMENT_FORMAT)]
 Rounds = app_commands.Transform[int, Option(validation.TOURNAMENT_ROUNDS)]
 Seats = app_commands.Transform[int, Option(validation.TOURNAMENT_SEATS)]
+Deals = app_commands.Transform[int, Option(DEALS)]
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
@@ -75,12 +77,14 @@ class Tournaments(commands.GroupCog, group_name="tournament",
         rounds="Rounds of a Swiss tournament (default: enough to separate the field)",
         seats="Players at a full table (default 2)",
         start="When it starts, e.g. 20:30 (UTC) or in 15 minutes (default: when you start it)",
+        deals="A chip game's deals at each table, placed by net chips (default 6)",
     )
     async def create(self, interaction: discord.Interaction, game: str,
                      format: Format = "swiss",
                      rounds: Rounds | None = None,
                      seats: Seats | None = None,
-                     start: str | None = None) -> None:
+                     start: str | None = None,
+                     deals: Deals | None = None) -> None:
         await i18n.for_interaction(interaction)
         service = self._service()
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -89,7 +93,8 @@ class Tournaments(commands.GroupCog, group_name="tournament",
                                  "plays in a thread of it."))
         tid, text = await service.create(interaction.guild_id, interaction.channel_id,
                                          interaction.user.id, game, format_=format,
-                                         rounds=rounds, seats=seats, start=start)
+                                         rounds=rounds, seats=seats, start=start,
+                                         deals=deals)
         message_id = await deliver(interaction, Answer(
             text, ephemeral=False, view=signup_view(tid),
             allowed_mentions=discord.AllowedMentions.none()))
@@ -113,7 +118,7 @@ class Tournaments(commands.GroupCog, group_name="tournament",
         typed = current.lower()
         return [app_commands.Choice(name=game.title, value=kind)
                 for kind, game in sorted(GAMES.items())
-                if not game.chip_game and game.max_seats >= 2
+                if game.max_seats >= 2
                 and (typed in kind or typed in game.title.lower())][:25]
 
     async def signup_click(self, interaction: discord.Interaction, tournament_id: int,

@@ -7,7 +7,7 @@ what every table does.
 
 from __future__ import annotations
 
-from bot.core import cash_table, narration
+from bot.core import cash_table, narration, tournament_chips
 from bot.core.outcomes import require_host_or_admin
 from bot.core.table import TableError
 from bot.core.table_commands import TableCommands
@@ -33,6 +33,9 @@ class CashDesk:
             table_id, guild_id=guild_id,
             expect=lambda table: table.game_class.chip_game and table.status == "playing",
         ) as table:
+            if tournament_chips.fixed_deals(table):
+                raise TableError(msg("This is a tournament's table: its deals are dealt by "
+                                     "themselves, and nobody joins, leaves or rebuys."))
             if op == "end":
                 require_host_or_admin(table, user_id, is_admin, msg("end this table"))
                 await service.end_cash_table(table, msg("{name} ended the table.", name=name))

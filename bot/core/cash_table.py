@@ -12,6 +12,7 @@ stacks and pots.
 
 from __future__ import annotations
 
+from bot.core import tournament_chips
 from bot.core.table import DEFAULT_BUY_IN, Seat, Table, TableError
 from bot.store import ChipChange
 from engine.game import Event
@@ -181,11 +182,21 @@ def _settling_stacks(table: Table) -> list[int]:
     return table.deal_stacks
 
 
+def final_nets(table: Table) -> tuple[list[Seat], list[int]]:
+    """The seats a table's record lists, with their nets: at a tournament's chip table also
+    the players who busted and left it (`bot.core.tournament_chips`), in the original seating."""
+    if tournament_chips.fixed_deals(table):
+        return tournament_chips.with_busted(table, list(table.seats), net(table))
+    return list(table.seats), net(table)
+
+
 def _cash_out(table: Table, seat: int, stack: int) -> list[ChipChange]:
-    """A seat's stack leaves the table: to its member, or an AI seat's to the house."""
+    """A seat's stack leaves the table: to its member, or an AI seat's to the house (and
+    every stack of a tournament's table: its chips were the house's, lent for the table)."""
     if stack <= 0:
         return []
-    return [ChipChange(table.seats[seat].user_id, stack, REASON_CASH_OUT)]
+    owner = None if tournament_chips.fixed_deals(table) else table.seats[seat].user_id
+    return [ChipChange(owner, stack, REASON_CASH_OUT)]
 
 
 def _seats_changed(table: Table) -> None:

@@ -17,8 +17,9 @@ from engine.game import Event, GameResult, places_from_scores
 
 def record(table: Table, status: str, now: float) -> GameRecord:
     result = table.require_game().result
+    seats = list(table.seats)
     if table.game_class.chip_game:  # a cash table is scored by each seat's net chips
-        nets = cash_table.net(table)
+        seats, nets = cash_table.final_nets(table)
         result = GameResult(tuple(nets), places_from_scores(nets),
                             tuple(seat for seat, won in enumerate(nets) if won > 0))
     players = [
@@ -28,7 +29,7 @@ def record(table: Table, status: str, now: float) -> GameRecord:
             place=result.places[seat] if result else None,
             win=bool(result and seat in result.winners),
         )
-        for seat, occupant in enumerate(table.seats)
+        for seat, occupant in enumerate(seats)
     ]
     return GameRecord(
         guild_id=table.guild_id, channel_id=table.channel_id, kind=table.kind,

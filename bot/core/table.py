@@ -22,7 +22,10 @@ from engine.game import TIMEOUT, Action, Event, Game, IllegalAction, Prompt
 from engine.games import GAMES
 from engine.i18n import msg
 
-CASH_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in"})  # a cash table's, not a deal's
+# A cash table's, not a deal's; the tournament_ ones are a tournament's chip table's
+# (bot.core.tournament_chips: its fixed deals, its stacks, its busted players).
+CASH_OPTIONS = frozenset({"buy_in", "min_buy_in", "max_buy_in", "tournament_deals",
+                          "tournament_stack", "tournament_out"})
 DEFAULT_BUY_IN = 200
 DEAL_RECORD = "deal"  # the action log's record of a cash table's deal (`Table.log_deal`)
 

@@ -63,6 +63,9 @@ class TableCommands:
         self._locks: dict[str, asyncio.Lock] = {}
         self.clocks = Clocks(self, ai_pause)
         self.restored: list[str] = []  # restored from the store, not yet resumed
+        # Called with each table a commit installed (not with one that ended), after the
+        # write: a tournament deals its chip tables' next deal from here. Must not block.
+        self.committed: list[Callable[[Table], None]] = []
 
     # --- bookkeeping -----------------------------------------------------------------------
     def lock(self, key: str) -> asyncio.Lock:
@@ -136,6 +139,8 @@ class TableCommands:
             self._drop(table)
         else:
             self.tables[table.table_id] = table
+            for listener in self.committed:
+                listener(table)
         self.wake(table.table_id)
 
     async def end_cash_table(self, table: Table, text: str,

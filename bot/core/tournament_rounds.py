@@ -19,9 +19,10 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from bot.core import tournament_tables
 from bot.core import tournament_text as text
-from bot.core.service import TableService, channel_lock_key
-from bot.core.table import Seat, Table, TableError, new_table_id
+from bot.core.service import TableService
+from bot.core.table import Table, TableError, new_table_id
 from bot.core.tournament_state import NO_TOURNAMENT, Live, TournamentPlaces, player_user, refused
 from bot.present import i18n
 from bot.store import Store, TournamentPlace, TournamentTable
@@ -51,6 +52,7 @@ class TournamentRounds:
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         store.on_tournament_result(lambda tid: self.spawn(self.apply_results(tid)))
+        tables.committed.append(self._table_committed)
 
     # --- bookkeeping -----------------------------------------------------------------------
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
@@ -227,7 +229,10 @@ class TournamentRounds:
             self.threads[row.thread_id] = draft.id
             if row.result is None and row.table_id not in self.tables.tables \
                     and not table.finished:
-                await self._seat(draft, row, table.players)
+                await tournament_tables.open_table(self.tables, draft, row, table.players)
+            elif (playing := self.tables.tables.get(row.table_id)) is not None:
+                await tournament_tables.hand_over(self.tables, draft, row)  # replaced seats
+                self._table_committed(playing)  # a chip table saved between deals deals on
         if int(draft.extra.get("announced") or 0) < current.number:
             draft.extra["announced"] = current.number
             threads = {row.number: row.thread_id
@@ -238,20 +243,10 @@ class TournamentRounds:
             draft = await self.commit(draft, [text.body(said)])
         return draft
 
-    async def _seat(self, draft: Live, row: TournamentTable, players: tuple[str, ...]) -> None:
-        """Open the table in its thread with the round's players seated (AI entrants as AI
-        seats) and start its game at once, as its lobby's Start would."""
-        table = Table(table_id=row.table_id, guild_id=draft.guild_id, channel_id=row.thread_id,
-                      kind=draft.kind, host_id=draft.organiser_id,
-                      options=dict(draft.extra.get("options") or {}),
-                      created_at=self.clock(), locale=draft.locale)
-        for player in players:
-            entrant = draft.t.entrants[player]
-            table.seats.append(Seat(entrant.name, None if entrant.ai else player_user(player)))
-        async with self.tables.lock(channel_lock_key(row.thread_id)), \
-                self.tables.lock(table.table_id):
-            events = table.start(draft.organiser_id)
-            await self.tables._started(table, events)
+    def _table_committed(self, table: Table) -> None:
+        """A table was saved: a tournament's chip table whose deal just ended deals on."""
+        if table.channel_id in self.threads and tournament_tables.between_deals(table):
+            self.spawn(tournament_tables.deal_on(self.tables, table.table_id))
 
     async def apply_results(self, tournament_id: int) -> None:
         """Take in every table result recorded and not yet taken in (once each), tell the

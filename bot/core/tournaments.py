@@ -12,10 +12,13 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from bot.core import tournament_tables
 from bot.core import tournament_text as text
 from bot.core.table import TableError
+from bot.core.tournament_chips import DEFAULT_DEALS
 from bot.core.tournament_rounds import TournamentRounds
 from bot.core.tournament_state import Live, TournamentPlaces, organiser_only, refused
+from bot.core.tournament_tables import DEALS, DEALS_OPTION
 from bot.core.tournament_time import parse_start
 from bot.present import i18n
 from bot.present.inert import inert
@@ -44,16 +47,21 @@ class TournamentService(TournamentRounds):
     async def create(self, guild_id: int, channel_id: int, user_id: int, kind: str, *,
                      format_: str = "swiss", rounds: int | None = None,
                      seats: int | None = None, start: str | None = None,
+                     deals: int | None = None,
                      options: dict[str, Any] | None = None) -> tuple[int, str]:
         """A new tournament in this channel, open for sign-up; its id and sign-up text. The
         cog posts the sign-up message and creates the scheduled event, then tells us
-        (`remember_signup`, `remember_event`)."""
+        (`remember_signup`, `remember_event`). A chip game's tables play `deals` deals
+        each with tournament chips (`bot.core.tournament_chips`)."""
         game = GAMES.get(kind)
         if game is None:
             raise TableError(msg("There is no game called {kind}.", kind=kind))
+        options = dict(options or {})
         if game.chip_game:
-            raise TableError(msg("Tournaments are played with points games for now; "
-                                 "{title} is a chip game.", title=game.title))
+            options[DEALS_OPTION] = DEALS.check(deals or DEFAULT_DEALS)
+        elif deals is not None:
+            raise TableError(msg("{title} is played to its end: `deals` is for chip games, "
+                                 "whose tables play that many deals.", title=game.title))
         if game.max_seats < 2:
             raise TableError(msg("{title} is played alone: it cannot be a tournament.",
                                  title=game.title))
@@ -74,7 +82,7 @@ class TournamentService(TournamentRounds):
                                      "see `/tournament standings`, or create one in another "
                                      "channel."))
         locale = i18n.guild_locale(guild_id)
-        extra = {"options": dict(options or {}), "start_at": start_at, "next_at": None,
+        extra = {"options": options, "start_at": start_at, "next_at": None,
                  "saved_at": self.clock(), "locale": locale, "announced": 0}
         tid = await self.store.create_tournament(guild_id, channel_id, kind, user_id,
                                                  t.to_json(), extra)
@@ -172,10 +180,8 @@ class TournamentService(TournamentRounds):
                     name = t.entrant(target).name
                     if step == "replace":
                         t.replace_by_ai(target, by=by)
-                        with i18n.using(draft.locale):
-                            said.append(text.body(i18n.t(
-                                "{name} is played by the AI from the next round on.",
-                                name=inert(name))))
+                        await self._replace(draft, target, name)
+                        return i18n.t("Done.")
                     elif step == "drop":
                         t.drop(target, by=by)
                         with i18n.using(draft.locale):
@@ -202,6 +208,23 @@ class TournamentService(TournamentRounds):
                 raise refused(error) from error
             await self.commit(draft, said)
         return i18n.t("Done.")
+
+    async def _replace(self, draft: Live, player: str, name: str) -> None:
+        """The replacement is saved, then takes effect at the player's running table at
+        once: their seat plays on as an AI seat from its next decision (a restart between
+        the two writes hands it over when the round is reopened: `open_round`)."""
+        current, seated = draft.t.current_round, draft.t.table_of(player)
+        playing = [] if current is None or seated is None or seated.finished else [
+            row for row in await self.store.tournament_tables(draft.id)
+            if (row.round, row.number) == (current.number, seated.number)
+            and row.result is None and row.table_id in self.tables.tables]
+        with i18n.using(draft.locale):
+            said = i18n.t("{name} is played by the AI from now on, at their table too.",
+                          name=inert(name)) if playing else i18n.t(
+                "{name} is played by the AI from the next round on.", name=inert(name))
+        draft = await self.commit(draft, [text.body(said)])
+        for row in playing:
+            await tournament_tables.hand_over(self.tables, draft, row)
 
     def _player(self, t: Tournament, player: int | None) -> str:
         if player is None:

@@ -11,12 +11,16 @@ over in a move or two.
 - An elimination of 8 and a round robin of 4 (AI entrants but for the organiser's seat).
 - The organiser's steps refused to others, changing nothing.
 
-It runs on SQLite only: its subject is the tournament, whose store is tested on both
-databases in tests/bot/test_tournament_store.py."""
+- A chip game's tournament (Badugi, 2 deals a table: tournament chips, places by net chips),
+  a Swiss of 4 over 2 rounds.
+
+Each runs on both databases (`backend`, as tests/e2e/conftest.py's `world` does): the kill -9
+in round 2 on PostgreSQL too."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 from collections.abc import AsyncIterator
@@ -24,13 +28,16 @@ from pathlib import Path
 
 import pytest
 
+from engine.tournaments import places_by_chips
 from loopback.driver import describe_rejection
 from loopback.handles import ChannelHandle, UserHandle
 from loopback.models import Message
 from loopback.process import BotProcess
 from tests.e2e.conftest import CALL_REPORT, World, loopback_options
+from tests.support import rawdb
 from tests.support.autoplay import AutoPlayer
 from tests.support.patience import AnsweredDiscord
+from tests.support.postgres import PostgresServer
 from tests.support.toy import KIND, write_distribution
 
 pytestmark = pytest.mark.e2e
@@ -45,11 +52,15 @@ STANDING = re.compile(r"^(?P<place>\d+)\. (?P<name>.+?) — (?P<score>[\d½]+)"
 
 
 @pytest.fixture
-async def cup(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[World]:
-    """The bot with Toy High Card, five people and a #cup channel."""
+async def cup(tmp_path: Path, request: pytest.FixtureRequest,
+              backend: str) -> AsyncIterator[World]:
+    """The bot with Toy High Card, five people and a #cup channel, on `backend`."""
     site = write_distribution(tmp_path / "site")
     python_path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
-    database = tmp_path / "bot.sqlite3"
+    database: Path | str = tmp_path / "bot.sqlite3"
+    if backend == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        database = await server.fresh_database()
     async with AnsweredDiscord(users=PEOPLE, channels=["cup"],
                                **loopback_options(request)) as discord:
         bot = BotProcess(discord, database, log_path=tmp_path / "bot.log",
@@ -125,10 +136,11 @@ class Results:
 
 
 async def play_round(world: World, results: Results, round_number: int,
-                     until_killed: bool = False) -> None:
+                     until_killed: bool = False, *, deals: bool = False) -> None:
     """Every table of the round played to its result (people by AutoPlayer, AI by the bot);
     with `until_killed`, the bot is killed (-9) once the first table's result is told, and
-    started again, and the round goes on."""
+    started again, and the round goes on. `deals`: a chip game's table, whose every deal
+    has a winner, is played until the channel tells its result."""
     discord = world.discord
     tables, _, threads = results.pairings(round_number)
     people = [discord.user(name) for name in PEOPLE]
@@ -143,7 +155,7 @@ async def play_round(world: World, results: Results, round_number: int,
             player = AutoPlayer(discord, thread, seated, seed=n)
             try:  # until the game is over in its thread (its result reaches the channel after)
                 await asyncio.wait_for(player.play(
-                    until=lambda: told(n) or player.winners() is not None), 60)
+                    until=lambda: told(n) or (not deals and player.winners() is not None)), 60)
             except TimeoutError:
                 raise AssertionError(f"table {n} of round {round_number}: "
                                      f"{text_of(thread)[-800:]}\n---\n"
@@ -317,3 +329,51 @@ async def test_a_round_robin_of_four_and_the_organisers_steps(cup: World) -> Non
             await ann.slash(channel, "tournament next")
     assert len(met) == 6  # everyone met everyone once
     await discord.wait_for(lambda: "Final standings" in text_of(channel), timeout=60)
+
+
+async def test_a_chip_game_swiss_of_four_with_tournament_chips(cup: World) -> None:
+    """Badugi, 2 deals a table: the tables deal on by themselves and end after their deals,
+    placed by net chips; the chips were the house's, lent to each table and given back, and
+    no member's balance moved."""
+    discord = cup.discord
+    ann = discord.user("ann")
+    channel = await sign_up(cup, ann, "tournament create game:badugi rounds:2 deals:2",
+                            ["ann", "bo"], ai=2)
+    await ann.click(signup_message(channel), label="Start")
+    results = Results(channel)
+    for round_number in (1, 2):
+        await discord.wait_for(lambda n=round_number: f"**Round {n}**" in text_of(channel),
+                               timeout=60)
+        pairs, byes, _ = results.pairings(round_number)
+        assert len(pairs) == 2 and not byes
+        await play_round(cup, results, round_number, deals=True)
+        if round_number == 1:
+            await discord.wait_for(lambda: "Standings after round 1" in text_of(channel),
+                                   timeout=30)
+            await ann.slash(channel, "tournament next")
+    await discord.wait_for(lambda: "Final standings" in text_of(channel), timeout=60)
+    tables = await rawdb.fetch(cup.database, "SELECT table_id, result, places FROM"
+                               " tournament_tables ORDER BY round, number")
+    assert [result for _, result, _ in tables] == ["finished"] * 4
+    for table_id, _, places in tables:
+        seats = await rawdb.fetch(cup.database, "SELECT r.score, r.place FROM game_results r"
+                                  " JOIN games g ON g.id = r.game_id WHERE g.table_id = ?"
+                                  " ORDER BY r.seat", (table_id,))
+        nets = [int(net) for net, _ in seats]
+        assert sum(nets) == 0 and [int(place) for _, place in seats] == \
+            list(places_by_chips(nets)) == json.loads(places)
+        deals = await rawdb.fetch(cup.database, "SELECT count(*) FROM table_actions WHERE"
+                                  " table_id = ? AND action LIKE '[\"deal\"%'", (table_id,))
+        assert int(deals[0][0]) in (1, 2)  # 2, or 1 when someone lost their whole stack
+    # Tournament chips: no member's balance moved at a table; each table's account was
+    # lent its stacks by the house and gave them back.
+    [(moved,)] = await rawdb.fetch(cup.database, "SELECT count(*) FROM chip_ledger"
+                                   " WHERE table_id IS NOT NULL")
+    assert int(moved) == 0
+    [(lent, back)] = await rawdb.fetch(
+        cup.database, "SELECT count(*), coalesce(sum(delta), 0) FROM chip_account_ledger"
+        " WHERE account = 'house' AND table_id IS NOT NULL")
+    assert int(lent) >= 16 and int(back) == 0
+    [(kept,)] = await rawdb.fetch(cup.database, "SELECT count(*) FROM chip_accounts"
+                                  " WHERE account LIKE 'table:%' AND balance <> 0")
+    assert int(kept) == 0
