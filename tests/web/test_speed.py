@@ -147,6 +147,8 @@ async def test_the_boards_the_web_sorts_are_the_stores(database: Path | str) -> 
         for user in people[:5]:
             assert await reader.player_records(GUILD, user) == \
                 await store.player_stats(GUILD, user)
+            ratings = await reader.player_ratings_here(GUILD, user)
+            assert ratings and ratings == await store.player_ratings(GUILD, user)
         settings, latest = await reader.guild_page_state(GUILD)
         assert latest == await reader.latest_game(GUILD) > 0
         assert settings == await store.guild_settings(GUILD)
