@@ -23,6 +23,7 @@ from bot.core import tournament_tables
 from bot.core import tournament_text as text
 from bot.core.service import TableService
 from bot.core.table import Table, TableError, new_table_id
+from bot.core.tournament_posts import TournamentPost, draw, post_from_json, post_to_json
 from bot.core.tournament_state import NO_TOURNAMENT, Live, TournamentPlaces, player_user, refused
 from bot.present import i18n
 from bot.store import Store, TournamentPlace, TournamentTable
@@ -93,7 +94,7 @@ class TournamentRounds:
                 raise TableError(NO_TOURNAMENT)
             yield live.draft()
 
-    async def commit(self, draft: Live, messages: Iterable[dict[str, Any]] = (), *,
+    async def commit(self, draft: Live, messages: Iterable[TournamentPost] = (), *,
                      applied: Iterable[str] = (),
                      new_tables: Iterable[TournamentTable] = ()) -> Live:
         """Save the draft with what it says, the results it took in and the tables it opens;
@@ -103,7 +104,8 @@ class TournamentRounds:
             draft.extra["next_at"] = None
         places = self._final_places(draft) if draft.t.status == "over" else []
         draft.version = await self.store.save_tournament(
-            draft.id, draft.version, draft.t.to_json(), draft.extra, messages=list(messages),
+            draft.id, draft.version, draft.t.to_json(), draft.extra,
+            messages=[post_to_json(message) for message in messages],
             applied=list(applied), new_tables=list(new_tables), places=places)
         self.live[draft.id] = draft
         self._schedule(draft)
@@ -124,10 +126,8 @@ class TournamentRounds:
             return
         async with self._post_locks.setdefault(tournament_id, asyncio.Lock()):
             for message in await self.store.unsent_tournament_messages(tournament_id):
-                picture = message.body.get("picture")
-                files = text.draw_picture(picture) if picture else []
-                await self.places.post(live.channel_id, str(message.body.get("text") or ""),
-                                       files)
+                said = post_from_json(message.body)
+                await self.places.post(live.channel_id, said.text, draw(said))
                 await self.store.mark_tournament_message_sent(message.id)
 
     # --- clocks ----------------------------------------------------------------------------
@@ -167,7 +167,7 @@ class TournamentRounds:
                     with i18n.using(draft.locale):
                         said = i18n.render(error.args[0]) + " " + i18n.t(
                             "The start waits for the organiser.")
-                    await self.commit(draft, [text.body(said)])
+                    await self.commit(draft, [text.post(said)])
             else:
                 await self.advance(draft, by="clock")
 
@@ -240,7 +240,7 @@ class TournamentRounds:
                        if row.round == current.number}
             with i18n.using(draft.locale):
                 said = text.pairings_text(draft.t, current, threads)
-            draft = await self.commit(draft, [text.body(said)])
+            draft = await self.commit(draft, [text.post(said)])
         return draft
 
     def _table_committed(self, table: Table) -> None:
@@ -257,7 +257,7 @@ class TournamentRounds:
                        if row.result is not None and not row.applied]
             if not pending:
                 return
-            said: list[dict[str, Any]] = []
+            said: list[TournamentPost] = []
             current = draft.t.current_round
             for row in pending:
                 if draft.t.status != "running" or current is None \
@@ -266,7 +266,7 @@ class TournamentRounds:
                 said += self._take_in(draft, row)
             await self.after_results(draft, said, applied=[row.table_id for row in pending])
 
-    def _take_in(self, draft: Live, row: TournamentTable) -> list[dict[str, Any]]:
+    def _take_in(self, draft: Live, row: TournamentTable) -> list[TournamentPost]:
         t = draft.t
         current = t.current_round
         assert current is not None
@@ -281,10 +281,10 @@ class TournamentRounds:
                     break
                 table = t.forfeit(player, by="table")
         with i18n.using(draft.locale):
-            return [text.body(text.result_text(t, current.number, table,
+            return [text.post(text.result_text(t, current.number, table,
                                                row.result != "finished"))]
 
-    async def after_results(self, draft: Live, said: list[dict[str, Any]], *,
+    async def after_results(self, draft: Live, said: list[TournamentPost], *,
                             applied: Iterable[str] = ()) -> None:
         """Commit results taken in; when they finish the round: its standings, then the
         break before the next round, or the end after the last."""
@@ -304,13 +304,13 @@ class TournamentRounds:
                 return
             with i18n.using(draft.locale):
                 title = i18n.t("Standings after round {n}", n=current.number)
-                said.append(text.standings_body(draft.t, title, text.standings_text(draft.t)))
+                said.append(text.standings_post(draft.t, title, text.standings_text(draft.t)))
                 if draft.t.paused:
-                    said.append(text.body(i18n.t(
+                    said.append(text.post(i18n.t(
                         "The tournament is paused: the next round waits for `/tournament "
                         "resume`.")))
                 else:
-                    said.append(text.body(i18n.t(
+                    said.append(text.post(i18n.t(
                         "Round {n} starts <t:{stamp}:R>, or when the organiser uses "
                         "`/tournament next`.", n=current.number + 1,
                         stamp=int(self.clock() + self.break_seconds))))
@@ -323,8 +323,8 @@ class TournamentRounds:
         write), the scheduled event completed and the sign-up message brought up to date."""
         with i18n.using(draft.locale):
             title = i18n.t("Final standings")
-            said = [text.body(text.final_text(draft.t)),
-                    text.standings_body(draft.t, title, text.standings_text(draft.t))]
+            said = [text.post(text.final_text(draft.t)),
+                    text.standings_post(draft.t, title, text.standings_text(draft.t))]
         draft = await self.commit(draft, said)
         event = draft.extra.get("event_id")
         if event:

@@ -3,30 +3,29 @@ the standings (text and picture) and the final podium, in the reader's language.
 
 Called inside `i18n.using(locale)` (the server's language when the message is written); the
 words are the bot's catalogue's, the names made inert (`bot.present.inert`). A message to
-post is a JSON body (`{"text": ..., "picture": ...}`) written with the change that says it
-(`bot.store.tournaments`); a picture is described by its rows, drawn when it is posted.
+post is a `TournamentPost` (`bot.core.tournament_posts`, with its saved JSON) written with the
+change that says it (`bot.store.tournaments`); a picture is described by its rows, drawn when
+it is posted.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.core.tournament_posts import BracketRound, StandingsPicture, TournamentPost
 from bot.present import i18n
 from bot.present.inert import inert
-from bot.present.tournament_pictures import BracketMatch, StandingRow, bracket_png, standings_png
+from bot.present.tournament_pictures import BracketMatch, StandingRow
 from engine.games import GAMES
 from engine.tournaments import Format, Tournament
 from engine.tournaments.records import Round, Table
 
 __all__ = [
-    "body",
-    "draw_picture",
     "final_text",
     "format_name",
     "pairings_text",
+    "post",
     "result_text",
     "signup_text",
-    "standings_body",
+    "standings_post",
     "standings_text",
 ]
 
@@ -52,8 +51,9 @@ def name_of(t: Tournament, player: str) -> str:
     return player if entrant is None else entrant.name
 
 
-def body(text: str, picture: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"text": text, "picture": picture}
+def post(text: str) -> TournamentPost:
+    """A message of text alone."""
+    return TournamentPost(text)
 
 
 def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | None) -> str:
@@ -134,23 +134,21 @@ def standings_text(t: Tournament, limit: int = 20) -> str:
     return "\n".join(lines)
 
 
-def standings_body(t: Tournament, title: str, text: str) -> dict[str, Any]:
+def standings_post(t: Tournament, title: str, text: str) -> TournamentPost:
     """The standings: the text and the picture's rows (and an elimination's bracket)."""
     elimination = t.config.format is Format.ELIMINATION
-    rows = [[s.place, name_of(t, s.player), points(s.score),
-             "" if elimination else points(s.buchholz)] for s in t.standings()]
-    headings = [i18n.t("Place"), i18n.t("Player"), i18n.t("Score"),
-                "" if elimination else i18n.t("Buchholz")]
-    picture: dict[str, Any] = {"kind": "standings", "title": title, "headings": headings,
-                               "rows": rows}
-    if elimination:
-        picture["bracket"] = [
-            [i18n.t("Round {n}", n=r.number),
-             [[[name_of(t, p) for p in table.players],
-               _winner(t, table)] for table in r.tables]
-             + [[[name_of(t, bye.player), None], name_of(t, bye.player)] for bye in r.byes]]
-            for r in t.rounds]
-    return body(f"{title}\n{text}", picture)
+    rows = tuple(StandingRow(s.place, name_of(t, s.player), points(s.score),
+                             "" if elimination else points(s.buchholz)) for s in t.standings())
+    headings = (i18n.t("Place"), i18n.t("Player"), i18n.t("Score"),
+                "" if elimination else i18n.t("Buchholz"))
+    bracket = tuple(
+        BracketRound(i18n.t("Round {n}", n=r.number), tuple(
+            [BracketMatch(tuple(name_of(t, p) for p in table.players), _winner(t, table))
+             for table in r.tables]
+            + [BracketMatch((name_of(t, bye.player), None), name_of(t, bye.player))
+               for bye in r.byes]))
+        for r in t.rounds) if elimination else ()
+    return TournamentPost(f"{title}\n{text}", StandingsPicture(title, headings, rows, bracket))
 
 
 def _winner(t: Tournament, table: Table) -> str | None:
@@ -168,16 +166,3 @@ def final_text(t: Tournament) -> str:
     head = i18n.t("🏆 **The tournament is over!**") if not t.ended else \
         i18n.t("🏆 **The tournament was ended by the organiser.**")
     return "\n".join([head, *podium])
-
-
-def draw_picture(picture: dict[str, Any]) -> list[tuple[str, bytes]]:
-    """A body's pictures as (file name, PNG), drawn when the message is posted."""
-    rows = [StandingRow(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in picture["rows"]]
-    files = [("standings.png", standings_png(str(picture["title"]),
-                                             [str(h) for h in picture["headings"]], rows))]
-    if picture.get("bracket"):
-        rounds = [(str(name), [BracketMatch(tuple(players), winner)
-                               for players, winner in matches])
-                  for name, matches in picture["bracket"]]
-        files.append(("bracket.png", bracket_png(str(picture["title"]), rounds)))
-    return files

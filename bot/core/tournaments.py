@@ -16,6 +16,7 @@ from bot.core import tournament_tables
 from bot.core import tournament_text as text
 from bot.core.table import TableError
 from bot.core.tournament_chips import DEFAULT_DEALS
+from bot.core.tournament_posts import TournamentPost, draw
 from bot.core.tournament_rounds import TournamentRounds
 from bot.core.tournament_state import Live, TournamentPlaces, organiser_only, refused
 from bot.core.tournament_tables import DEALS, DEALS_OPTION
@@ -155,7 +156,7 @@ class TournamentService(TournamentRounds):
         async with self.command(live.id, guild_id=guild_id) as draft:
             organiser_only(draft, user_id, is_admin, ORGANISER_STEPS[step])
             t, by = draft.t, str(user_id)
-            said: list[dict[str, Any]] = []
+            said: list[TournamentPost] = []
             try:
                 if step == "start":
                     await self.begin(draft, by=by)
@@ -185,18 +186,18 @@ class TournamentService(TournamentRounds):
                     elif step == "drop":
                         t.drop(target, by=by)
                         with i18n.using(draft.locale):
-                            said.append(text.body(i18n.t(
+                            said.append(text.post(i18n.t(
                                 "{name} has left the tournament.", name=inert(name))))
                     elif step == "forfeit":
                         table = t.forfeit(target, by=by)
                         current = t.current_round
                         assert current is not None
                         with i18n.using(draft.locale):
-                            said.append(text.body(i18n.t(
+                            said.append(text.post(i18n.t(
                                 "{name} forfeits table {n} of round {round}.",
                                 name=inert(name), n=table.number, round=current.number)))
                             if table.finished:
-                                said.append(text.body(text.result_text(
+                                said.append(text.post(text.result_text(
                                     t, current.number, table, aborted=False)))
                         if table.finished:
                             await self.after_results(draft, said)
@@ -222,7 +223,7 @@ class TournamentService(TournamentRounds):
             said = i18n.t("{name} is played by the AI from now on, at their table too.",
                           name=inert(name)) if playing else i18n.t(
                 "{name} is played by the AI from the next round on.", name=inert(name))
-        draft = await self.commit(draft, [text.body(said)])
+        draft = await self.commit(draft, [text.post(said)])
         for row in playing:
             await tournament_tables.hand_over(self.tables, draft, row)
 
@@ -258,5 +259,5 @@ class TournamentService(TournamentRounds):
             return self.signup_text(live.id), []
         title = i18n.t("Standings after round {n}", n=t.round_number) \
             if t.status == "running" else i18n.t("Final standings")
-        said = text.standings_body(t, title, text.standings_text(t))
-        return str(said["text"]), text.draw_picture(said["picture"])
+        said = text.standings_post(t, title, text.standings_text(t))
+        return said.text, draw(said)
