@@ -48,6 +48,9 @@ async def open_table(tables: TableService, live: Live, row: TournamentTable,
             await tables.store.upsert_player(seat.user_id, seat.name)
     async with tables.lock(channel_lock_key(table.channel_id)), tables.lock(table.table_id):
         events = table.start(live.organiser_id)
+        if table.game_class.chip_game:  # after "... begins": which deal of how many
+            events.insert(1, Event(msg("Deal {n} of {total}.", n=1,
+                                       total=tournament_chips.deals_total(table))))
         table.sync_deadlines(tables.clock())
         await tables.commit(table, narration.step(table, events), moved)
     tables.clocks.after_step(table)

@@ -218,7 +218,8 @@ class TournamentService(TournamentRounds):
         playing = [] if current is None or seated is None or seated.finished else [
             row for row in await self.store.tournament_tables(draft.id)
             if (row.round, row.number) == (current.number, seated.number)
-            and row.result is None and row.table_id in self.tables.tables]
+            and row.result is None and (table := self.tables.tables.get(row.table_id))
+            and table.seat_of(int(player)) is not None]  # not busted out of it
         with i18n.using(draft.locale):
             said = i18n.t("{name} is played by the AI from now on, at their table too.",
                           name=inert(name)) if playing else i18n.t(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import cash_table, tournament_chips
+from bot.core import cash_table, tournament_chips, tournament_tables
 from bot.core.between_deals import CashDesk
 from bot.core.service import TableService
 from bot.core.table import CASH_OPTIONS, DEAL_RECORD, Seat, Table, TableError
@@ -223,6 +223,54 @@ async def test_a_replacement_saved_just_before_a_crash_is_handed_over_after_it(
         assert table is None or table.seat_of(ANN) is None  # Ann's seat is the AI's now
         await until_over(cup, tid)
         assert [r.result for r in await store.tournament_tables(tid)] == ["finished"]
+    finally:
+        await settle(cup.service)
+        await cup.service.close()
+        await tables.close()
+        await store.close()
+
+
+async def test_a_chip_table_saved_between_deals_deals_on_after_a_restart(
+        tmp_path: Path) -> None:
+    """Killed after a deal's end was saved and before the next deal was dealt, the restarted
+    bot deals it when it reopens the round, and the table ends after its deals."""
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    tables = TableService(store, ai_pause=0.0)
+    service = TournamentService(store, tables, Places(), break_seconds=0.0)
+    tables.committed.clear()  # the bot "dies" before it deals on: nothing takes the next step
+    tid, _ = await service.create(G, CH, ORGANISER, "badugi", rounds=1, deals=2)
+    for _ in range(2):
+        await service.signup(tid, ORGANISER, "Org", "ai")
+    await service.signup(tid, ORGANISER, "Org", "start")
+    [row] = await store.tournament_tables(tid)
+    for _ in range(5_000):
+        table = tables.tables[row.table_id]
+        if tournament_tables.between_deals(table):
+            break
+        await asyncio.sleep(0.002)
+    assert tournament_tables.between_deals(table) and table.deals == 1
+    await settle(service)
+    await service.close()
+    await tables.close()
+    await store.close()
+
+    store = await Store.open(path)
+    tables = TableService(store, ai_pause=0.0)
+    await tables.restore()
+    cup = Cup(store, tables, TournamentService(store, tables, Places(), break_seconds=0.0),
+              Places())
+    try:
+        await cup.service.restore()
+        await tables.resume()
+        await cup.service.resume()
+        await until_over(cup, tid)
+        [row] = await store.tournament_tables(tid)
+        assert row.result == "finished"
+        nets = [net for _, _, net, _ in await results(store, row.table_id)]
+        deals = [a for a in await store.table_actions(row.table_id) if a.action[0] == DEAL_RECORD]
+        assert len(deals) == 2 or (len(deals) == 1 and -tournament_chips.DEFAULT_STACK in nets)
+        assert (await store.chip_audit(G)).ok
     finally:
         await settle(cup.service)
         await cup.service.close()
