@@ -31,6 +31,7 @@ STACK_OPTION = "tournament_stack"
 OUT_OPTION = "tournament_out"
 TABLE_OPTIONS = frozenset({DEALS_OPTION, STACK_OPTION, OUT_OPTION})
 
+OPTION = "deals"  # the tournament's own option (`/tournament create deals`): its tables'
 DEFAULT_DEALS = 6  # three deals each at heads-up; `/tournament create deals` changes it
 DEFAULT_STACK = 200  # the cash tables' default buy-in: the stakes are made for it
 

@@ -337,7 +337,7 @@ class TournamentRounds:
             return
         with i18n.using(live.locale):
             said = text.signup_text(live.t, live.kind, live.organiser_id,
-                                    live.extra.get("start_at"))
+                                    live.extra.get("start_at"), live.deals)
         try:
             await self.places.edit_message(int(signup[0]), int(signup[1]), said)
         except Exception:  # the sign-up message is a courtesy: a deleted one is no failure

@@ -9,6 +9,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.core import tournament_chips
 from bot.core.table import TableError
 from bot.present import i18n
 from bot.store import TournamentRow
@@ -58,6 +59,12 @@ class Live:
         return Live(self.id, self.guild_id, self.channel_id, self.kind, self.organiser_id,
                     self.version, Tournament.from_json(self.t.to_json()),
                     copy.deepcopy(self.extra))
+
+    @property
+    def deals(self) -> int | None:
+        """A chip game's deals at each table (None: a points game, played to its end)."""
+        found = (self.extra.get("options") or {}).get(tournament_chips.OPTION)
+        return None if found is None else int(found)
 
     @property
     def locale(self) -> str:

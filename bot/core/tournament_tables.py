@@ -20,7 +20,7 @@ from bot.store import ChipChange, TournamentTable
 from engine.game import Event
 from engine.i18n import msg
 
-DEALS_OPTION = "deals"  # `/tournament create deals`: kept in the tournament's options
+DEALS_OPTION = tournament_chips.OPTION  # `/tournament create deals`, in its options
 DEALS = Bound("deals", 1, 50)  # the deals a chip game's table plays
 
 

@@ -10,6 +10,7 @@ it is posted.
 
 from __future__ import annotations
 
+from bot.core.tournament_chips import DEFAULT_STACK
 from bot.core.tournament_posts import BracketRound, StandingsPicture, TournamentPost
 from bot.present import i18n
 from bot.present.inert import inert
@@ -56,8 +57,10 @@ def post(text: str) -> TournamentPost:
     return TournamentPost(text)
 
 
-def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | None) -> str:
-    """The sign-up message: what is played, when, who has joined, and what to press."""
+def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | None,
+                deals: int | None = None) -> str:
+    """The sign-up message: what is played, when, who has joined, and what to press (and at
+    a chip game's tables, that nobody's balance is at stake: `bot.core.tournament_chips`)."""
     title = GAMES[kind].title
     config = t.config
     lines = [i18n.t("🏆 **Tournament of {title}**: {format}, tables of {seats}, organised by "
@@ -65,6 +68,10 @@ def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | N
                     seats=config.seats, organiser=organiser_id)]
     if config.format is Format.SWISS and config.rounds:
         lines.append(i18n.t("Rounds: {n}.", n=config.rounds))
+    if deals:
+        lines.append(i18n.t("Each table plays {n} deals with tournament chips ({stack} a seat, "
+                            "not from your balance), placed by net chips.", n=deals,
+                            stack=DEFAULT_STACK))
     if t.status == "signup":
         if start_at is not None:
             stamp = int(start_at)

@@ -91,7 +91,7 @@ class TournamentService(TournamentRounds):
         self.live[tid] = live
         self._schedule(live)
         with i18n.using(locale):
-            return tid, text.signup_text(t, kind, user_id, start_at)
+            return tid, text.signup_text(t, kind, user_id, start_at, live.deals)
 
     async def remember_signup(self, tournament_id: int, channel_id: int,
                               message_id: int) -> None:
@@ -110,7 +110,7 @@ class TournamentService(TournamentRounds):
             return i18n.t("This tournament is over.")
         with i18n.using(live.locale):
             return text.signup_text(live.t, live.kind, live.organiser_id,
-                                    live.extra.get("start_at"))
+                                    live.extra.get("start_at"), live.deals)
 
     # --- sign-up ---------------------------------------------------------------------------
     async def signup(self, tournament_id: int, user_id: int, name: str, op: str, *,

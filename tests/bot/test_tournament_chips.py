@@ -276,3 +276,12 @@ async def test_a_chip_table_saved_between_deals_deals_on_after_a_restart(
         await cup.service.close()
         await tables.close()
         await store.close()
+
+
+async def test_the_sign_up_says_a_chip_games_deals_and_its_tournament_chips(cup: Cup) -> None:
+    tid, said = await cup.service.create(G, CH, ORGANISER, "badugi", deals=4)
+    assert "Each table plays 4 deals with tournament chips (200 a seat, not from your " \
+           "balance)" in said
+    assert "tournament chips" in cup.service.signup_text(tid)
+    _, said = await cup.service.create(G, CH + 1, ORGANISER, "poangpoker")
+    assert "tournament chips" not in said
