@@ -17,11 +17,11 @@ from typing import Any
 from bot.core import cash_table, outbox
 from bot.core.outbox import (
     BOARD_REF,
-    Answered,
     Edit,
     Embed,
     OutboxMessage,
     Post,
+    Reply,
     Strip,
     Turn,
     Upsert,
@@ -140,9 +140,10 @@ def _embed(data: dict[str, Any]) -> Embed:
 
 def letters(table: Table, events: list[Event], actor: int | None) -> list[OutboxMessage]:
     """The DMs this step calls for: seats whose prompt changed or who have private news.
-    The actor already sees its updated view where it clicked; its queue gets the step's
-    `Answered` mark instead, so no older prompt of its follows that view. A prompt withdrawn
-    without a new one (a seat timed out, or sits out a playoff hand) loses its buttons."""
+    The actor's is the answer to its click (`Reply`, in the language of the click), which
+    its interaction carries where it clicked; no older prompt of its follows it. A prompt
+    withdrawn without a new one (a seat timed out, or sits out a playoff hand) loses its
+    buttons."""
     game = table.require_game()
     private_seats = {event.seat for event in events if event.seat is not None}
     told: list[OutboxMessage] = []
@@ -151,10 +152,10 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Outbox
             continue
         prompt = None if game.is_over else game.prompt(seat)
         stamp, changed = table.stamp(seat)
-        if seat == actor:  # answered where it clicked; its older prompts are moot
-            told.append(Answered(seat, table.steps))
-            continue
         news = [event for event in events if event.seat == seat]
+        if seat == actor:  # answered where it clicked; its older prompts are moot
+            told.append(reply(table, seat, occupant.user_id, stamp, prompt, news))
+            continue
         if occupant.user_id in table.dm_closed:
             if not any(event.kind == "hand" for event in news):
                 # Closed DMs are tried again once a deal, not at every step; meanwhile their
@@ -190,6 +191,18 @@ def letters(table: Table, events: list[Event], actor: int | None) -> list[Outbox
             step=table.steps,
         ))
     return told
+
+
+def reply(table: Table, seat: int, user: int, stamp: str, prompt: Prompt | None,
+          news: list[Event]) -> Reply:
+    """The answer to a seat's own click: its private view after the step, with the picture
+    of a new hand, in the current language (the click's: its person reads it now)."""
+    drawn = renderer_for(table.kind).draws(news)
+    return Reply(seat=seat, step=table.steps, user=user,
+                 content=private_text(table, seat, prompt),
+                 view=outbox.prompt_view(table.table_id, seat, stamp, localized_prompt(prompt)),
+                 picture=outbox.pictures(table.kind, news, [s.name for s in table.seats])
+                 if drawn else None)
 
 
 def turn(table: Table, seat: int, user: int, stamp: str, prompt: Prompt) -> Turn:

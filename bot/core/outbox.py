@@ -13,8 +13,14 @@ A message is one of (`OutboxMessage`):
 - `Edit`: replace the content (and components) of the message a ref names.
 - `Upsert`: edit the message a ref names, or post it when there is none yet.
 - `Strip`: take the components off the message a ref names, and forget the ref.
-- `Answered`: no message, a mark in a seat's prompt queue: its person answered a click and
-  was shown the table at `step`, so no prompt of the seat written before is sent any more.
+- `Reply`: the answer to a seat's own click (its view at the click's step), written in the
+  step's commit into the seat's prompt queue. The click's interaction response carries it
+  and marks it delivered (`bot.discord.sender.Sender.replied`); one that no response
+  carried (the process died between the commit and the response, the response failed) the
+  sender delivers itself. Either way no prompt of the seat written before it is sent any
+  more.
+- `Answered`: a delivered `Reply`, as the sender reads it: no message, the mark it leaves in
+  the seat's prompt queue (and the form rows saved before replies were rows keep).
 
 Views are named, not built (`ViewSpec`); the sender builds the discord.py view from the
 name, so a view needs nothing from memory after a restart.
@@ -208,22 +214,47 @@ class Strip:
     ref: str
 
 
-@dataclass(frozen=True)
-class Answered:
-    """The mark a seat's own click leaves in its prompt queue, saved with the step the click
-    made: the answer showed the seat the table at `step`, so the sender drops any prompt of
-    the seat written before it that is still queued (`bot.discord.stale_rows`), a restart
-    after a crash included, instead of sending it over that answer with step-old buttons."""
+@dataclass(frozen=True, kw_only=True)
+class Reply:
+    """The answer to a seat's own click: what the seat sees once its step is made (`content`,
+    `view`: its prompt at its stamp, or none left; `picture`: a new hand), in the language of
+    the click. Written by the narration in the step's commit, so the answer is as durable as
+    the step: the click's interaction response carries it, and is marked delivered with the
+    message it answered on; if no response carried it (a crash between the commit and the
+    response, a response Discord refused), the sender delivers it, into the seat's prompt
+    message or as a new DM to `user`. `view` None: sent late, its buttons would be out of
+    date (`bot.discord.stale_rows`)."""
 
     seat: int
     step: int
+    user: int
+    content: str
+    view: PromptButtons | None
+    picture: Picture | None = None
 
     @property
     def ref(self) -> str:
         return prompt_ref(self.seat)
 
 
-OutboxMessage = Post | Edit | Upsert | Strip | Answered
+@dataclass(frozen=True)
+class Answered:
+    """A delivered `Reply`, as the mark it leaves in its seat's prompt queue: the answer showed
+    the seat the table at `step`, on the message `message` (None in a row saved before the
+    mark said it), so the sender drops any prompt of the seat written before it that is still
+    queued (`bot.discord.stale_rows`), a restart after a crash included, instead of sending it
+    over that answer with step-old buttons."""
+
+    seat: int
+    step: int
+    message: int | None = None
+
+    @property
+    def ref(self) -> str:
+        return prompt_ref(self.seat)
+
+
+OutboxMessage = Post | Edit | Upsert | Strip | Reply | Answered
 """One row of the outbox: what the sender is to do."""
 
 

@@ -9,7 +9,7 @@ out takes its default), and `message_to_json` writes exactly that again.
 >>> message_to_json(Strip("prompt:1"))
 {'op': 'strip', 'ref': 'prompt:1'}
 >>> message_from_json({"op": "answered", "ref": "prompt:2", "step": 7})
-Answered(seat=2, step=7)
+Answered(seat=2, step=7, message=None)
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.core.outbox import (
     Post,
     Previous,
     PromptButtons,
+    Reply,
     Strip,
     TableButtons,
     Turn,
@@ -178,7 +179,12 @@ def message_to_json(message: OutboxMessage) -> Json:
                 **({"pings": list(message.pings)} if message.pings else {})}
     if isinstance(message, Strip):
         return {"op": "strip", "ref": message.ref}
-    return {"op": "answered", "ref": message.ref, "step": message.step}
+    if isinstance(message, Reply):
+        return {"op": "reply", "ref": message.ref, "step": message.step, "user": message.user,
+                "content": message.content, "view": _view(message.view),
+                "picture": picture_to_json(message.picture) if message.picture else None}
+    return {"op": "answered", "ref": message.ref, "step": message.step,
+            **({"message": message.message} if message.message is not None else {})}
 
 
 def message_from_json(data: Mapping[str, Any]) -> OutboxMessage:
@@ -204,12 +210,23 @@ def message_from_json(data: Mapping[str, Any]) -> OutboxMessage:
                       pings=tuple(int(user) for user in data.get("pings") or ()))
     if op == "strip":
         return Strip(str(data["ref"]))
+    if op == "reply":
+        view = _spec(data.get("view"))
+        if view is not None and not isinstance(view, PromptButtons):
+            raise ValueError(f"a reply shows a seat's prompt, not {view!r}")
+        return Reply(seat=_seat(data["ref"]), step=int(data["step"]), user=int(data["user"]),
+                     content=str(data.get("content") or ""), view=view,
+                     picture=picture_from_json(data["picture"]) if data.get("picture") else None)
     if op == "answered":
-        ref = str(data["ref"])
-        if not ref.startswith("prompt:"):
-            raise ValueError(f"an answer marks a seat's prompt queue, not {ref!r}")
-        return Answered(int(ref.split(":", 1)[1]), int(data["step"]))
+        return Answered(_seat(data["ref"]), int(data["step"]), _id(data.get("message")))
     raise ValueError(f"no such outbox message: {op!r}")
+
+
+def _seat(ref: Any) -> int:
+    """The seat whose prompt queue a reply or its mark is in ("prompt:<seat>")."""
+    if not str(ref).startswith("prompt:"):
+        raise ValueError(f"an answer goes into a seat's prompt queue, not {ref!r}")
+    return int(str(ref).split(":", 1)[1])
 
 
 def _view(view: ViewSpec | None) -> Json | None:

@@ -1,13 +1,13 @@
 """The plain values the table service answers with, and the small checks it shares with
 the cash desk: what a seat sees now, a request for text, a lobby's new state; which action a
-prompt's component stands for."""
+prompt's component stands for. (A click's answer is the outbox's `Reply`, written with its
+step: `bot.core.outbox`.)"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.core.outbox import Picture
 from bot.core.table import Table, TableError, error_text
 from bot.store.base import _ts
 from engine.cards import CardError, parse_cards
@@ -17,15 +17,14 @@ from engine.i18n import msg
 
 @dataclass(frozen=True)
 class Private:
-    """What one seat sees now, for the person who asked (an ack, or Show my hand)."""
+    """What one seat sees now, for the person who asked ("Show my hand"). A click's answer is
+    no `Private` but an outbox `Reply`, written with its step (`bot.core.outbox`)."""
 
     table_id: str
     seat: int
     content: str
     stamp: str
     prompt: Prompt | None
-    pictures: Picture | None = None  # events to draw for this seat (a new hand)
-    step: int = 0  # the table's step this view shows
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.core import cash_table, game_records, narration, outbox
+from bot.core import cash_table, game_records, narration
 from bot.core.clocks import LOBBY_KEY
+from bot.core.outbox import Reply
 from bot.core.outcomes import (
     LobbyOutcome,
     NeedText,
@@ -30,7 +31,6 @@ from bot.core.table_text import board_text, lobby_text, private_text
 from bot.core.validation import guild_setting
 from bot.present import i18n
 from bot.present.inert import inert
-from bot.present.render import renderer_for
 from bot.store import ChipChange, MessageRef
 from engine.game import Event, TextAsk
 from engine.i18n import msg
@@ -182,21 +182,16 @@ class TableService(TableCommands):
                                 expect=lambda table: table.game is not None) as table:
             seat = self._seat_of(table, user_id)
             told = dict(table.prompt_digests)
-            private = self._private(table, seat, [])
+            private = self._private(table, seat)
             if table.prompt_digests != told:  # shown here first: saved as told
                 await self.commit(table, [])
             return private
 
-    def _private(self, table: Table, seat: int, events: list[Event]) -> Private:
+    def _private(self, table: Table, seat: int) -> Private:
         game = table.require_game()
         prompt = None if game.is_over else game.prompt(seat)
         stamp, _ = table.stamp(seat)
-        own = [event for event in events if event.seat == seat]
-        drawn = renderer_for(table.kind).draws(own)
-        picture = outbox.pictures(table.kind, own, [s.name for s in table.seats]) \
-            if drawn else None
-        return Private(table.table_id, seat, private_text(table, seat, prompt), stamp, prompt,
-                       picture, table.steps)
+        return Private(table.table_id, seat, private_text(table, seat, prompt), stamp, prompt)
 
     def prompt_stamp(self, table_id: str, seat: int) -> str | None:
         """The stamp of `seat`'s current buttons at an open table (None: unknown)."""
@@ -205,8 +200,11 @@ class TableService(TableCommands):
 
     async def act(self, table_id: str, user_id: int, seat: int, stamp: str, index: int, *,
                   values: list[str] | None = None, text: str | None = None
-                  ) -> Private | NeedText:
-        """A seat answers its prompt (a button, a menu, a modal's text)."""
+                  ) -> Reply | NeedText:
+        """A seat answers its prompt (a button, a menu, a modal's text). The answer is the
+        step's `Reply`, saved with it (the narration writes it into the seat's queue): the
+        presenter answers the click with it, and if the process dies first the sender
+        delivers it from the store."""
         async with self.command(table_id, missing=GAME_OVER,
                                 expect=lambda table: table.game is not None) as table:
             game = table.check_turn(user_id, seat)
@@ -224,7 +222,8 @@ class TableService(TableCommands):
             events += game_records.deal_end(table)
             table.sync_deadlines(self.clock())
             bodies = narration.step(table, events, actor=seat)
-            answer = self._private(table, seat, events)
+            answer = next(message for message in bodies
+                          if isinstance(message, Reply) and message.seat == seat)
             await self.commit(table, bodies)  # saved before the player sees it succeed
         self.clocks.after_step(table)
         return answer

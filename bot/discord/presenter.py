@@ -2,7 +2,9 @@
 
 It decides nothing: a click or a command becomes a service call; the outcome becomes the
 interaction's answer (an ephemeral error, the seat's updated view where it clicked, a modal).
-Everything else a step tells goes through the outbox (`bot.discord.sender`). The service's
+Everything else a step tells goes through the outbox (`bot.discord.sender`), and so does the
+seat's updated view: it is the step's `Reply` row, which the click's response carries and
+marks delivered (`bot.discord.replies`), or the sender delivers if no response did. The service's
 refusal (`TableError`) is not caught here: it goes on to the one handler of the commands
 (`bot.discord.tree.Tree.on_error`) or of the buttons (`bot.discord.components.refusing`),
 which answer it with `bot.discord.responses.refuse`. Every answer is built and sent in time
@@ -20,10 +22,11 @@ from typing import Any
 import discord
 
 from bot.core.between_deals import CashDesk
-from bot.core.outbox import Picture
-from bot.core.outcomes import NeedText, Private
+from bot.core.outbox import Picture, Reply
+from bot.core.outcomes import NeedText
 from bot.core.service import TableService
 from bot.discord import components
+from bot.discord.replies import Click
 from bot.discord.responses import (
     Answer,
     answer_in_time,
@@ -33,8 +36,10 @@ from bot.discord.responses import (
     update_clicked,
 )
 from bot.discord.sender import Sender
+from bot.discord.views import build_view
 from bot.present import i18n
 from bot.present.render import localized_prompt
+from bot.store import MessageRef
 from engine.game import Prompt, TextAsk
 from engine.i18n import Msg, msg
 
@@ -204,12 +209,31 @@ class Presenter:
     async def answer(self, interaction: discord.Interaction, table_id: str, seat: int,
                      stamp: str, index: int, *, values: list[str] | None = None,
                      text: str | None = None) -> None:
+        """A seat's click on its private view (a button, a menu, a modal's text): played by
+        the service, and answered with the step's `Reply`, which this interaction carries
+        and marks delivered (or, if it cannot, leaves to the sender: `bot.discord.replies`)."""
         if not await self.admitted(interaction, table_id, channel_only=False):
             return
+        # Registered before the service call, so the sender, reaching the answer's row,
+        # leaves it to this interaction (`bot.discord.replies`); released however this ends.
+        replies = self.sender.replies
+        click = replies.click(table_id, seat,
+                              interaction.message.id if interaction.message else None)
+        try:
+            await self._answer(interaction, click, stamp, index, values, text)
+        finally:
+            replies.release(click)
+
+    async def _answer(self, interaction: discord.Interaction, click: Click, stamp: str,
+                      index: int, values: list[str] | None, text: str | None) -> None:
+        """`answer`'s work once its click is registered: the service call, then a modal, or
+        the answer shown where the person clicked and marked delivered."""
+        table_id, seat = click.table_id, click.seat
         # `answering`: from the save on, no older prompt of the seat goes out over this
         # answer (and one being edited in at this instant lands before it).
-        outcome = await in_time(interaction, self.sender.answering(self.service.act(
-            table_id, interaction.user.id, seat, stamp, index, values=values, text=text)))
+        outcome = await in_time(interaction, self.sender.replies.answering(
+            click, self.service.act(table_id, interaction.user.id, seat, stamp, index,
+                                    values=values, text=text)))
         if isinstance(outcome, NeedText) and interaction.response.is_done():
             # Deferred while the bot was busy: a modal can only be the first answer.
             await reply(interaction, i18n.t("The bot was busy; press the button again to type "
@@ -225,7 +249,9 @@ class Presenter:
             # opened before a restart is still answered after it.
             modal.stop()
             return
-        await self._acknowledge(interaction, outcome)
+        where = await self._acknowledge(interaction, table_id, outcome)
+        if where is not None:  # carried: marked delivered, so the sender sends it no more
+            await self.sender.replies.delivered(click, outcome, where)
 
     async def on_modal_submit(self, interaction: discord.Interaction) -> bool:
         """Every word modal's answer; False when the interaction is not one of ours."""
@@ -238,42 +264,47 @@ class Presenter:
                           int(match["index"]), text=text)
         return True
 
-    async def _acknowledge(self, interaction: discord.Interaction, private: Private) -> None:
-        """Show the seat its updated view where it clicked; the picture of a new hand follows
-        once drawn (drawing never delays the answer)."""
-        view = components.prompt_view(private.table_id, private.seat, private.stamp,
-                                      localized_prompt(private.prompt))
+    async def _acknowledge(self, interaction: discord.Interaction, table_id: str,
+                           outcome: Reply) -> MessageRef | None:
+        """Show the seat its updated view (the step's `Reply`) where it clicked; the picture
+        of a new hand follows once drawn (drawing never delays the answer). The message the
+        answer went to, None if Discord refused it (the sender delivers it then)."""
+        view = build_view(outcome.view) or discord.ui.View(timeout=None)
         clicked = interaction.type in (
             discord.InteractionType.component, discord.InteractionType.modal_submit
         )
         # A new hand: the old hand's picture goes now, the new one right after.
-        shown: dict[str, Any] = {"content": private.content, "view": view,
-                                 **({"attachments": []} if private.pictures else {})}
-        if interaction.message is not None and clicked and interaction.response.is_done():
+        shown: dict[str, Any] = {"content": outcome.content, "view": view,
+                                 **({"attachments": []} if outcome.picture else {})}
+        message = interaction.message
+        if message is not None and clicked and interaction.response.is_done():
             # Deferred by `in_time`: the clicked message is the original response now.
             try:
                 await interaction.edit_original_response(**shown)
             except discord.HTTPException as error:
                 log.info("could not answer a deferred click: %s", error)
-                return
-            self.sender.answered_here(private.table_id, private.seat, interaction)
-        elif interaction.message is not None and clicked:
+                return None
+            self.sender.answered_here(table_id, outcome.seat, interaction)
+        elif message is not None and clicked:
             try:
                 await interaction.response.edit_message(**shown)
             except discord.NotFound as error:
                 # It expired before the bot got to it (a process far behind): the move is
-                # made and saved, and "Show my hand" shows the seat where it stands.
+                # made and saved, and the sender delivers the answer from its row.
                 log.info("could not answer an expired click: %s", error)
-                return
+                return None
             # In a DM, the seat's next prompt may take this message's place
             # (`bot.discord.in_place`).
-            self.sender.answered_here(private.table_id, private.seat, interaction)
+            self.sender.answered_here(table_id, outcome.seat, interaction)
         else:
-            await interaction.response.send_message(private.content, view=view, ephemeral=True)
-        if private.pictures:
-            task = asyncio.create_task(self._attach_pictures(interaction, private.pictures))
+            await interaction.response.send_message(outcome.content, view=view, ephemeral=True)
+        if outcome.picture:
+            task = asyncio.create_task(self._attach_pictures(interaction, outcome.picture))
             self._pictures.add(task)
             task.add_done_callback(self._pictures.discard)
+        channel = interaction.channel_id or 0
+        return MessageRef(message.channel.id, message.id) if message is not None \
+            else MessageRef(channel, 0)
 
     async def _attach_pictures(self, interaction: discord.Interaction,
                                picture: Picture) -> None:

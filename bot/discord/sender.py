@@ -8,11 +8,14 @@ sent again, and every new message carries a nonce made from its row, which Disco
 (`enforce_nonce`) uses to hand back the message it already made rather than post a copy.
 
 A seat's own answer outranks every prompt of the seat written before it: the click's step
-saves an `Answered` row in the seat's queue (`bot.core.outbox.Answered`), and this process
-learns of the answer before the click is acknowledged (`Sender.answering`). From then on no
-older prompt of the seat is posted, or edited in with buttons: a queued one is dropped
-(`overtaken`), one being posted at that instant is taken back once Discord has it, and the
-click's answer waits for one being edited into the very message it answers on.
+saves the answer as a `Reply` row in the seat's queue (`bot.core.outbox.Reply`), which the
+click's interaction response carries (`bot.discord.replies`: the sender waits for it, and
+drops the row once it is marked delivered) or, when none does, the sender delivers. This
+process learns of the answer, and of the message it was clicked on, before the click is
+acknowledged (`Replies.answering`). From then on no older prompt of the seat is posted, or
+edited in with buttons: a queued one is dropped (`overtaken`), one being posted at that
+instant is taken back once Discord has it (unless that very message is the one answered),
+and the click's answer waits for one being edited into the very message it answers on.
 
 This module keeps the order and the bookkeeping (which rows are done, which messages they
 made); it decodes each row's JSON once, as it reads it (`bot.core.outbox_json`), and works on
@@ -27,8 +30,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from typing import TypeVar
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 import discord
@@ -39,6 +41,7 @@ from bot.core.outbox import (
     Edit,
     OutboxMessage,
     Post,
+    Reply,
     Strip,
     TableButtons,
     Upsert,
@@ -46,12 +49,12 @@ from bot.core.outbox import (
     pinged,
 )
 from bot.core.outbox_json import embed_to_json, message_from_json
-from bot.core.outcomes import Private
 from bot.discord.board_pace import BoardPace
 from bot.discord.delivery import Delivery, DiscordClient
 from bot.discord.global_pace import URGENT
 from bot.discord.in_place import InPlaceDelivery, in_place_marker
 from bot.discord.painter import Painter, box_pictures
+from bot.discord.replies import Replies, deliver_reply
 from bot.discord.stale_rows import (
     PromptStamp,
     queue_of,
@@ -70,12 +73,6 @@ RETRY_PAUSE = 2.0
 # with a few small reads and writes a row; uncapped, they queued ahead of every click's save
 # (1-2 s at 1,000 tables a process, bench/scale.py). PostgreSQL's pool has 10 connections.
 DATABASE_SHARE = 3
-# How long a click's answer waits, at most, for a prompt of its seat that is being edited into
-# the message it answers on at that instant (`Sender.answering`): a webhook edit's round trip,
-# normally; past this the answer goes anyway.
-ANSWER_WAIT = 10.0
-
-T = TypeVar("T")
 DmClosed = Callable[[str, int], Awaitable[bool]]
 Delivered = Callable[[str, list[str], float], Awaitable[None]]
 Queued = tuple[PendingMessage, OutboxMessage]  # a saved row, and the message it holds
@@ -105,38 +102,13 @@ class Sender:
         self._workers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._again: set[str | tuple[str, str]] = set()
         self._closing = False  # no new sending once `close` began: the rows wait in the store
-        # Per prompt queue (table, "prompt:<seat>"): the latest step its seat answered at, as
-        # this process saw it saved while the queue's worker was running (its rows may have
-        # been read before that save, without the `answered` row); and the in-place edit of a
-        # prompt under way, which that answer waits for.
-        self._answered: dict[tuple[str, str], int] = {}
-        self._editing: dict[tuple[str, str], asyncio.Event] = {}
+        # The clicks' answers under way and delivered, and those saved while a queue is sent.
+        self.replies = Replies(store, running=self._workers.__contains__)
 
     def answered_here(self, table_id: str, seat: int, interaction: discord.Interaction) -> None:
         """The seat's click in its DMs was just answered: its next prompt may replace that
         message instead of costing the DM channel a new message and a strip."""
         self.in_place.clicks.note(table_id, seat, interaction)
-
-    async def answering(self, work: Awaitable[T]) -> T:
-        """`work`, the service call of a click, in order with the seat's prompts: once it has
-        saved an answer (a `Private`, at its step), no prompt of the seat written before that
-        step is sent any more, and a prompt being edited into the seat's DM message at this
-        instant has landed before this returns and the click is acknowledged (else the edit
-        could cover the answer with step-old buttons). Called in the click's own task, so
-        this process knows of the answer from the moment its step is saved."""
-        outcome = await work
-        if isinstance(outcome, Private):
-            key = (outcome.table_id, f"prompt:{outcome.seat}")
-            if key in self._workers:  # a pass that read its rows before the save may be on
-                self._answered[key] = max(outcome.step, self._answered.get(key, outcome.step))
-            editing = self._editing.get(key)
-            if editing is not None:
-                try:
-                    await asyncio.wait_for(editing.wait(), ANSWER_WAIT)
-                except TimeoutError:
-                    log.warning("answering table %s seat %d while its prompt is still being "
-                                "edited in place", outcome.table_id, outcome.seat)
-        return outcome
 
     def wake(self, table_id: str) -> None:
         """Rows are waiting for this table: each destination's worker sends them."""
@@ -196,19 +168,25 @@ class Sender:
                 self._again.discard(key)
                 # The rows read now hold every answer saved so far (its `answered` row, or
                 # nothing older left to send): what memory kept for the pass before is moot.
-                self._answered.pop(key, None)
+                self.replies.answered.pop(key, None)
                 rows = [(row, message) for row, message in await self._read(table_id)
                         if queue_of(message) == where]
-                # Every click leaves an `Answered` row in its seat's queue; most often it is
-                # all there is, and needs no message refs.
-                refs = await self.store.message_refs(table_id) \
-                    if any(not isinstance(message, Answered) for _, message in rows) else {}
+                # Every click leaves a `Reply` row in its seat's queue; most often it is all
+                # there is, its interaction carries it, and it needs no message refs.
+                loaded = any(not isinstance(message, Answered | Reply) for _, message in rows)
+                refs = await self.store.message_refs(table_id) if loaded else {}
                 for index, (row, message) in enumerate(rows):
+                    if isinstance(message, Reply):
+                        message, loaded = await self.replies.settled(
+                            table_id, message, refs, None if loaded else self.store)
                     going = what_goes(table_id, message, [later for _, later in rows[index + 1:]],
-                                      self.prompt_stamp, self._answered.get(key))
+                                      self.prompt_stamp, self.replies.answered.get(key))
                     if going is None:
-                        await self.store.message_delivered(row.id, row.table_id)
+                        await self._dropped(row, message, refs)
                         continue
+                    if not loaded:
+                        refs.update(await self.store.message_refs(table_id))
+                        loaded = True
                     if await self.boards.waited(table_id, going):
                         self._again.add(key)  # read again: the latest edit goes, as one
                         break
@@ -220,7 +198,7 @@ class Sender:
             log.exception("sending failed for table %s (%s)", table_id, where)
         finally:
             self._workers.pop(key, None)
-            self._answered.pop(key, None)
+            self.replies.answered.pop(key, None)
             if key in self._again:
                 self._again.discard(key)
                 self._start_worker(table_id, where)
@@ -239,30 +217,23 @@ class Sender:
                 await self.store.message_delivered(row.id, row.table_id)
         return queued
 
-    def _left_of(self, table_id: str, post: Post) -> OutboxMessage | None:
+    async def _dropped(self, row: PendingMessage, message: OutboxMessage,
+                       refs: dict[str, MessageRef]) -> None:
+        """A row nothing of which goes: deleted (with its mark, for an answer's)."""
+        marker = self.replies.marker(row.table_id, row.body, message)
+        await self.store.message_delivered(row.id, row.table_id,
+                                           {marker: None} if marker else None)
+        refs.pop(marker or "", None)
+
+    def _left_of(self, table_id: str, post: Post,
+                 posted: int | None = None) -> OutboxMessage | None:
         """What is left of a prompt once the answers of its seat this process saw saved since
         its queue was read are counted (`stale_rows.what_goes`; the very `post` if they change
-        nothing). Asked with no await between it and what it decides, so that the person
-        cannot answer the prompt itself in between, which would make it look overtaken."""
-        return what_goes(table_id, post, [],
-                         answered=self._answered.get((table_id, ref_of(post))))
-
-    @contextlib.contextmanager
-    def _editing_in_place(self, table_id: str, message: OutboxMessage) -> Iterator[None]:
-        """While a seat's prompt may be edited into the message its person answered on, an
-        answer of theirs saved meanwhile waits before it is acknowledged (`answering`)."""
-        key = (table_id, queue_of(message))
-        if not key[1].startswith("prompt:"):
-            yield
-            return
-        editing = asyncio.Event()
-        self._editing[key] = editing
-        try:
-            yield
-        finally:
-            editing.set()
-            if self._editing.get(key) is editing:
-                del self._editing[key]
+        nothing); `posted`, the message it was just posted as, which an answer on it leaves as
+        it is. Asked with no await between it and what it decides: it compares what is known
+        in memory, the answer's step and message, with what was just posted."""
+        return what_goes(table_id, post, [], posted=posted,
+                         answered=self.replies.answered.get((table_id, ref_of(post))))
 
     async def _deliver_row(self, row: PendingMessage, refs: dict[str, MessageRef],
                            message: OutboxMessage) -> None:
@@ -314,6 +285,9 @@ class Sender:
             return {message.ref: None}
         if isinstance(message, Answered):  # a mark, never sent (`what_goes`)
             return {}
+        if isinstance(message, Reply):  # no interaction carried it
+            return await deliver_reply(self.delivery, await self.painter.files(message.picture),
+                                       f"{table_id}.{row_id}", message, refs)
         return await self._post(table_id, row_id, message, refs)
 
     async def _link(self, view: ViewSpec | None) -> str | None:
@@ -326,7 +300,7 @@ class Sender:
                     refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
         nonce = f"{table_id}.{row_id}"  # at most 25 characters, as Discord allows
         placed: dict[str, MessageRef | None] | None = None
-        with self._editing_in_place(table_id, post):
+        with self.replies.editing(table_id, post):
             left = self._left_of(table_id, post)  # answered while this row waited
             if not isinstance(left, Post):
                 return {}
@@ -348,7 +322,7 @@ class Sender:
             log.debug("row %s: DM %s for %s (stamp %s, step %s)", nonce,
                       sent.id if sent else None, ref_of(post),
                       getattr(post.view, "stamp", None), post.step)
-            left = post if sent is None else self._left_of(table_id, post)
+            left = post if sent is None else self._left_of(table_id, post, sent.id)
             if left is not post and sent is not None:
                 # Answered while this went out: taken back, so the message answered on stays
                 # the seat's prompt (not stripped, its ref kept) and no step-old buttons stay.

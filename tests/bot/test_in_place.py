@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import discord
 
-from bot.core.outbox import Answered, Picture, Post, Strip, prompt_view
+from bot.core.outbox import Answered, Picture, Post, Reply, Strip, prompt_view
 from bot.discord.in_place import RECENT_SECONDS, InPlace
-from bot.discord.stale_rows import outdated, overtaken, overtaken_news, stale
+from bot.discord.stale_rows import outdated, overtaken, overtaken_news, stale, what_goes
 from bot.present.render import MAX_CONTENT
 from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser
 
@@ -78,6 +78,41 @@ def prompt(seat: int, step: int | None = None) -> Post:
                 view=prompt_view("t1", seat, "a", None), step=step)
 
 
+def reply(seat: int, step: int) -> Reply:
+    """A click's answer, as its step wrote it into the seat's queue."""
+    return Reply(seat=seat, step=step, user=7, content="you picked",
+                 view=prompt_view("t1", seat, "a", None))
+
+
+def test_an_answer_on_the_very_prompt_just_posted_takes_nothing_back() -> None:
+    """The prompt of step 1 was just posted as message 50, and a quick person answered it
+    at once (step 2), before the sender's check after the post: the mark names message 50,
+    so the prompt stays. An answer on another message (step 2, on 49) overtook it."""
+    posted = prompt(1, step=1)
+    assert what_goes("t1", posted, [], answered=Answered(1, 2, 50), posted=50) is posted
+    assert what_goes("t1", posted, [], answered=Answered(1, 2, 49), posted=50) is None
+    assert what_goes("t1", posted, [], answered=Answered(1, 2, 50)) is None  # before posting
+
+
+def test_an_answer_no_interaction_carried_goes_like_a_prompt() -> None:
+    """A `Reply` the sender reaches undelivered goes, its buttons off once a later row
+    replaces it or the table moved past its stamp; a later answer of the seat overtakes it
+    (a picture in it still goes, without buttons). Delivered, it is a mark: nothing goes."""
+    answer = reply(1, step=2)
+    assert what_goes("t1", answer, []) is answer
+    assert what_goes("t1", Answered(1, 2, 50), []) is None
+    for later in ([prompt(1, step=3)], [Strip("prompt:1")]):
+        left = what_goes("t1", answer, later)
+        assert isinstance(left, Reply) and left.view is None and left.content == "you picked"
+    moved = what_goes("t1", answer, [], lambda table, seat: "b")
+    assert isinstance(moved, Reply) and moved.view is None
+    assert what_goes("t1", answer, [reply(1, step=3)]) is None
+    assert what_goes("t1", answer, [Answered(1, 3)]) is None
+    pictured = replace(answer, picture=Picture("sppoker", (), (), "en"))
+    news = what_goes("t1", pictured, [Answered(1, 3)])
+    assert isinstance(news, Reply) and news.view is None and news.picture == pictured.picture
+
+
 def test_a_queued_prompt_replaced_or_withdrawn_later_is_outdated() -> None:
     assert outdated(prompt(1), [prompt(1)])
     assert outdated(prompt(1), [Strip("prompt:1")])
@@ -91,18 +126,20 @@ def test_a_queued_prompt_written_before_its_seat_answered_is_overtaken() -> None
     """Sppoker: the host declares (step 1), which writes the guest a last-call DM; the guest
     declares (step 2) before the sender gets to it. Sent then, it would put step 1's buttons
     over the answer the guest already sees (they were refused as out of date). The guest's
-    step leaves an `answered` mark in its queue, saved with it (so a restart knows too); an
-    answer saved after the rows were read is passed in (`answered`)."""
+    step leaves its answer in its queue, saved with it (a `Reply`, or once delivered its
+    `Answered` mark: so a restart knows too); an answer saved after the rows were read is
+    passed in (`answered`)."""
     mark = Answered(1, 2)
     assert not overtaken(prompt(1, step=1), [])  # nobody answered yet
     assert overtaken(prompt(1, step=1), [mark])
-    assert overtaken(prompt(1, step=1), [], answered=2)
+    assert overtaken(prompt(1, step=1), [reply(1, step=2)])  # not delivered yet: the same
+    assert overtaken(prompt(1, step=1), [], answered=mark)
     assert not overtaken(prompt(1, step=2), [mark])  # written with the answer's step
-    assert not overtaken(prompt(1, step=3), [mark], answered=2)  # news after the answer
+    assert not overtaken(prompt(1, step=3), [mark], answered=mark)  # news after the answer
     assert not overtaken(prompt(0, step=1), [mark])  # another seat's prompt
-    assert not overtaken(prompt(1), [mark], answered=2)  # a row saved before rows had steps
+    assert not overtaken(prompt(1), [mark], answered=mark)  # a row saved before rows had steps
     board = Post(channel=5, content="news", ref="board")
-    assert not overtaken(board, [mark], answered=2)
+    assert not overtaken(board, [mark], answered=mark)
     assert not outdated(prompt(1, step=1), [mark])  # a mark replaces nothing by itself
 
 

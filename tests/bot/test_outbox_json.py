@@ -24,6 +24,7 @@ from bot.core.outbox import (
     Picture,
     Post,
     PromptButtons,
+    Reply,
     Strip,
     TableButtons,
     Turn,
@@ -77,6 +78,17 @@ SAVED = [
     '"clocks":[]}',
 ]
 
+# Rows of the click's answer on the outbox (issue 24): the answer, and its delivered mark
+# naming the message answered on. Fixed from here on, as the rows above are.
+REPLIES = [
+    '{"op":"reply","ref":"prompt:1","step":9,"user":7,"content":"Du valde 3","view":'
+    '{"type":"prompt","table":"ab12","seat":1,"stamp":"9-1","prompt":null,"locale":"sv"},'
+    '"picture":{"kind":"sppoker","events":[],"names":["Ann","Bob"],"locale":"sv"}}',
+    '{"op":"reply","ref":"prompt:0","step":3,"user":7,"content":"x","view":null,'
+    '"picture":null}',
+    '{"op":"answered","ref":"prompt:1","step":9,"message":123456789012345678}',
+]
+
 
 def compact(data: dict[str, Any]) -> str:
     """As the store writes a row (`bot.store.outbox._compact`), non-ASCII kept as text so
@@ -84,7 +96,7 @@ def compact(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-@pytest.mark.parametrize("saved", SAVED)
+@pytest.mark.parametrize("saved", [*SAVED, *REPLIES])
 def test_a_row_saved_before_the_messages_were_typed_loads_and_is_written_back_alike(
         saved: str) -> None:
     message = message_from_json(json.loads(saved))
@@ -112,6 +124,19 @@ def test_a_saved_prompt_loads_as_the_message_it_meant() -> None:
     assert message_from_json(json.loads(SAVED[9])) == Answered(1, 9)
 
 
+def test_a_saved_answer_loads_as_the_reply_it_meant_and_its_mark_names_the_message() -> None:
+    """A click's answer waits in its seat's prompt queue; an `answered` row of before (no
+    message) is a delivered answer whose message nobody said."""
+    reply = message_from_json(json.loads(REPLIES[0]))
+    assert reply == Reply(seat=1, step=9, user=7, content="Du valde 3",
+                          view=PromptButtons("ab12", 1, "9-1", None, "sv"),
+                          picture=Picture("sppoker", (), ("Ann", "Bob"), "sv"))
+    assert (destination(reply), queue_of(reply), pinged(reply)) == ("prompt:1", "prompt:1", [])
+    assert message_from_json(json.loads(REPLIES[2])) == Answered(1, 9, 123456789012345678)
+    before = message_from_json(json.loads(SAVED[9]))
+    assert isinstance(before, Answered) and before.message is None
+
+
 def test_rows_of_older_code_load_with_what_they_left_out() -> None:
     """A picture written before pictures said their language is drawn in English (None);
     a post without a `previous` keeps the message its ref named."""
@@ -124,6 +149,9 @@ def test_rows_of_older_code_load_with_what_they_left_out() -> None:
 @pytest.mark.parametrize("row", [
     {"op": "delete", "ref": "board"},
     {"op": "answered", "ref": "board", "step": 1},
+    {"op": "reply", "ref": "board", "step": 1, "user": 7, "content": "x", "view": None},
+    {"op": "reply", "ref": "prompt:1", "step": 1, "user": 7, "content": "x",
+     "view": {"type": "board", "table": "ab12", "locale": "sv"}},
     {"op": "post", "channel": 5, "user": None, "content": "x", "previous": "move"},
     {"op": "post", "channel": None, "user": None, "content": "x"},
 ])
@@ -188,7 +216,9 @@ messages: st.SearchStrategy[OutboxMessage] = st.one_of(
     st.builds(Upsert, ref=refs, channel=ids, content=texts, view=st.none() | views,
               pings=st.lists(ids, max_size=2).map(tuple)),
     st.builds(Strip, refs),
-    st.builds(Answered, seats, ids),
+    st.builds(Answered, seats, ids, st.none() | ids),
+    st.builds(Reply, seat=seats, step=ids, user=ids, content=texts,
+              view=st.none() | prompt_views, picture=st.none() | pictures),
 )
 
 

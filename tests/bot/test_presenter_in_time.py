@@ -8,7 +8,7 @@ import asyncio
 import discord
 import pytest
 
-from bot.core.outcomes import Private
+from bot.core.outbox import PromptButtons, Reply
 from bot.discord import presenter, responses
 from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser, waited
 
@@ -82,8 +82,8 @@ async def test_a_click_that_expired_before_its_answer_is_logged_not_raised(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A process far behind may answer a click after Discord dropped it (404, 10062): the
-    move is saved; the failed answer is logged, and nothing treats the message as answered
-    in place."""
+    move is saved; the failed answer is logged, nothing treats the message as answered in
+    place, and the answer is not said delivered (its row is the sender's to deliver)."""
 
     class Sender:
         """What the presenter tells the sender of an answer shown in place."""
@@ -98,9 +98,10 @@ async def test_a_click_that_expired_before_its_answer_is_logged_not_raised(
     clicked.drop()
     sender = Sender()
     shown = presenter.Presenter(None, sender)  # type: ignore[arg-type]
+    answer = Reply(seat=0, step=3, user=7, content="Your hand",
+                   view=PromptButtons("7c36648f", 0, "1-0", None, "en"))
     with caplog.at_level("INFO", logger="bot.discord.presenter"):
-        await shown._acknowledge(clicked.as_interaction(),
-                                 Private("7c36648f", 0, "Your hand", "1-0", None))
+        assert await shown._acknowledge(clicked.as_interaction(), "7c36648f", answer) is None
     assert "could not answer an expired click" in caplog.text
     assert [request.kind for request in clicked.requests] == ["update"]  # tried, refused
     assert sender.answered == []

@@ -13,14 +13,17 @@ from typing import Any
 
 import pytest
 
+from bot.core.outbox import Reply
+from bot.discord import replies as replies_module
 from bot.discord import sender as sender_module
 from bot.discord.board_pace import BOARD_EDIT_SECONDS, BoardPace
 from bot.discord.global_pace import URGENT
 from bot.discord.in_place import RECENT_SECONDS
+from bot.store import MessageRef
 from engine.games import GAMES
 from tests.support.fake_discord import FakeMessage, FakeUser, Request
 from tests.support.guessing import Guessing
-from tests.support.in_process import ALICE, BOB, Bot, running_bot
+from tests.support.in_process import ALICE, BOB, CHANNEL, Bot, running_bot
 
 
 @pytest.fixture
@@ -124,12 +127,27 @@ async def test_a_row_sent_just_before_a_crash_is_not_posted_again_after_it(bot: 
     assert refs["prompt:0"].message_id == alice.messages[0].id
 
 
+async def carried_click(bot: Bot, table_id: str, user: FakeUser, seat: int,
+                        index: int) -> Reply:
+    """A seat's click answered by its interaction, on "Show my hand" in the channel (message
+    0 here), as the presenter does it: registered, played, answered and marked delivered."""
+    click = bot.sender.replies.click(table_id, seat, 0)
+    try:
+        answer = await bot.sender.replies.answering(click, bot.service.act(
+            table_id, user.id, seat, bot.service.tables[table_id].stamp(seat)[0], index))
+        assert isinstance(answer, Reply)
+        await bot.sender.replies.delivered(click, answer, MessageRef(CHANNEL, 0))
+    finally:
+        bot.sender.replies.release(click)
+    return answer
+
+
 async def test_a_prompt_its_seat_already_answered_is_not_sent(bot: Bot) -> None:
     """Alice's answer was saved before the sender got to her round's prompt (a long queue,
     a restart): it would come with buttons already refused, over the answer she saw. It is
     dropped, and of the board's two edits only the last goes."""
     table = await bot.open_table()
-    await bot.service.act(table.table_id, ALICE.id, 0, table.stamp(0)[0], 0)
+    await carried_click(bot, table.table_id, ALICE, 0, 0)
     await bot.deliver()
     assert bot.count(bucket=bot.dm(ALICE).bucket) == 0
     assert bot.prompt(BOB).labels == ["1", "2", "3"]
@@ -169,7 +187,7 @@ async def test_a_prompt_posted_as_its_seat_answers_elsewhere_is_taken_back(
     my hand" in the channel (her answer does not wait for the DM: ANSWER_WAIT). Once Discord
     has the DM it is deleted: left, its step-old buttons would be refused, and her DMs keep
     the prompt she answered before."""
-    monkeypatch.setattr(sender_module, "ANSWER_WAIT", 0.0)
+    monkeypatch.setattr(replies_module, "ANSWER_WAIT", 0.0)
     table = await bot.open_table()
     await bot.deliver()
     first = bot.prompt(ALICE)

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.core.between_deals import CashDesk
-from bot.core.outcomes import LobbyOutcome, NeedText, Private
+from bot.core.outbox import Reply
+from bot.core.outbox_json import message_from_json
+from bot.core.outcomes import LobbyOutcome, NeedText
 from bot.core.service import TableService
 from bot.core.table import Table, TableError
 from bot.store import ChipChange, Store
@@ -77,7 +79,7 @@ async def test_a_step_is_saved_with_its_messages_and_its_action(service: TableSe
     assert [row.body.get("user") for row in before if row.body["op"] == "post"] == [ALICE, BOB]
 
     answer = await service.act(table.table_id, ALICE, 0, table.stamp(0)[0], 2)
-    assert isinstance(answer, Private) and "Alice" in answer.content
+    assert isinstance(answer, Reply) and "Alice" in answer.content
 
     logged = await store.table_actions(table.table_id)
     assert [(row.seat, row.action) for row in logged] == [(0, ["pick", [3]])]
@@ -87,6 +89,9 @@ async def test_a_step_is_saved_with_its_messages_and_its_action(service: TableSe
     assert rebuilt.to_dict() == snapshot["game"]
     after = await store.pending_messages(table.table_id)
     assert len(after) > len(before)  # this step's board update, queued in the same write
+    # The answer to the click is one of them, in Alice's prompt queue: durable with its step.
+    [saved] = [message_from_json(row.body) for row in after if row.body["op"] == "reply"]
+    assert saved == answer and (saved.ref, saved.step) == ("prompt:0", len(logged))
 
 
 async def test_bad_input_is_refused_and_changes_nothing(service: TableService,
