@@ -23,21 +23,34 @@ must be 200, and the count of others is printed (they are not timed).
 
 A replay is measured as people use it: a client opens a game at a step (`replay_open`,
 shown without a target: it replays the game in the engine, 40-150 ms of CPU for these
-games, whatever the site keeps) and then steps through it, mostly forward and now and then
+games, which python -m web does in a process of its own at a lower priority, so under load
+it waits for the cheap pages) and then steps through it, mostly forward and now and then
 back, `SESSION_STEPS` times (`replay`, the step the target is for), each step a page of its
-own. The other kinds are single requests drawn at random.
+own. The other kinds are single requests drawn at random. `--pages` measures some kinds
+only.
 
 `--workers N` sets WEB_WORKERS (python -m web's processes; default: its own, one a core).
 
 All of it shares the machine's 2 cores: the clients, the web process and, on PostgreSQL, the
 server; so the figures are an upper bound for a web process on a machine of its own.
 
+The fill: SQLite's through the store, game by game (about 3 minutes); PostgreSQL's copied
+from SQLite's fill, table by table with COPY (about 40 seconds, where writing it game by
+game took 9 minutes). `--keep DIR` keeps both: the SQLite file and a PostgreSQL server's
+data (DIR/pg, the server started for the run and stopped after it), and notes how each was
+filled (DIR/web-bench-fill.json); `--reuse` then measures them as they are, and refuses one
+filled by another version of `fill` or with other --players, --games, --pool or --seed,
+saying to run once without --reuse.
+
 Run: .venv/bin/python bench/web.py [--players 1000] [--games 20000] [--clients 20]
      [--requests 400] [--database sqlite postgresql] [--workers N] [--json] [--keep DIR]
+     [--reuse] [--pages KIND ...]
      quick: --players 50 --games 300 --requests 40 --database sqlite
-PostgreSQL: DATABASE=postgresql://... is used as it is (its tables must not exist yet);
-otherwise a throwaway server is started as the tests start theirs (tests/support/postgres.py,
-on a unix socket). It talks only to 127.0.0.1 and that socket, and stops by itself.
+     fill once, then measure often: --keep /tmp/wb/sq, then --keep /tmp/wb/sq --reuse
+PostgreSQL: DATABASE=postgresql://... is used as it is (its tables must not exist yet, but
+with --reuse); otherwise a server is started as the tests start theirs
+(tests/support/postgres.py, on a unix socket): kept in --keep's folder, else a throwaway
+one. It talks only to 127.0.0.1 and that socket, and stops by itself.
 """
 
 from __future__ import annotations
