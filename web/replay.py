@@ -56,8 +56,10 @@ FRAMES = 512  # frames kept per game (each step shown, for stepping back)
 #: Steps ahead of where the replayer stands that are replayed in the event loop itself
 #: (a move or two, about a millisecond), not in a thread behind the long replays.
 NEAR = 3
-#: Steps before one replayed from its deal's start that are kept on the way (`Entry._frame`).
+#: Steps before one replayed from its deal's start that are kept on the way, and steps
+#: after it replayed with it (`replayed`).
 BEHIND = 3
+AHEAD = 8
 PICTURES_BYTES = 16 * 2**20  # step pictures kept, in bytes (a picture weighs 10-40 kB)
 #: A step picture never changes (a finished game is finished): browsers keep it a day
 #: without asking again. Private for a members-only server (no shared cache may keep it).
@@ -68,13 +70,17 @@ def replayed(replayer: Replayer, chapters: list[int] | None, index: int
              ) -> tuple[Replayer, list[int], list[tuple[int, Frame]]]:
     """The long part of showing a step: the deals' starts (on a game's first step) and the
     frame of `index`, with the `BEHIND` frames before it, replayed on the way from its
-    deal's start (so a visitor's step back costs nothing). Returns the replayer standing
-    at `index`: run in another process (`Runner`), it is a copy, sent back."""
+    deal's start (so a visitor's step back costs nothing), and the `AHEAD` after it in
+    its deal (the visitor's next steps, kept whoever else moves the game's replayer
+    meanwhile). Returns the replayer standing at the last of them: run in another process
+    (`Runner`), it is a copy, sent back."""
     if chapters is None:
         chapters = replayer.chapters()
-    start = replayer.starts[replayer.locate(index)[0]]
+    deal = replayer.locate(index)[0]
+    start = replayer.starts[deal]
+    end = replayer.starts[deal + 1] if deal + 1 < len(replayer.starts) else len(replayer)
     frames = [(step, replayer.frame(step))
-              for step in range(max(start, index - BEHIND), index + 1)]
+              for step in range(max(start, index - BEHIND), min(end, index + AHEAD + 1))]
     return replayer, chapters, frames
 
 
@@ -90,14 +96,21 @@ class Runner:
         self.processes = processes
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
-        if not self.processes:
-            return await asyncio.to_thread(function, *args)
-        if self._pool is None:
+    def start(self) -> None:
+        """Start the process now, not at the first replay asked (its start, a second or
+        two of imports, is not a visitor's to wait for)."""
+        if self.processes and self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_replay_process)
+            self._pool.submit(int)  # a first task: the process starts now
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        if not self.processes:
+            return await asyncio.to_thread(function, *args)
+        self.start()
         pool = self._pool
+        assert pool is not None
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
         except concurrent.futures.process.BrokenProcessPool:
@@ -181,7 +194,8 @@ class Entry:
             self.replayer = replayer
             for step, frame in frames:
                 self._keep(step, frame)
-            self.at = index
+            self.at = frames[-1][0]
+            self.frames.move_to_end(index)
             return self.frames[index]
 
 
@@ -395,9 +409,13 @@ def setup(app: web.Application, *, processes: bool = False) -> None:
     app[_REPLAYS] = Replays()
     app[RUNNER] = Runner(processes)
 
+    async def start(app: web.Application) -> None:
+        app[RUNNER].start()
+
     async def close(app: web.Application) -> None:
         app[RUNNER].close()
 
+    app.on_startup.append(start)
     app.on_cleanup.append(close)
     app[_PICTURES] = Pictures()
     app.router.add_get(r"/g/{guild}/replay/{game}", replay_page)
