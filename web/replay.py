@@ -18,6 +18,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import pickle
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -47,12 +48,13 @@ from web.markup import discord_lines
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: Replayed games kept, weighed by their moves (a game of 200 moves weighs 200): the
+#: Replayed games kept, weighed in bytes (their frames and notation, pickled): the
 #: engine's replay is the costly part of a step (40-150 ms to open a game at a step, which
 #: means replaying it once more for its deals), while a step next to one already shown
 #: costs one move; so a visitor stepping through a game replays it once.
-CACHED_MOVES = 200_000
+CACHED_BYTES = 64 * 2**20
 FRAMES = 512  # frames kept per game (each step shown, for stepping back)
+FRAME_BYTES = 8192  # a frame's weight before any of its game's is known
 #: Steps ahead of where the replayer stands that are replayed in the event loop itself
 #: (a move or two, about a millisecond), not in a thread behind the long replays.
 NEAR = 3
@@ -67,13 +69,13 @@ PICTURE_AGE = "max-age=86400, immutable"
 
 
 def replayed(replayer: Replayer, chapters: list[int] | None, index: int
-             ) -> tuple[Replayer, list[int], list[tuple[int, Frame]]]:
+             ) -> tuple[Replayer, list[int], list[tuple[int, Frame, int]]]:
     """The long part of showing a step: the deals' starts (on a game's first step) and the
     frame of `index`, with the `BEHIND` frames before it, replayed on the way from its
     deal's start (so a visitor's step back costs nothing), and the `AHEAD` after it in
     its deal (the visitor's next steps, kept whoever else moves the game's replayer
-    meanwhile). Returns the replayer standing at the last of them: run in another process
-    (`Runner`), it is a copy, sent back."""
+    meanwhile). Returns the replayer standing at the last of them (run in another process
+    by `Runner`, it is a copy, sent back), and each frame with its weight in bytes."""
     if chapters is None:
         chapters = replayer.chapters()
     deal = replayer.locate(index)[0]
@@ -81,7 +83,8 @@ def replayed(replayer: Replayer, chapters: list[int] | None, index: int
     end = replayer.starts[deal + 1] if deal + 1 < len(replayer.starts) else len(replayer)
     frames = [(step, replayer.frame(step))
               for step in range(max(start, index - BEHIND), min(end, index + AHEAD + 1))]
-    return replayer, chapters, frames
+    return replayer, chapters, [(step, frame, len(pickle.dumps(frame, protocol=5)))
+                                for step, frame in frames]
 
 
 class Runner:
@@ -150,18 +153,36 @@ class Entry:
     game: PlayedGame
     notation: Notation
     replayer: Replayer
+    #: Its bytes (`weigh`): the notation's, the game its replayer stands at, the frames'.
     weight: int
     frames: OrderedDict[int, Frame] = field(default_factory=OrderedDict)
     chapters: list[int] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The step the replayer stands at (the last it replayed), -1 before the first.
     at: int = -1
+    #: Each kept frame's bytes, pickled (weighed where it was replayed).
+    sizes: dict[int, int] = field(default_factory=dict)
+    #: Told of each change of `weight` (`Replays`, which keeps its games within bytes).
+    on_resize: Callable[[int], None] | None = None
 
-    def _keep(self, index: int, frame: Frame) -> None:
+    def _keep(self, index: int, frame: Frame, size: int) -> None:
+        before = self.weight
+        if index in self.sizes:
+            self.weight -= self.sizes[index]
         self.frames[index] = frame
+        self.sizes[index] = size
+        self.weight += size
         self.frames.move_to_end(index)
         while len(self.frames) > FRAMES:
-            self.frames.popitem(last=False)
+            dropped, _ = self.frames.popitem(last=False)
+            self.weight -= self.sizes.pop(dropped)
+        if self.on_resize is not None and self.weight != before:
+            self.on_resize(self.weight - before)
+
+    def _size_like(self, index: int) -> int:
+        """A frame replayed here weighs as the one before it did (the same game one move
+        on), rather than being pickled only to be weighed."""
+        return self.sizes.get(index - 1) or max(self.sizes.values(), default=FRAME_BYTES)
 
     def near(self, index: int) -> bool:
         """Whether step `index` is a move or a few after where the replayer stands, in the
@@ -186,14 +207,14 @@ class Entry:
                 return found
             if self.near(index):
                 frame = self.replayer.frame(index)
-                self._keep(index, frame)
+                self._keep(index, frame, self._size_like(index))
                 self.at = index
                 return frame
             replayer, self.chapters, frames = await runner.run(
                 replayed, self.replayer, self.chapters, index)
             self.replayer = replayer
-            for step, frame in frames:
-                self._keep(step, frame)
+            for step, frame, size in frames:
+                self._keep(step, frame, size)
             self.at = frames[-1][0]
             self.frames.move_to_end(index)
             return self.frames[index]
@@ -201,13 +222,18 @@ class Entry:
 
 class Replays:
     """The games being replayed, by (server, game), the least recently used out first past
-    `CACHED_MOVES` moves in all. Opening a game is shared by the requests arriving while it
-    loads."""
+    `max_bytes` in all (each game's `Entry.weight`, which grows as its steps are shown).
+    Opening a game is shared by the requests arriving while it loads."""
 
-    def __init__(self, moves: int = CACHED_MOVES) -> None:
-        self.moves = moves
+    def __init__(self, max_bytes: int = CACHED_BYTES) -> None:
+        self.max_bytes = max_bytes
         self._entries: OrderedDict[tuple[int, str], asyncio.Future[Entry]] = OrderedDict()
         self._weight = 0
+
+    @property
+    def size(self) -> int:
+        """The bytes of the games kept."""
+        return self._weight
 
     async def get(self, store: Store, guild_id: int, short_id: str) -> Entry:
         key = (guild_id, short_id)
@@ -228,8 +254,20 @@ class Replays:
     def _weigh(self, key: tuple[int, str], done: asyncio.Future[Entry]) -> None:
         if done.cancelled() or done.exception() is not None or self._entries.get(key) is not done:
             return
-        self._weight += done.result().weight
-        while self._weight > self.moves and len(self._entries) > 1:
+        entry = done.result()
+        self._weight += entry.weight
+
+        def resized(change: int) -> None:
+            if self._entries.get(key) is done:  # a game dropped already is counted no more
+                self._weight += change
+                self._drop_oldest()
+
+        entry.on_resize = resized
+        self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        """The least recently used games out, while past the bytes (the last one stays)."""
+        while self._weight > self.max_bytes and len(self._entries) > 1:
             _, oldest = self._entries.popitem(last=False)
             if oldest.done() and not oldest.cancelled() and oldest.exception() is None:
                 self._weight -= oldest.result().weight
@@ -238,7 +276,13 @@ class Replays:
 async def _load(store: Store, guild_id: int, short_id: str) -> Entry:
     game, notation = await load_notation(store, guild_id, short_id)
     replayer = Replayer(notation)
-    return Entry(game, notation, replayer, weight=len(replayer))
+    return Entry(game, notation, replayer, weight=weigh(notation))
+
+
+def weigh(notation: Notation) -> int:
+    """A game's bytes before its frames: its notation's, pickled, twice over (the notation,
+    and the game its replayer stands at, of about the same size)."""
+    return 2 * len(pickle.dumps(notation, protocol=5))
 
 
 _REPLAYS = web.AppKey("replays", Replays)

@@ -27,7 +27,7 @@ from tests.web.test_pages import (
     finished_guessing,
 )
 from web.live import _WATCHES
-from web.replay import Pictures
+from web.replay import Entry, Pictures, Replays, Runner
 
 site = test_pages.site
 game_renderers = test_pages.game_renderers
@@ -54,6 +54,27 @@ async def test_pictures_kept_stay_within_their_bytes() -> None:
     await pictures.get(("g", 9), drawer(9))
     await pictures.get(("g", 0), drawer(0))
     assert drawn == [*range(10), 0]  # the kept one not drawn again, the dropped one drawn
+
+
+async def test_the_games_replayed_kept_stay_within_their_bytes(site: Site) -> None:
+    tables = [await finished_guessing(site) for _ in range(4)]
+    runner = Runner()
+
+    async def visit(replays: Replays, table_id: str) -> Entry:
+        entry = await replays.get(site.writer, GUILD, table_id)
+        for step in (2, 3, 4, 0):  # opened midway, stepped on, then back to the start
+            await entry.frame(step, runner)
+        return entry
+
+    alone = Replays()
+    one = await visit(alone, tables[0])
+    assert alone.size == one.weight > sum(one.sizes.values()) > 0
+    replays = Replays(max_bytes=one.weight * 5 // 2)  # two such games, not three
+    entries = [await visit(replays, table_id) for table_id in tables]
+    assert replays.size <= replays.max_bytes
+    assert replays.size == sum(entry.weight for entry in entries[-2:])
+    assert await replays.get(site.writer, GUILD, tables[-1]) is entries[-1]  # kept
+    assert await replays.get(site.writer, GUILD, tables[0]) is not entries[0]  # dropped
 
 
 async def test_a_picture_asked_at_once_is_drawn_once() -> None:

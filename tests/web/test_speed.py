@@ -27,7 +27,7 @@ from tests.support.web_process import web_process
 from tests.web import test_pages
 from tests.web.test_pages import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
 from web.caches import RenderCache
-from web.replay import Entry, Replays, Runner
+from web.replay import Entry, Replays, Runner, weigh
 from web.settings import load_web_settings
 
 # The pages' tests' fixtures: a site over a store, the games' renderers installed.
@@ -186,7 +186,7 @@ async def test_a_visit_shows_what_a_fresh_replay_shows(processes: bool) -> None:
     game = PlayedGame(1, "5eed5eed", "poke", "finished", when, when, {}, 11,
                       notation.deals[0].names, (None, None))
     replayer = Replayer(notation)
-    entry = Entry(game, notation, replayer, weight=len(replayer))
+    entry = Entry(game, notation, replayer, weight=weigh(notation))
     last = len(replayer) - 1
     visit = [last // 2, last // 2 + 1, last // 2 + 2, last // 2 - 1, last // 2 + 3, 0, 1,
              last, last - 1, last // 3]
