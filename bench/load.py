@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -60,6 +61,7 @@ from loopback.models import (
     COMPONENT,
     EPHEMERAL,
     MESSAGE,
+    Channel,
     Interaction,
     Message,
     RequestRecord,
@@ -167,6 +169,42 @@ def counts_globally(record: RequestRecord) -> bool:
     or followup, and not one refused with a 429 (refused, it was sent again and counted
     then)."""
     return record.kind not in GLOBAL_EXEMPT and record.status != 429
+
+
+# A running table's board says this line (an English table's, as the bench's are); a
+# channel message that says it is a board, posted anew after a notable step.
+BOARD_MARK = "Your cards come by DM"
+
+
+def request_kind(record: RequestRecord, channels: Mapping[int, Channel]) -> str:
+    """What a request counted against the global limit was for, as a person would name it:
+    a prompt or letter by DM (`dm_post`), a DM's buttons taken off or a prompt edited in
+    (`dm_edit`), the board edited (`board_edit`) or posted anew with the old one deleted
+    (`board_post`, `board_delete`), a step's narration in the channel (`narration_post`),
+    a closed-DM player's ping (`channel_ping`), a DM channel opened (`dm_open`), reads
+    (`read_<kind>`), typing, anything else by its route kind. A message with pictures
+    attached is counted apart (`…_with_picture`): drawing them is what makes it costly."""
+    kind = record.kind
+    if record.method == "GET":
+        return f"read_{kind}"
+    if kind not in ("message_create", "message_edit", "message_delete"):
+        return kind
+    channel = channels.get(int(record.path.split("/")[2]))
+    dm = channel is not None and channel.is_dm
+    body = record.body if isinstance(record.body, dict) else {}
+    if kind == "message_edit":
+        return "dm_edit" if dm else "board_edit"
+    if kind == "message_delete":
+        return "dm_delete" if dm else "board_delete"
+    if dm:
+        name = "dm_post"
+    elif BOARD_MARK in str(body.get("content") or ""):
+        name = "board_post"
+    elif (body.get("allowed_mentions") or {}).get("users"):
+        name = "channel_ping"
+    else:
+        name = "narration_post"
+    return f"{name}_with_picture" if record.files else name
 
 
 def is_declare_prompt(message: Message) -> bool:
@@ -336,6 +374,11 @@ class Phase:
     rss_end_kb: int = 0
     bot_messages: int = 0  # messages the bot created, edited or deleted during the phase
     global_requests: int = 0  # requests counted against Discord's global limit
+    # Those the bot still sent for the phase once it ended, until its outbox drained: under
+    # Discord's global limit the bot sends no more than its budget, and what the moves cost
+    # beyond it waits in the outbox, so only both together say what the moves cost.
+    global_requests_after: int = 0
+    global_by_kind: Counter[str] = field(default_factory=Counter)  # both, by `request_kind`
     # From a move to the next prompt it called for, in seconds: the wait a person feels.
     prompt_waits: list[float] = field(default_factory=list)
 
@@ -391,7 +434,12 @@ class Phase:
                 self.bot_messages / max(1, len(self.clicks)), 1),
             "stalled_tables": len(self.stalls),
             "global_requests": self.global_requests,
-            "global_requests_per_move": round(self.global_requests / moves, 3),
+            "global_requests_after": self.global_requests_after,
+            "global_requests_per_move": round(
+                (self.global_requests + self.global_requests_after) / moves, 3),
+            "global_requests_per_move_by_kind": {
+                kind: round(count / moves, 3)
+                for kind, count in self.global_by_kind.most_common()},
             "next_prompt_samples": len(self.prompt_waits),
             "next_prompt_p50_s": round(percentile(self.prompt_waits, 0.50), 3),
             "next_prompt_p90_s": round(percentile(self.prompt_waits, 0.90), 3),
@@ -411,9 +459,11 @@ class Measure:
     """
 
     def __init__(self, phase: Phase, pids: tuple[int, ...], feed: list[tuple[str, int]],
-                 requests: list[RequestRecord] | None = None) -> None:
+                 requests: list[RequestRecord] | None = None,
+                 channels: Mapping[int, Channel] | None = None) -> None:
         self.phase, self.pids, self.feed = phase, pids, feed
         self.requests = requests if requests is not None else []
+        self.channels = channels if channels is not None else {}
         self._ticker: asyncio.Task[None] | None = None
 
     async def _tick(self) -> None:
@@ -429,7 +479,6 @@ class Measure:
         self._cpu = [cpu_seconds(pid) for pid in self.pids], time.process_time()
         self._machine = machine_busy()
         self._feed = len(self.feed)
-        self._requests = len(self.requests)
         self.phase.started = time.time()
         self._ticker = asyncio.create_task(self._tick())
         return self.phase
@@ -449,9 +498,29 @@ class Measure:
         self.phase.bot_messages += len(self.feed) - self._feed
         # Requests the phase caused and still sends once it ended (its queued board edits)
         # are the next phase's, or nobody's: the load keeps on to its end, so they are few.
-        self.phase.global_requests += sum(1 for record in self.requests[self._requests:]
-                                          if counts_globally(record))
+        # Read by time, not by position: the loopback drops its oldest half of the records
+        # when they reach its bound (loopback.server.MAX_RECORDED_REQUESTS), and a long load
+        # gets there.
+        self.phase.global_requests += count_global(self.phase, self.requests, self.channels,
+                                                   self.phase.started, self.phase.ended)
         gc.enable()
+
+
+def count_global(phase: Phase, requests: list[RequestRecord], channels: Mapping[int, Channel],
+                 since: float, until: float) -> int:
+    """The requests counted against the global limit that the loopback recorded between
+    `since` and `until` (its clock is time.time(): the bench never moves it), added to the
+    phase's count by kind; how many. Read by time, not by position: the loopback drops its
+    oldest half of the records when they reach its bound (loopback.server.
+    MAX_RECORDED_REQUESTS), and a long load gets there."""
+    counted = 0
+    for record in reversed(requests):
+        if record.at < since:
+            break
+        if record.at <= until and counts_globally(record):
+            counted += 1
+            phase.global_by_kind[request_kind(record, channels)] += 1
+    return counted
 
 
 async def open_table(discord: LoopbackDiscord, seat: Seat, phase: Phase, start: bool) -> None:
@@ -635,13 +704,13 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
 
     seats = [seat_for(h, g, c) for h, g, c in zip(hosts, guests, channels, strict=True)]
     lobbies, opening = Phase("lobbies", state.messages), Phase("start", state.messages)
-    async with Measure(lobbies, pids, state.feed, state.requests):
+    async with Measure(lobbies, pids, state.feed, state.requests, state.channels):
         await gather_limited(
             [partial(open_table, discord, s, lobbies, start=False) for s in seats],
             min(args.concurrency, OPEN_CONCURRENCY))
     await settle(discord)
     rss_lobbies = rss_total_kb(pids)
-    async with Measure(opening, pids, state.feed, state.requests):
+    async with Measure(opening, pids, state.feed, state.requests, state.channels):
         await gather_limited([partial(start_table, discord, s, opening) for s in seats],
                              min(args.concurrency, OPEN_CONCURRENCY))
         # Each start costs about five requests under Discord's global limit (50 a second,
@@ -657,13 +726,15 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
     for phase, seconds, think in plans:
         if seconds <= 0 and args.rounds is None:
             continue
-        async with Measure(phase, pids, state.feed, state.requests):
+        async with Measure(phase, pids, state.feed, state.requests, state.channels):
             stop_at = time.time() + (seconds if seconds > 0 else 1e9)
             await gather_limited(
                 [partial(play, discord, tracker, s, phase, stop_at, args.rounds, think,
                          random.Random(rng.random())) for s in seats],
                 args.concurrency)
         await settle(discord, quiet=0.5)
+        phase.global_requests_after = count_global(phase, state.requests, state.channels,
+                                                   phase.ended, time.time())
         for s in seats:
             s.hands = 0
     rss_after = rss_total_kb(pids)

@@ -6,6 +6,13 @@ while requests wait for the budget (`GlobalPace.pressed`), a board edited moment
 until `BOARD_EDIT_SECONDS` have passed, and its queue is read again then: the edits saved
 meanwhile go as one, with the latest state (`bot.discord.stale_rows.superseded`). An idle bot
 edits a board at once.
+
+A notable step (a showdown, a deal's end) posts its news and moves the board to the bottom of
+the channel: a new board, the old one deleted, two requests besides the news. While the
+budget is short the board stays where it is and is edited instead (`in_place`): one request,
+paced and folded with the table's next moves like any board edit. The news is posted all
+the same (it notifies, and carries **Show my hand**); the board below it comes back to the
+bottom at the first notable step once the budget has room again.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from bot.core.outbox import BOARD_REF, Edit, OutboxMessage, Upsert
+from bot.core.outbox import BOARD_REF, Edit, OutboxMessage, Post, Upsert
 
 BOARD_EDIT_SECONDS = 2.0
 
@@ -32,6 +39,18 @@ def is_board_edit(message: OutboxMessage) -> bool:
     return isinstance(message, Edit | Upsert) and message.ref == BOARD_REF
 
 
+def moves_board(message: OutboxMessage) -> bool:
+    """A table's board posted anew at the bottom of the channel, the old one deleted."""
+    return isinstance(message, Post) and message.ref == BOARD_REF \
+        and message.previous == "delete" and message.channel is not None
+
+
+def ends_board(message: OutboxMessage) -> bool:
+    """A table's board given its last words: an `Edit`, not an `Upsert`, is what a table
+    writes on its board only as it ends (finished, aborted or closed), never during play."""
+    return isinstance(message, Edit) and message.ref == BOARD_REF
+
+
 class BoardPace:
     def __init__(self, pressure: Pressure | None = None,
                  clock: Callable[[], float] = time.monotonic,
@@ -43,6 +62,29 @@ class BoardPace:
         self.clock, self.sleep = clock, sleep
         self.seconds = seconds
         self._edited: dict[str, float] = {}  # table -> when its board was last edited
+        self._pruned_at = clock()
+
+    @property
+    def remembered(self) -> int:
+        """How many tables' last board edits are kept now (the tests', and the logs')."""
+        return len(self._edited)
+
+    @property
+    def pressed(self) -> bool:
+        """Whether requests wait for Discord's global budget now."""
+        return self.pressure is not None and self.pressure.pressed
+
+    def in_place(self, message: OutboxMessage, board_exists: bool) -> OutboxMessage:
+        """The message as it goes now: under pressure, a board that would move to the bottom
+        of the channel is edited where it is instead (an `Upsert` of the same text and
+        buttons), when there is a board to edit. A board that pings someone (a player whose
+        DMs are closed, whose turn it is) still moves: an edit notifies nobody."""
+        if board_exists and self.pressed and moves_board(message) \
+                and isinstance(message, Post) and message.channel is not None \
+                and not message.pings:
+            return Upsert(ref=BOARD_REF, channel=message.channel, content=message.content,
+                          view=message.view)
+        return message
 
     async def waited(self, table_id: str, message: OutboxMessage) -> bool:
         """Whether this message had to wait (`hold`): its queue is then read again, so that
@@ -67,5 +109,18 @@ class BoardPace:
     def sent(self, table_id: str, message: OutboxMessage) -> None:
         """A message of the table went out: if it edited the board, the wait counts from now
         (kept only where a wait can come of it: with no pressure to read, none ever does)."""
-        if self.pressure is not None and is_board_edit(message):
-            self._edited[table_id] = self.clock()
+        if ends_board(message):  # the table is over: nothing of it waits any more
+            self._edited.pop(table_id, None)
+        elif self.pressure is not None and is_board_edit(message):
+            now = self.clock()
+            self._prune(now)
+            self._edited[table_id] = now
+
+    def _prune(self, now: float) -> None:
+        """Forget the boards edited longer than `seconds` ago, once in a while: their next
+        edit would not wait anyway, and a table that ends without its last words reaching
+        this process (a crash, another process's shard) must not be kept for ever."""
+        if len(self._edited) > 64 and now - self._pruned_at > self.seconds:
+            self._edited = {table: at for table, at in self._edited.items()
+                            if now - at < self.seconds}
+            self._pruned_at = now

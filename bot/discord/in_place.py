@@ -10,6 +10,11 @@ DM again, which notifies them (an edit does not). Likewise for someone whose DMs
 their turn is a ping in the channel (a new message: the channel's bucket), unless they just
 answered on their "Show my hand" view, which then becomes their next prompt.
 
+While requests wait for Discord's global budget (issue 27), "moments ago" stretches to
+`PRESSED_RECENT_SECONDS`: a new DM and the strip of the old one are two requests against the
+bot's 50 a second, while an edit through the click's token is none, so a busy bot keeps its
+budget for the people who have been away longer (and for the boards).
+
 The clicks are kept only in memory (`InPlace`): after a restart there is no token, and
 prompts go by DM. An edit under way is made durable, though (`InPlaceDelivery`, the sender's
 way to deliver a row in place): a crash between the edit and the row's deletion finishes the
@@ -22,7 +27,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -38,6 +43,17 @@ log = logging.getLogger(__name__)
 # A person who answered this recently is taken to be looking at the message; beyond it the
 # next prompt is a new DM, which pings them. Well inside the token's 15 minutes.
 RECENT_SECONDS = 30.0
+# Under pressure: two minutes covers a hand at a people's pace (20 s a decision, a showdown
+# between two of a seat's turns) while whoever has been gone longer still gets the DM that
+# notifies them; well inside the token's 15 minutes too.
+PRESSED_RECENT_SECONDS = 120.0
+
+
+class Pressure(Protocol):
+    """Whether requests wait for Discord's global budget (`bot.discord.global_pace`)."""
+
+    @property
+    def pressed(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -57,8 +73,13 @@ class InPlace:
     the seat's next prompt."""
 
     def __init__(self, recent: float = RECENT_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.recent = recent
+                 clock: Callable[[], float] = time.monotonic,
+                 pressure: Pressure | None = None,
+                 pressed_recent: float = PRESSED_RECENT_SECONDS) -> None:
+        """`recent`: how long ago a click may have been for its message to take the next
+        prompt; `pressed_recent`, the same while `pressure` says the global budget is short."""
+        self.recent, self.pressed_recent = recent, max(recent, pressed_recent)
+        self.pressure = pressure
         self._clock = clock
         self._answered: dict[tuple[str, int], Answered] = {}
         self._pruned_at = clock()
@@ -75,7 +96,7 @@ class InPlace:
         # click, which with a thousand busy tables would copy thousands of entries each).
         if len(self._answered) > 64 and now - self._pruned_at > self.recent:
             self._answered = {key: found for key, found in self._answered.items()
-                              if now - found.at <= self.recent}
+                              if now - found.at <= self.pressed_recent}
             self._pruned_at = now
         self._answered[(table_id, seat)] = Answered(
             interaction, interaction.user.id, message.channel.id, message.id, now, in_dm)
@@ -102,9 +123,14 @@ class InPlace:
         found = self._answered.get((table_id, seat))
         if found is None or (user_id is not None and found.user_id != user_id):
             return None
-        if self._clock() - found.at > self.recent or len(content) > MAX_CONTENT:
+        if self._clock() - found.at > self.window() or len(content) > MAX_CONTENT:
             return None
         return found
+
+    def window(self) -> float:
+        """How recent a click must be now: longer while the global budget is short."""
+        pressed = self.pressure is not None and self.pressure.pressed
+        return self.pressed_recent if pressed else self.recent
 
     async def edit(self, where: Answered, content: str | None, view: discord.ui.View | None,
                    files: list[discord.File]) -> bool:
@@ -137,10 +163,11 @@ class InPlaceDelivery:
     new one: a seat's prompt, a closed-DM seat's turn, a withdrawn prompt's strip."""
 
     def __init__(self, store: Store, delivery: Delivery,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 pressure: Pressure | None = None) -> None:
         self.store = store  # the sender's share of the store
         self.delivery = delivery
-        self.clicks = InPlace(clock=clock)
+        self.clicks = InPlace(clock=clock, pressure=pressure)
 
     async def prompt(self, table_id: str, row_id: int, post: Post,
                      refs: dict[str, MessageRef], view: discord.ui.View | None,

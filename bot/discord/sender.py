@@ -36,6 +36,7 @@ import aiohttp
 import discord
 
 from bot.core.outbox import (
+    BOARD_REF,
     CHANNEL_QUEUE,
     Answered,
     Edit,
@@ -92,7 +93,7 @@ class Sender:
         self.store = store.background(DATABASE_SHARE)
         self.prompt_stamp = prompt_stamp  # a seat's buttons as the table has them now
         self.delivery = Delivery(bot)
-        self.in_place = InPlaceDelivery(self.store, self.delivery, clock)
+        self.in_place = InPlaceDelivery(self.store, self.delivery, clock, pressure=boards)
         self.dm_closed = dm_closed
         self.delivered = delivered  # a prompt that starts a clock reached its player
         self.painter = painter or Painter()
@@ -179,6 +180,7 @@ class Sender:
                     if isinstance(message, Reply):
                         message, loaded = await self.replies.settled(
                             table_id, message, refs, None if loaded else self.store)
+                    message = self.boards.in_place(message, BOARD_REF in refs)
                     going = what_goes(table_id, message, [later for _, later in rows[index + 1:]],
                                       self.prompt_stamp, self.replies.answered.get(key))
                     if going is None:

@@ -1,0 +1,109 @@
+"""What the bot spends less of Discord's global budget on while that budget is short
+(issue 27): a person who answered in the last two minutes gets their next prompt in the message
+they answered on (through the click's token, which the global limit does not count) rather
+than a new DM and a strip of the old one; and a board that a notable step would move to the
+bottom of the channel (a new message, the old one deleted) is edited where it is instead."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.core import narration
+from bot.core.outbox import Post
+from bot.core.outbox_json import message_to_json
+from bot.discord.board_pace import BoardPace
+from bot.discord.in_place import PRESSED_RECENT_SECONDS, RECENT_SECONDS, InPlace
+from bot.discord.sender import Sender
+from engine.games import GAMES
+from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser
+from tests.support.guessing import Guessing
+from tests.support.in_process import Bot, running_bot
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def click(user: int = 7) -> FakeInteraction:
+    """A click on the bot's prompt in a person's DMs."""
+    client = FakeClient()
+    channel = client.dm_channel(user)
+    message = channel.add({"content": "your turn"}, [], flags=discord.MessageFlags())
+    return FakeInteraction(client, discord.InteractionType.component, channel, FakeUser(user),
+                           message=message)
+
+
+class Pressure:
+    def __init__(self, pressed: bool = True) -> None:
+        self.pressed = pressed
+
+
+def test_under_pressure_a_prompt_goes_in_place_after_a_longer_pause() -> None:
+    clock, pressure = Clock(), Pressure(pressed=False)
+    place = InPlace(clock=clock, pressure=pressure)
+    answered = click()
+    place.note("t1", 2, answered.as_interaction())
+    assert answered.message is not None
+    on = answered.message.id
+    clock.now += RECENT_SECONDS + 1
+    assert place.target("t1", 2, 7, on, "text") is None  # idle: a new DM, which notifies
+    pressure.pressed = True
+    assert place.target("t1", 2, 7, on, "text") is not None  # short: in place, not counted
+    clock.now += PRESSED_RECENT_SECONDS - RECENT_SECONDS
+    assert place.target("t1", 2, 7, on, "text") is None  # gone too long: a DM all the same
+
+
+@pytest.fixture
+async def bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Bot]:
+    monkeypatch.setitem(GAMES, "guessing", Guessing)
+    async with running_bot(tmp_path) as running:
+        yield running
+
+
+def pressed_sender(bot: Bot, pressure: Pressure) -> Sender:
+    """The bot's sender as app.py makes it: its boards and prompts read the global pace.
+    A board's wait passes on the bot's clock at once."""
+    async def sleep(seconds: float) -> None:
+        bot.clock.now += seconds
+
+    bot.sender = Sender(bot.as_bot(), bot.store, bot.service.dm_closed,
+                        bot.service.prompt_delivered, bot.service.prompt_stamp,
+                        clock=bot.clock, links=bot.links,
+                        boards=BoardPace(pressure, bot.clock, sleep=sleep))
+    bot.presenter.sender = bot.sender
+    return bot.sender
+
+
+@pytest.mark.parametrize("pressed", [False, True])
+async def test_a_notable_step_moves_the_board_only_when_the_budget_has_room(
+        bot: Bot, pressed: bool) -> None:
+    pressure = Pressure(pressed=False)
+    pressed_sender(bot, pressure)
+    table = await bot.open_table()
+    await bot.deliver()
+    board = bot.board
+    pressure.pressed = pressed
+    # What a notable step (a reveal) writes for the board: posted anew at the bottom, the
+    # old one deleted.
+    moving = narration.board(table)
+    assert isinstance(moving, Post)
+    await bot.store.enqueue(table.table_id, [message_to_json(moving)])
+    bot.woken.append(table.table_id)
+    mark = len(bot.requests)
+    await bot.deliver()
+    kinds = [request.kind for request in bot.since(mark)]
+    if pressed:  # one request: the board edited where it is, with the step's text
+        assert kinds == ["edit"]
+        assert bot.board is board
+    else:  # two: the new board, and the old one deleted
+        assert sorted(kinds) == ["delete", "send"]
+        assert bot.board is not board
+    assert bot.board.content == moving.content
