@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import validation
+from bot.core import game_names, tournament_text, validation
 from bot.core.table import TableError
 from bot.core.tournament_tables import DEALS
 from bot.core.tournaments import TournamentService
@@ -21,7 +21,6 @@ from bot.discord.tournament_buttons import SignupButton, signup_view
 from bot.discord.tournament_places import DiscordPlaces
 from bot.present import i18n
 from bot.present.i18n import t
-from bot.present.inert import inert
 from cogs.common import Option
 from engine.games import GAMES
 from engine.i18n import msg
@@ -101,7 +100,7 @@ class Tournaments(commands.GroupCog, group_name="tournament",
         if message_id is not None:
             await service.remember_signup(tid, interaction.channel_id, message_id)
         live = service.live[tid]
-        begins = live.extra.get("start_at") or service.clock() + EVENT_LEAD
+        begins = live.extra.start_at or service.clock() + EVENT_LEAD
         with i18n.using(live.locale):
             name = t("Tournament of {title}", title=GAMES[live.kind].title)
             about = t("Sign up with the Join button of the tournament's message in #{channel}.",
@@ -115,11 +114,12 @@ class Tournaments(commands.GroupCog, group_name="tournament",
     @create.autocomplete("game")
     async def game_choices(self, interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:
-        typed = current.lower()
-        return [app_commands.Choice(name=game.title, value=kind)
-                for kind, game in sorted(GAMES.items())
-                if game.max_seats >= 2
-                and (typed in kind or typed in game.title.lower())][:25]
+        """The games for two or more matching what is typed, named in the reader's language
+        (the same reading as a name sent without picking one: `bot.core.game_names`)."""
+        locale = i18n.reader_locale(interaction.user.id, i18n.guild_locale(interaction.guild_id))
+        with i18n.using(i18n.normalize(interaction.locale) or locale):
+            found = game_names.matching_games(current, players=2)
+        return [app_commands.Choice(name=title, value=kind) for kind, title in found][:25]
 
     async def signup_click(self, interaction: discord.Interaction, tournament_id: int,
                            op: str) -> None:
@@ -154,17 +154,11 @@ class Tournaments(commands.GroupCog, group_name="tournament",
         await i18n.for_interaction(interaction)
         assert interaction.guild_id is not None
         store = self._service().store
-        rows = await store.tournament_board(interaction.guild_id, game)
-        if not rows:
-            await deliver(interaction, Answer(t("No tournament has been played to its end "
-                                                "here yet.")))
-            return
-        lines = [t("🏆 **Tournaments**: events won, best place, events played")]
-        lines += [t("{rank}. {name} — won {won}, best {best}., played {events}", rank=rank,
-                    name=inert(row.name), won=row.won, best=row.best, events=row.events)
-                  for rank, row in enumerate(rows, 1)]
-        await deliver(interaction, Answer("\n".join(lines), ephemeral=False,
-                                          allowed_mentions=discord.AllowedMentions.none()))
+        kind = None if game is None else game_names.game_kind(game)
+        rows = await store.tournament_board(interaction.guild_id, kind)
+        await deliver(interaction, Answer(
+            tournament_text.board_text(rows), ephemeral=not rows,
+            allowed_mentions=discord.AllowedMentions.none()))
 
     board.autocomplete("game")(game_choices)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot.core import cash_table, outbox
+from bot.core import cash_table, outbox, tournament_chips
 from bot.core.outbox import (
     BOARD_REF,
     Edit,
@@ -53,8 +53,9 @@ RECENT_MOVES = 6
 
 def board_view(table: Table) -> outbox.TableButtons:
     """Show my hand, and between the deals of a chip table its Join / Leave / Rebuy / Next
-    deal / End buttons (in the current locale: the caller's, the table's)."""
-    if cash_table.between_deals(table):
+    deal / End buttons (in the current locale: the caller's, the table's); not at a
+    tournament's table, which deals by itself, where nobody joins, leaves or rebuys."""
+    if cash_table.between_deals(table) and not tournament_chips.fixed_deals(table):
         return outbox.cash_view(table.table_id)
     return outbox.board_view(table.table_id)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from babel import Locale, UnknownLocaleError
 
+from bot.core import tournament_chips
 from bot.core.table import DEFAULT_BUY_IN, Table
 from bot.core.validation import installed_dictionaries
 from bot.present import i18n
@@ -195,18 +196,44 @@ def game_title(game: Game) -> str:
     return f"{render(game.title)} · {render(GAMES[playing].title)}"
 
 
+def deal_words(table: Table) -> str:
+    """The heading's deal of a chip table: " · deal 3", at a tournament's table " · deal 3
+    of 6" (it plays that many: `bot.core.tournament_chips`); nothing at other tables."""
+    if not table.game_class.chip_game:
+        return ""
+    if tournament_chips.fixed_deals(table):
+        return t(" · deal {n} of {total}", n=table.deals,
+                 total=tournament_chips.deals_total(table))
+    return t(" · deal {n}", n=table.deals)
+
+
+def between_deals_words(table: Table) -> str:
+    """What happens after a chip table's deal: at a cash table the buttons the board
+    carries then (Next deal, Join, Leave, Rebuy, End); at a tournament's table, which has
+    none of them, that the next deal comes by itself, or that the table is over."""
+    if not tournament_chips.fixed_deals(table):
+        return t("Deal {n} is over. **Next deal** deals again; **Join**, **Leave** (with "
+                 "your chips) or **Rebuy** now; the host can **End** the table.",
+                 n=table.deals)
+    total = tournament_chips.deals_total(table)
+    with_chips = sum(1 for stack in table.stacks if stack > 0)
+    if table.deals < total and with_chips >= max(2, table.game_class.min_seats):
+        return t("Deal {n} of {total} is over; the next deal is dealt in a moment, by "
+                 "itself.", n=table.deals, total=total)
+    return t("Deal {n} of {total} is over, and with it this table: its places go by net "
+             "chips.", n=table.deals, total=total)
+
+
 def _board_text(table: Table) -> str:
     game = table.require_game()
     lines = [f"**{game_title(game)}** — " + ", ".join(inert(seat.name) for seat in table.seats)
-             + (t(" · deal {n}", n=table.deals) if table.game_class.chip_game else "")]
+             + deal_words(table)]
     if table.game_class.chip_game and game.is_over:
         # Between deals the table changes (who sits, their stacks); the old deal's view not.
         lines.append(t("Stacks: {stacks}", stacks=", ".join(
             f"{inert(seat.name)} {stack}" for seat, stack in zip(table.seats, table.stacks,
                                                           strict=True))))
-        lines.append(t("Deal {n} is over. **Next deal** deals again; **Join**, **Leave** (with "
-                       "your chips) or **Rebuy** now; the host can **End** the table.",
-                       n=table.deals))
+        lines.append(between_deals_words(table))
         return clip("\n".join(lines))
     lines += renderer_for(table.kind).public(shown_view(game.public_view()))
     if table.recent and not game.is_over:
@@ -222,7 +249,7 @@ def _board_text(table: Table) -> str:
 def private_text(table: Table, seat: int, prompt: Prompt | None) -> str:
     """What one seat sees, in the current locale (its reader's: the caller sets it)."""
     game = table.require_game()
-    deal = t(" · deal {n}", n=table.deals) if table.game_class.chip_game else ""
+    deal = deal_words(table)
     channel = f"<#{table.channel_id}>"
     lines = [t("**{title}** in {channel} — you are **{name}**{deal}", title=game_title(game),
                channel=channel, name=inert(table.seats[seat].name), deal=deal)]

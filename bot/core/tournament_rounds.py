@@ -17,12 +17,14 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from bot.core import tournament_tables
 from bot.core import tournament_text as text
 from bot.core.service import TableService
 from bot.core.table import Table, TableError, new_table_id
+from bot.core.tournament_extra import extra_to_json
 from bot.core.tournament_posts import TournamentPost, draw, post_from_json, post_to_json
 from bot.core.tournament_state import NO_TOURNAMENT, Live, TournamentPlaces, player_user, refused
 from bot.present import i18n
@@ -99,12 +101,12 @@ class TournamentRounds:
                      new_tables: Iterable[TournamentTable] = ()) -> Live:
         """Save the draft with what it says, the results it took in and the tables it opens;
         then install it, set its clock and post. Returns a fresh draft to go on with."""
-        draft.extra["saved_at"] = self.clock()
-        if draft.t.status != "running":
-            draft.extra["next_at"] = None
+        running = draft.t.status == "running"
+        draft.extra = replace(draft.extra, saved_at=self.clock(),
+                              next_at=draft.extra.next_at if running else None)
         places = self._final_places(draft) if draft.t.status == "over" else []
         draft.version = await self.store.save_tournament(
-            draft.id, draft.version, draft.t.to_json(), draft.extra,
+            draft.id, draft.version, draft.t.to_json(), extra_to_json(draft.extra),
             messages=[post_to_json(message) for message in messages],
             applied=list(applied), new_tables=list(new_tables), places=places)
         self.live[draft.id] = draft
@@ -133,9 +135,9 @@ class TournamentRounds:
     # --- clocks ----------------------------------------------------------------------------
     def due(self, live: Live) -> float | None:
         if live.t.status == "signup":
-            return live.extra.get("start_at")
+            return live.extra.start_at
         if live.t.status == "running" and not live.t.paused:
-            return live.extra.get("next_at")
+            return live.extra.next_at
         return None
 
     def _schedule(self, live: Live) -> None:
@@ -160,7 +162,7 @@ class TournamentRounds:
             if due is None or due > self.clock() + 0.5:
                 return
             if draft.t.status == "signup":
-                draft.extra["start_at"] = None
+                draft.extra = replace(draft.extra, start_at=None)
                 try:
                     await self.begin(draft, by="clock")
                 except TableError as error:
@@ -185,11 +187,10 @@ class TournamentRounds:
             draft.t.start(ratings, by=by)
         except TournamentError as error:
             raise refused(error) from error
-        draft.extra["start_at"] = None
+        draft.extra = replace(draft.extra, start_at=None)
         draft = await self.commit(draft)
-        event = draft.extra.get("event_id")
-        if event:
-            await self._event(draft, int(event), "active")
+        if draft.extra.event_id is not None:
+            await self._event(draft, draft.extra.event_id, "active")
         await self.open_round(draft)
 
     async def advance(self, draft: Live, *, by: str) -> None:
@@ -198,7 +199,7 @@ class TournamentRounds:
             following = draft.t.next_round(by=by)
         except TournamentError as error:
             raise refused(error) from error
-        draft.extra["next_at"] = None
+        draft.extra = replace(draft.extra, next_at=None)
         if following is None:
             await self.finish(draft)
             return
@@ -233,8 +234,8 @@ class TournamentRounds:
             elif (playing := self.tables.tables.get(row.table_id)) is not None:
                 await tournament_tables.hand_over(self.tables, draft, row)  # replaced seats
                 self._table_committed(playing)  # a chip table saved between deals deals on
-        if int(draft.extra.get("announced") or 0) < current.number:
-            draft.extra["announced"] = current.number
+        if draft.extra.announced < current.number:
+            draft.extra = replace(draft.extra, announced=current.number)
             threads = {row.number: row.thread_id
                        for row in await self.store.tournament_tables(draft.id)
                        if row.round == current.number}
@@ -290,7 +291,7 @@ class TournamentRounds:
         break before the next round, or the end after the last."""
         current = draft.t.current_round
         if draft.t.status == "running" and current is not None and current.finished \
-                and draft.extra.get("next_at") is None:
+                and draft.extra.next_at is None:
             probe = Tournament.from_json(draft.t.to_json())
             last = False
             if not probe.paused:
@@ -315,7 +316,7 @@ class TournamentRounds:
                         "`/tournament next`.", n=current.number + 1,
                         stamp=int(self.clock() + self.break_seconds))))
             if not draft.t.paused:
-                draft.extra["next_at"] = self.clock() + self.break_seconds
+                draft.extra = replace(draft.extra, next_at=self.clock() + self.break_seconds)
         await self.commit(draft, said, applied=applied)
 
     async def finish(self, draft: Live) -> None:
@@ -326,20 +327,19 @@ class TournamentRounds:
             said = [text.post(text.final_text(draft.t)),
                     text.standings_post(draft.t, title, text.standings_text(draft.t))]
         draft = await self.commit(draft, said)
-        event = draft.extra.get("event_id")
-        if event:
-            await self._event(draft, int(event), "completed")
+        if draft.extra.event_id is not None:
+            await self._event(draft, draft.extra.event_id, "completed")
         await self.refresh_signup(draft)
 
     async def refresh_signup(self, live: Live) -> None:
-        signup = live.extra.get("signup")
-        if not signup:
+        signup = live.extra.signup
+        if signup is None:
             return
         with i18n.using(live.locale):
             said = text.signup_text(live.t, live.kind, live.organiser_id,
-                                    live.extra.get("start_at"), live.deals)
+                                    live.extra.start_at, live.deals)
         try:
-            await self.places.edit_message(int(signup[0]), int(signup[1]), said)
+            await self.places.edit_message(signup[0], signup[1], said)
         except Exception:  # the sign-up message is a courtesy: a deleted one is no failure
             log.warning("could not edit tournament %d's sign-up message", live.id)
 
@@ -383,11 +383,7 @@ class TournamentRounds:
         for tournament_id in list(self.live):
             try:
                 async with self.command(tournament_id) as draft:
-                    saved = float(draft.extra.get("saved_at") or now)
-                    for key in ("start_at", "next_at"):
-                        if draft.extra.get(key) is not None:
-                            left = float(draft.extra[key]) - saved
-                            draft.extra[key] = now + max(MIN_LEFT, left)
+                    draft.extra = draft.extra.resumed(now, MIN_LEFT)
                     draft = await self.commit(draft)
                     await self.open_round(draft)
                 await self.apply_results(tournament_id)

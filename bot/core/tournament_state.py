@@ -5,12 +5,11 @@ shares: who may take the organiser's steps, and the engine's refusals as the bot
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from bot.core import tournament_chips
 from bot.core.table import TableError
+from bot.core.tournament_extra import TournamentExtra, extra_from_json
 from bot.present import i18n
 from bot.store import TournamentRow
 from engine.i18n import Msg, msg
@@ -38,7 +37,8 @@ class TournamentPlaces(Protocol):
 class Live:
     """A tournament in memory: the stored row's fields, the engine's state, the bot's part
     (`extra`: the game's options, the start and next-round clocks with when they were saved,
-    the sign-up message, the scheduled event, the last round announced)."""
+    the sign-up message, the scheduled event, the last round announced; a frozen value, so a
+    change is a new one set on the draft: `bot.core.tournament_extra`)."""
 
     id: int
     guild_id: int
@@ -47,28 +47,26 @@ class Live:
     organiser_id: int
     version: int
     t: Tournament
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: TournamentExtra = field(default_factory=lambda: TournamentExtra(saved_at=0.0))
 
     @classmethod
     def of(cls, row: TournamentRow) -> Live:
         return cls(row.id, row.guild_id, row.channel_id, row.kind, row.organiser_id,
-                   row.version, Tournament.from_json(row.state), dict(row.extra))
+                   row.version, Tournament.from_json(row.state), extra_from_json(row.extra))
 
     def draft(self) -> Live:
         """A copy to change: installed only once it is saved."""
         return Live(self.id, self.guild_id, self.channel_id, self.kind, self.organiser_id,
-                    self.version, Tournament.from_json(self.t.to_json()),
-                    copy.deepcopy(self.extra))
+                    self.version, Tournament.from_json(self.t.to_json()), self.extra)
 
     @property
     def deals(self) -> int | None:
         """A chip game's deals at each table (None: a points game, played to its end)."""
-        found = (self.extra.get("options") or {}).get(tournament_chips.OPTION)
-        return None if found is None else int(found)
+        return self.extra.deals
 
     @property
     def locale(self) -> str:
-        return str(self.extra.get("locale") or i18n.guild_locale(self.guild_id))
+        return self.extra.locale or i18n.guild_locale(self.guild_id)
 
 
 def refused(error: TournamentError) -> TableError:

@@ -32,7 +32,7 @@ async def open_table(tables: TableService, live: Live, row: TournamentTable,
     players are written first: a busted player's result is recorded after they left."""
     table = Table(table_id=row.table_id, guild_id=live.guild_id, channel_id=row.thread_id,
                   kind=live.kind, host_id=live.organiser_id,
-                  options=dict(live.extra.get("options") or {}),
+                  options=live.extra.table_options,
                   created_at=tables.clock(), locale=live.locale)
     for player in players:
         entrant = live.t.entrants[player]

@@ -10,18 +10,23 @@ it is posted.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core.tournament_chips import DEFAULT_STACK
 from bot.core.tournament_posts import BracketRound, StandingsPicture, TournamentPost
 from bot.present import i18n
 from bot.present.inert import inert
 from bot.present.tournament_pictures import BracketMatch, StandingRow
+from bot.store import TournamentBoardRow
 from engine.games import GAMES
 from engine.tournaments import Format, Tournament
 from engine.tournaments.records import Round, Table
 
 __all__ = [
+    "board_text",
     "final_text",
     "format_name",
+    "ordinal",
     "pairings_text",
     "post",
     "result_text",
@@ -163,6 +168,32 @@ def _winner(t: Tournament, table: Table) -> str | None:
         return None
     best = min(table.places)
     return name_of(t, table.players[table.places.index(best)])
+
+
+def ordinal(n: int) -> str:
+    """A place as a person says it: 1st, 2nd, 3rd, 4th, 11th, 21st (in Swedish 1:a, 2:a, 3:e,
+    4:e, 11:e, 21:a: each language's catalogue words the four endings English tells
+    apart, which fall the same way in Swedish)."""
+    if n % 100 not in (11, 12, 13):
+        if n % 10 == 1:
+            return i18n.t("{n}st", n=n)
+        if n % 10 == 2:
+            return i18n.t("{n}nd", n=n)
+        if n % 10 == 3:
+            return i18n.t("{n}rd", n=n)
+    return i18n.t("{n}th", n=n)
+
+
+def board_text(rows: Sequence[TournamentBoardRow]) -> str:
+    """`/tournament board`: the server's members by events won, then best place."""
+    if not rows:
+        return i18n.t("No tournament has been played to its end here yet.")
+    lines = [i18n.t("🏆 **Tournaments**: events won, best place, events played")]
+    lines += [i18n.t("{rank}. {name} — won {won}, best place {best}, played {events}",
+                     rank=rank, name=inert(row.name), won=row.won, best=ordinal(row.best),
+                     events=row.events)
+              for rank, row in enumerate(rows, 1)]
+    return "\n".join(lines)
 
 
 def final_text(t: Tournament) -> str:

@@ -10,12 +10,14 @@ finds the first, a second Start finds the tournament started.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import replace
 
-from bot.core import tournament_tables
+from bot.core import game_names, tournament_tables
 from bot.core import tournament_text as text
 from bot.core.table import TableError
 from bot.core.tournament_chips import DEFAULT_DEALS
+from bot.core.tournament_extra import OptionValue, TournamentExtra, extra_to_json
 from bot.core.tournament_posts import TournamentPost, draw
 from bot.core.tournament_rounds import TournamentRounds
 from bot.core.tournament_state import Live, TournamentPlaces, organiser_only, refused
@@ -24,7 +26,7 @@ from bot.core.tournament_time import parse_start
 from bot.present import i18n
 from bot.present.inert import inert
 from engine.games import GAMES
-from engine.i18n import msg
+from engine.i18n import N_, msg
 from engine.tournaments import Entrant, Format, Tournament, TournamentConfig, TournamentError
 
 __all__ = ["TournamentPlaces", "TournamentService"]
@@ -41,6 +43,18 @@ ORGANISER_STEPS = {
     "ai": msg("add an AI player"),
 }
 
+# What the organiser's steps tell the channel, and the organiser in the same words.
+PAUSED = N_("The tournament is paused: the tables playing now play on, and the next round "
+            "waits for `/tournament resume`.")
+RESUMED = N_("The tournament goes on: the next round starts once this round's tables are "
+             "over (or with `/tournament next`).")
+RESUMED_AT = N_("The tournament goes on: it moves on <t:{stamp}:R>, or at once with "
+                "`/tournament next`.")
+AI_AT_TABLE = N_("{name} is played by the AI from now on, at their table too.")
+AI_NEXT_ROUND = N_("{name} is played by the AI from the next round on.")
+DROPPED = N_("{name} has left the tournament.")
+FORFEITS = N_("{name} forfeits table {n} of round {round}.")
+
 
 class TournamentService(TournamentRounds):
     """Every tournament's commands (the rounds, clocks and posts are `TournamentRounds`)."""
@@ -49,14 +63,13 @@ class TournamentService(TournamentRounds):
                      format_: str = "swiss", rounds: int | None = None,
                      seats: int | None = None, start: str | None = None,
                      deals: int | None = None,
-                     options: dict[str, Any] | None = None) -> tuple[int, str]:
+                     options: Mapping[str, OptionValue] | None = None) -> tuple[int, str]:
         """A new tournament in this channel, open for sign-up; its id and sign-up text. The
         cog posts the sign-up message and creates the scheduled event, then tells us
         (`remember_signup`, `remember_event`). A chip game's tables play `deals` deals
         each with tournament chips (`bot.core.tournament_chips`)."""
-        game = GAMES.get(kind)
-        if game is None:
-            raise TableError(msg("There is no game called {kind}.", kind=kind))
+        kind = game_names.game_kind(kind)  # as typed, or the suggestion's kind
+        game = GAMES[kind]
         options = dict(options or {})
         if game.chip_game:
             options[DEALS_OPTION] = DEALS.check(deals or DEFAULT_DEALS)
@@ -83,10 +96,10 @@ class TournamentService(TournamentRounds):
                                      "see `/tournament standings`, or create one in another "
                                      "channel."))
         locale = i18n.guild_locale(guild_id)
-        extra = {"options": options, "start_at": start_at, "next_at": None,
-                 "saved_at": self.clock(), "locale": locale, "announced": 0}
+        extra = TournamentExtra(saved_at=self.clock(), options=tuple(options.items()),
+                                start_at=start_at, locale=locale)
         tid = await self.store.create_tournament(guild_id, channel_id, kind, user_id,
-                                                 t.to_json(), extra)
+                                                 t.to_json(), extra_to_json(extra))
         live = Live(tid, guild_id, channel_id, kind, user_id, 1, t, extra)
         self.live[tid] = live
         self._schedule(live)
@@ -96,12 +109,12 @@ class TournamentService(TournamentRounds):
     async def remember_signup(self, tournament_id: int, channel_id: int,
                               message_id: int) -> None:
         async with self.command(tournament_id) as draft:
-            draft.extra["signup"] = [channel_id, message_id]
+            draft.extra = replace(draft.extra, signup=(channel_id, message_id))
             await self.commit(draft)
 
     async def remember_event(self, tournament_id: int, event_id: int) -> None:
         async with self.command(tournament_id) as draft:
-            draft.extra["event_id"] = event_id
+            draft.extra = replace(draft.extra, event_id=event_id)
             await self.commit(draft)
 
     def signup_text(self, tournament_id: int) -> str:
@@ -110,7 +123,7 @@ class TournamentService(TournamentRounds):
             return i18n.t("This tournament is over.")
         with i18n.using(live.locale):
             return text.signup_text(live.t, live.kind, live.organiser_id,
-                                    live.extra.get("start_at"), live.deals)
+                                    live.extra.start_at, live.deals)
 
     # --- sign-up ---------------------------------------------------------------------------
     async def signup(self, tournament_id: int, user_id: int, name: str, op: str, *,
@@ -151,82 +164,99 @@ class TournamentService(TournamentRounds):
     async def organise(self, guild_id: int, channel_id: int, user_id: int, step: str, *,
                        is_admin: bool = False, player: int | None = None) -> str:
         """`/tournament pause|resume|next|end|replace|forfeit|drop`: the organiser's (or a
-        member with Manage Server's); refused to others, changing nothing. What to answer."""
+        member with Manage Server's); refused to others, changing nothing. What to answer
+        the organiser, in their language: what happened, in a sentence (the channel is
+        told in its own, when the step concerns the players)."""
         live = self.found(guild_id, channel_id)
         async with self.command(live.id, guild_id=guild_id) as draft:
             organiser_only(draft, user_id, is_admin, ORGANISER_STEPS[step])
             t, by = draft.t, str(user_id)
-            said: list[TournamentPost] = []
             try:
                 if step == "start":
                     await self.begin(draft, by=by)
-                    return i18n.t("The tournament has started.")
+                    return i18n.t("The tournament has started: round 1's tables are open, "
+                                  "each in its thread.")
                 if step == "pause":
                     t.pause(by=by)
-                elif step == "resume":
+                    await self.commit(draft, [self._said(draft, PAUSED)])
+                    return i18n.t(PAUSED)
+                if step == "resume":
                     t.resume(by=by)
-                    if t.can_advance:
-                        draft.extra["next_at"] = self.clock() + self.break_seconds
-                elif step == "next":
+                    if not t.can_advance:
+                        await self.commit(draft, [self._said(draft, RESUMED)])
+                        return i18n.t(RESUMED)
+                    stamp = int(self.clock() + self.break_seconds)
+                    draft.extra = replace(draft.extra, next_at=float(stamp))
+                    await self.commit(draft, [self._said(draft, RESUMED_AT, stamp=stamp)])
+                    return i18n.t(RESUMED_AT, stamp=stamp)
+                if step == "next":
                     await self.advance(draft, by=by)
-                    return i18n.t("Done: the next round is open.") if t.status == "running" \
+                    return i18n.t("Round {n} is open: its tables are in their threads.",
+                                  n=t.round_number) if t.status == "running" \
                         else i18n.t("That was the last round: the tournament is over.")
-                elif step == "end":
+                if step == "end":
                     t.end(by=by)
                     await self.finish(draft)
                     await self._close_tables(draft)
-                    return i18n.t("The tournament is over.")
-                else:
-                    target = self._player(t, player)
-                    name = t.entrant(target).name
-                    if step == "replace":
-                        t.replace_by_ai(target, by=by)
-                        await self._replace(draft, target, name)
-                        return i18n.t("Done.")
-                    elif step == "drop":
-                        t.drop(target, by=by)
-                        with i18n.using(draft.locale):
-                            said.append(text.post(i18n.t(
-                                "{name} has left the tournament.", name=inert(name))))
-                    elif step == "forfeit":
-                        table = t.forfeit(target, by=by)
-                        current = t.current_round
-                        assert current is not None
-                        with i18n.using(draft.locale):
-                            said.append(text.post(i18n.t(
-                                "{name} forfeits table {n} of round {round}.",
-                                name=inert(name), n=table.number, round=current.number)))
-                            if table.finished:
-                                said.append(text.post(text.result_text(
-                                    t, current.number, table, aborted=False)))
-                        if table.finished:
-                            await self.after_results(draft, said)
-                            await self._abort_table(draft, current.number, table.number)
-                            return i18n.t("Done: {name} forfeits.", name=inert(name))
-                    else:
-                        raise TableError(msg("That is not a step of the tournament."))
+                    return i18n.t("The tournament is over: the final standings are posted.")
+                if step not in ("replace", "drop", "forfeit"):
+                    raise TableError(msg("That is not a step of the tournament."))
+                return await self._player_step(draft, step, self._player(t, player), by)
             except TournamentError as error:
                 raise refused(error) from error
-            await self.commit(draft, said)
-        return i18n.t("Done.")
 
-    async def _replace(self, draft: Live, player: str, name: str) -> None:
+    async def _player_step(self, draft: Live, step: str, target: str, by: str) -> str:
+        """Replace, drop or forfeit one player: saved with what the channel is told."""
+        t = draft.t
+        name = inert(t.entrant(target).name)
+        if step == "replace":
+            t.replace_by_ai(target, by=by)
+            at_table = await self._replace(draft, target, name)
+            return i18n.t(AI_AT_TABLE if at_table else AI_NEXT_ROUND, name=name)
+        if step == "drop":
+            t.drop(target, by=by)
+            await self.commit(draft, [self._said(draft, DROPPED, name=name)])
+            return i18n.t("{name} has left the tournament: the next rounds are paired "
+                          "without them. Their table of this round plays on unless you "
+                          "record their forfeit (`/tournament forfeit`).", name=name)
+        table = t.forfeit(target, by=by)
+        current = t.current_round
+        assert current is not None
+        said = [self._said(draft, FORFEITS, name=name, n=table.number, round=current.number)]
+        if not table.finished:
+            await self.commit(draft, said)
+            return i18n.t(FORFEITS, name=name, n=table.number, round=current.number)
+        with i18n.using(draft.locale):
+            said.append(text.post(text.result_text(t, current.number, table, aborted=False)))
+        await self.after_results(draft, said)
+        await self._abort_table(draft, current.number, table.number)
+        return i18n.t("{name} forfeits table {n} of round {round}: one player is left there, "
+                      "so the table is over and its result is posted.", name=name,
+                      n=table.number, round=current.number)
+
+    @staticmethod
+    def _said(live: Live, sentence: str, **params: object) -> TournamentPost:
+        """A sentence of the bot's catalogue posted in the tournament's channel, in its
+        language (names among `params` already inert)."""
+        with i18n.using(live.locale):
+            return text.post(i18n.t(sentence, **params))
+
+    async def _replace(self, draft: Live, player: str, name: str) -> bool:
         """The replacement is saved, then takes effect at the player's running table at
         once: their seat plays on as an AI seat from its next decision (a restart between
-        the two writes hands it over when the round is reopened: `open_round`)."""
+        the two writes hands it over when the round is reopened: `open_round`). Whether
+        they were still playing at a table of this round."""
         current, seated = draft.t.current_round, draft.t.table_of(player)
         playing = [] if current is None or seated is None or seated.finished else [
             row for row in await self.store.tournament_tables(draft.id)
             if (row.round, row.number) == (current.number, seated.number)
             and row.result is None and (table := self.tables.tables.get(row.table_id))
             and table.seat_of(int(player)) is not None]  # not busted out of it
-        with i18n.using(draft.locale):
-            said = i18n.t("{name} is played by the AI from now on, at their table too.",
-                          name=inert(name)) if playing else i18n.t(
-                "{name} is played by the AI from the next round on.", name=inert(name))
-        draft = await self.commit(draft, [text.post(said)])
+        draft = await self.commit(draft, [self._said(
+            draft, AI_AT_TABLE if playing else AI_NEXT_ROUND, name=name)])
         for row in playing:
             await tournament_tables.hand_over(self.tables, draft, row)
+        return bool(playing)
 
     def _player(self, t: Tournament, player: int | None) -> str:
         if player is None:

@@ -124,7 +124,7 @@ async def test_a_member_is_handed_to_the_ai_at_their_running_table_at_once(cup: 
         await asyncio.sleep(0.002)
     assert seat is not None and table.game is not None and seat in table.game.to_act
     said = await cup.service.organise(G, CH, ORGANISER, "replace", player=ANN)
-    assert said == "Done."
+    assert said == "Ann is played by the AI from now on, at their table too."
     table = cup.tables.tables[row.table_id]  # the running table: at once, not next round
     assert sorted(seat.name for seat in table.seats if seat.is_ai) == ["AI 1", "Ann"]
     await settle(cup.service)
@@ -160,7 +160,7 @@ async def test_deals_is_a_chip_games_option(cup: Cup) -> None:
     with pytest.raises(TableError, match="deals"):
         await cup.service.create(G, CH, ORGANISER, "poangpoker", deals=3)
     tid, _ = await cup.service.create(G, CH, ORGANISER, "red_dog")
-    assert cup.service.live[tid].extra["options"] == {"deals": tournament_chips.DEFAULT_DEALS}
+    assert cup.service.live[tid].extra.table_options == {"deals": tournament_chips.DEFAULT_DEALS}
 
 
 def test_the_tournament_options_stay_with_the_table() -> None:

@@ -168,7 +168,7 @@ async def test_the_worked_nine_player_swiss_with_a_restart_in_round_2(tmp_path: 
     await finish(world, tid, "Dan", "Dan", "Hal")
     assert places.posts[-1][1].startswith("Round 2 starts")
     assert places.posts[-2][2] == ["standings.png"]
-    assert world.service.live[tid].extra["next_at"] is not None
+    assert world.service.live[tid].extra.next_at is not None
     await world.service.organise(G, CH, ORGANISER, "next")
     await settle(world.service)
     assert tables_of(world, tid) == [("Ann", "Dan"), ("Finn", "Ida"), ("Cy", "Bo"),
@@ -346,7 +346,7 @@ async def test_the_start_clock_and_its_pause_while_down(tmp_path: Path) -> None:
     await again.restore()
     now[0] += 3600  # down for an hour: five minutes are left
     await again.resume()
-    assert again.live[tid].extra["start_at"] == now[0] + 300
+    assert again.live[tid].extra.start_at == now[0] + 300
     await settle(again)
     await again.close()
     await tables.close()
