@@ -665,7 +665,7 @@ async def load_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str, A
         follower = asyncio.create_task(tracker.run())
         try:
             return await drive(args, discord, tracker, (pid,), (hosts, guests, channels),
-                               warm)
+                               warm, bot.database)
         except BaseException:
             print(bot.log_tail(40), file=sys.stderr)
             raise
@@ -674,9 +674,27 @@ async def load_benchmark(args: argparse.Namespace, workdir: Path) -> dict[str, A
             await bot.stop()
 
 
+async def drained(database: Path | str, limit: float = 60.0) -> None:
+    """Until the bot has sent every outbox row saved so far (those the tables' clocks save
+    meanwhile, a player timed out once the load stopped, are not waited for: they are no
+    move's cost), or `limit` seconds."""
+    from tests.support.rawdb import fetch_one
+
+    (last,) = await fetch_one(database, "SELECT COALESCE(MAX(id), 0) FROM outbox")
+    give_up = time.monotonic() + limit
+    while time.monotonic() < give_up:
+        (left,) = await fetch_one(database, "SELECT COUNT(*) FROM outbox WHERE id <= ?",
+                                  (last,))
+        if not left:
+            return
+        await asyncio.sleep(0.1)
+
+
 async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: PromptTracker,
                 pids: tuple[int, ...], names: tuple[list[str], list[str], list[str]],
-                warm_channels: list[str]) -> dict[str, Any]:
+                warm_channels: list[str], database: Path | str | None = None) -> dict[str, Any]:
+    """The phases of the load; given the bots' `database`, each load phase's requests against
+    the global limit are counted until the bot has sent what the phase left queued."""
     n = args.tables
     hosts, guests, channels = names
     warm_hosts = [f"{w}-host" for w in warm_channels]
@@ -732,9 +750,11 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
                 [partial(play, discord, tracker, s, phase, stop_at, args.rounds, think,
                          random.Random(rng.random())) for s in seats],
                 args.concurrency)
+        if database is not None:
+            await drained(database)
+            phase.global_requests_after = count_global(phase, state.requests, state.channels,
+                                                       phase.ended, time.time())
         await settle(discord, quiet=0.5)
-        phase.global_requests_after = count_global(phase, state.requests, state.channels,
-                                                   phase.ended, time.time())
         for s in seats:
             s.hands = 0
     rss_after = rss_total_kb(pids)
