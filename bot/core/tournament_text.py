@@ -85,7 +85,9 @@ def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | N
         else:
             lines.append(i18n.t("Starts when the organiser presses **Start**."))
     elif t.status == "running":
-        lines.append(i18n.t("The tournament has started: round {n}.", n=t.round_number))
+        # This message is edited at the start and the end, not each round: no round number.
+        lines.append(i18n.t("The tournament is under way: each round's pairings are posted "
+                            "below, and `/tournament standings` shows where it stands."))
     else:
         lines.append(i18n.t("The tournament is over."))
     names = [inert(e.name) + (" 🤖" if e.ai else "") for e in t.entrants.values()]

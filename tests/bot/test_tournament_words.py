@@ -105,6 +105,9 @@ async def test_every_organiser_step_answers_what_happened(cup: Cup) -> None:
         await service.signup(tid, USERS[name], name, "join")
     answers = [await service.organise(G, CH, ORGANISER, "start")]
     await settle(service)
+    # The sign-up message is edited at the start and the end only: it names no round.
+    assert "The tournament is under way: each round's pairings are posted below" in \
+        service.signup_text(tid) and "round 1" not in service.signup_text(tid)
     answers.append(await service.organise(G, CH, ORGANISER, "pause"))
     answers.append(await service.organise(G, CH, ORGANISER, "resume"))
     [first, second] = tables_of(cup, tid)
