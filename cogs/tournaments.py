@@ -157,7 +157,7 @@ class Tournaments(commands.GroupCog, group_name="tournament",
         kind = None if game is None else game_names.game_kind(game)
         rows = await store.tournament_board(interaction.guild_id, kind)
         await deliver(interaction, Answer(
-            tournament_text.board_text(rows), ephemeral=not rows,
+            tournament_text.board_text(rows, kind), ephemeral=not rows,
             allowed_mentions=discord.AllowedMentions.none()))
 
     board.autocomplete("game")(game_choices)

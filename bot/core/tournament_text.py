@@ -186,8 +186,12 @@ def ordinal(n: int) -> str:
     return i18n.t("{n}th", n=n)
 
 
-def board_text(rows: Sequence[TournamentBoardRow]) -> str:
-    """`/tournament board`: the server's members by events won, then best place."""
+def board_text(rows: Sequence[TournamentBoardRow], kind: str | None = None) -> str:
+    """`/tournament board`: the server's members by events won, then best place (of one
+    game's tournaments, or of all)."""
+    if not rows and kind is not None:  # AI entrants are never on it
+        return i18n.t("No member has played a tournament of {title} to its end here yet.",
+                      title=i18n.render(GAMES[kind].title))
     if not rows:
         return i18n.t("No tournament has been played to its end here yet.")
     lines = [i18n.t("🏆 **Tournaments**: events won, best place, events played")]

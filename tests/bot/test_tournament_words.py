@@ -150,3 +150,5 @@ def test_the_board_says_best_places_as_ordinals_in_each_language() -> None:
         said = tournament_board(rows)
         assert "2. Ann — vann 0, bästa placering 3:e, spelade 3" in said
     assert tournament_board([]) == "No tournament has been played to its end here yet."
+    assert tournament_board([], "old_man_49er") == \
+        "No member has played a tournament of Old Man 49er to its end here yet."
