@@ -374,11 +374,12 @@ class Phase:
     rss_end_kb: int = 0
     bot_messages: int = 0  # messages the bot created, edited or deleted during the phase
     global_requests: int = 0  # requests counted against Discord's global limit
-    # Those the bot still sent for the phase once it ended, until its outbox drained: under
-    # Discord's global limit the bot sends no more than its budget, and what the moves cost
-    # beyond it waits in the outbox, so only both together say what the moves cost.
+    global_by_kind: Counter[str] = field(default_factory=Counter)  # those, by `request_kind`
+    # Those sent once the phase ended, until the bot had sent the rows it left queued: a bot
+    # at its budget sends no more than the budget and the rest waits. An upper bound of what
+    # the queue held: the tables' clocks (a player timed out once the load stopped) add
+    # requests of their own meanwhile, which no move made.
     global_requests_after: int = 0
-    global_by_kind: Counter[str] = field(default_factory=Counter)  # both, by `request_kind`
     # From a move to the next prompt it called for, in seconds: the wait a person feels.
     prompt_waits: list[float] = field(default_factory=list)
 
@@ -435,7 +436,8 @@ class Phase:
             "stalled_tables": len(self.stalls),
             "global_requests": self.global_requests,
             "global_requests_after": self.global_requests_after,
-            "global_requests_per_move": round(
+            "global_requests_per_move": round(self.global_requests / moves, 3),
+            "global_requests_per_move_with_queued_at_most": round(
                 (self.global_requests + self.global_requests_after) / moves, 3),
             "global_requests_per_move_by_kind": {
                 kind: round(count / moves, 3)
@@ -507,19 +509,20 @@ class Measure:
 
 
 def count_global(phase: Phase, requests: list[RequestRecord], channels: Mapping[int, Channel],
-                 since: float, until: float) -> int:
+                 since: float, until: float, by_kind: bool = True) -> int:
     """The requests counted against the global limit that the loopback recorded between
     `since` and `until` (its clock is time.time(): the bench never moves it), added to the
-    phase's count by kind; how many. Read by time, not by position: the loopback drops its
-    oldest half of the records when they reach its bound (loopback.server.
-    MAX_RECORDED_REQUESTS), and a long load gets there."""
+    phase's count by kind unless `by_kind` is False; how many. Read by time, not by position:
+    the loopback drops its oldest half of the records when they reach its bound
+    (loopback.server.MAX_RECORDED_REQUESTS), and a long load gets there."""
     counted = 0
     for record in reversed(requests):
         if record.at < since:
             break
         if record.at <= until and counts_globally(record):
             counted += 1
-            phase.global_by_kind[request_kind(record, channels)] += 1
+            if by_kind:
+                phase.global_by_kind[request_kind(record, channels)] += 1
     return counted
 
 
@@ -753,7 +756,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
         if database is not None:
             await drained(database)
             phase.global_requests_after = count_global(phase, state.requests, state.channels,
-                                                       phase.ended, time.time())
+                                                       phase.ended, time.time(), by_kind=False)
         await settle(discord, quiet=0.5)
         for s in seats:
             s.hands = 0

@@ -43,11 +43,13 @@ Besides the click's acknowledgement, the paced load measures where a large bot b
 answers are exempt; so the whole bot carries 50 ÷ that many moves a second), the wait from a
 move to the next prompt it calls for (the delay a player feels: prompts queue behind every
 table's board edits), and the bot processes' CPU a move, one process against two.
-The requests a move costs are counted until the bot has sent what the paced load left queued
-(a bot at its budget sends no more than the budget, the rest waits), and by kind
-(`global_requests_per_move_by_kind`, bench.load.request_kind: the board edited, posted anew
-and its old one deleted, a step's news posted in the channel, a prompt by DM, a DM's buttons
-taken off, a ping, pictures apart): where the budget goes.
+The requests a move costs are counted by kind too (`global_requests_per_move_by_kind`,
+bench.load.request_kind: the board edited, posted anew and its old one deleted, a step's news
+posted in the channel, a prompt by DM, a DM's buttons taken off, a ping, pictures apart):
+where the budget goes. A bot at its budget sends no more than the budget and the rest waits
+in its outbox; what it still sent once the load stopped, until that queue was empty, is
+reported beside (`global_requests_per_move_with_queued_at_most`: an upper bound, since the
+tables' clocks add steps of their own meanwhile).
 
 Run: .venv/bin/python bench/scale.py [--quick] [--tables 1000] [--seconds 45]
      [--burst-seconds 20] [--think 20] [--json] [--save FILE] [--logs DIR]; `--quick` is
@@ -466,6 +468,8 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
         "speedup_ceiling_on_this_machine": ceiling,
         "global_requests_per_move": per_move,
         "global_requests_per_move_by_kind": paced.get("global_requests_per_move_by_kind"),
+        "global_requests_per_move_with_queued_at_most":
+            paced.get("global_requests_per_move_with_queued_at_most"),
         "moves_per_s_one_token_carries": round(GLOBAL_LIMIT / per_move, 1) if per_move else None,
         "next_prompt_p90_s": prompt_p90,
         "next_prompt_p99_s": prompt_p99,
@@ -536,6 +540,8 @@ def report(results: dict[str, dict[str, Any]], head: dict[str, Any]) -> str:
          f"{head['moves_per_s_one_token_carries']}", "", ""),
         *((f"    of which {kind}", f"{share}", "", "")
           for kind, share in (head.get("global_requests_per_move_by_kind") or {}).items()),
+        ("    with what it left queued, sent after the load (at most)",
+         f"{head.get('global_requests_per_move_with_queued_at_most')}", "", ""),
         (f"move → next player's prompt, p90 ({head['next_prompt_samples']} waits)",
          f"{head['next_prompt_p90_s']} s", f"≤ {TARGET_NEXT_PROMPT_P90_S} s",
          verdicts["next_prompt_p90_s"]),
