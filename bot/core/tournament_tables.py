@@ -18,7 +18,7 @@ from bot.core.validation import Bound
 from bot.present.inert import inert
 from bot.store import ChipChange, TournamentTable
 from engine.game import Event
-from engine.i18n import msg
+from engine.i18n import msg, msg_n
 
 DEALS_OPTION = tournament_chips.OPTION  # `/tournament create deals`, in its options
 DEALS = Bound("deals", 1, 50)  # the deals a chip game's table plays
@@ -84,8 +84,9 @@ async def deal_on(tables: TableService, table_id: str) -> None:
     async with tables.command(table_id, expect=between_deals) as table:
         events = next_deal(table)
         if events is None:
-            await tables.end_cash_table(table, msg(
-                "The table is over after {n} deals: places by net chips.", n=table.deals))
+            await tables.end_cash_table(table, msg_n(
+                "The table is over after {n} deal: places by net chips.",
+                "The table is over after {n} deals: places by net chips.", table.deals))
             return
         table.sync_deadlines(tables.clock())
         await tables.commit(table, narration.step(table, events))

@@ -41,7 +41,7 @@ def format_name(format_: Format) -> str:
         return i18n.t("single elimination")
     if format_ is Format.ROUND_ROBIN:
         return i18n.t("round robin")
-    return i18n.t("Swiss")
+    return i18n.t("Swiss system")  # not "Swiss": the command's menu word is capitalised
 
 
 def points(value: float) -> str:
@@ -74,9 +74,11 @@ def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | N
     if config.format is Format.SWISS and config.rounds:
         lines.append(i18n.t("Rounds: {n}.", n=config.rounds))
     if deals:
-        lines.append(i18n.t("Each table plays {n} deals with tournament chips ({stack} a seat, "
-                            "not from your balance), placed by net chips.", n=deals,
-                            stack=DEFAULT_STACK))
+        lines.append(i18n.t_n(
+            "Each table plays {n} deal with tournament chips ({stack} a seat, not from your "
+            "balance), placed by net chips.",
+            "Each table plays {n} deals with tournament chips ({stack} a seat, not from your "
+            "balance), placed by net chips.", deals, stack=DEFAULT_STACK))
     if t.status == "signup":
         if start_at is not None:
             stamp = int(start_at)

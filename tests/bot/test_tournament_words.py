@@ -15,7 +15,7 @@ from bot.core.service import TableService
 from bot.core.table import Table
 from bot.core.table_text import board_text
 from bot.core.tournament_text import board_text as tournament_board
-from bot.core.tournament_text import ordinal
+from bot.core.tournament_text import ordinal, signup_text
 from bot.core.tournaments import TournamentService
 from bot.present import i18n
 from bot.store import Store, TournamentBoardRow
@@ -152,3 +152,15 @@ def test_the_board_says_best_places_as_ordinals_in_each_language() -> None:
     assert tournament_board([]) == "No tournament has been played to its end here yet."
     assert tournament_board([], "old_man_49er") == \
         "No member has played a tournament of Old Man 49er to its end here yet."
+
+
+async def test_the_sign_up_counts_one_deal_and_names_the_format_mid_sentence(cup: Cup) -> None:
+    tid, said = await cup.service.create(G, CH, ORGANISER, "Old Man 49er", deals=1)
+    assert "Swiss system, tables of 2" in said
+    assert "Each table plays 1 deal with tournament chips" in said
+    live = cup.service.live[tid]
+    with i18n.using("sv"):  # as a Swedish server's sign-up reads
+        said = signup_text(live.t, live.kind, ORGANISER, None, live.deals)
+    # Not the command menu's capitalised "Schweizisk" (the same English word, another use).
+    assert "Turnering i Old Man 49er**: schweizersystem, bord med 2" in said
+    assert "Varje bord spelar 1 giv med turneringsmarker" in said
