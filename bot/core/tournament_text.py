@@ -196,7 +196,9 @@ def board_text(rows: Sequence[TournamentBoardRow], kind: str | None = None) -> s
                       title=i18n.render(GAMES[kind].title))
     if not rows:
         return i18n.t("No tournament has been played to its end here yet.")
-    lines = [i18n.t("🏆 **Tournaments**: events won, best place, events played")]
+    lines = [i18n.t("🏆 **Tournaments of {title}**: events won, best place, events played",
+                    title=i18n.render(GAMES[kind].title)) if kind is not None else
+             i18n.t("🏆 **Tournaments**: events won, best place, events played")]
     lines += [i18n.t("{rank}. {name} — won {won}, best place {best}, played {events}",
                      rank=rank, name=inert(row.name), won=row.won, best=ordinal(row.best),
                      events=row.events)

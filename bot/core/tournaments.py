@@ -283,8 +283,18 @@ class TournamentService(TournamentRounds):
 
     # --- reading ---------------------------------------------------------------------------
     def standings(self, guild_id: int, channel_id: int) -> tuple[str, list[tuple[str, bytes]]]:
-        """`/tournament standings`: the text and the picture(s), in the reader's language."""
-        live = self.found(guild_id, channel_id)
+        """`/tournament standings`: the text and the picture(s), in the reader's language;
+        after the end, the final standings of the channel's last tournament (while the bot
+        still holds it: until its next restart)."""
+        try:
+            live = self.found(guild_id, channel_id)
+        except TableError:
+            ended = [live for live in self.live.values() if live.guild_id == guild_id
+                     and (live.channel_id == channel_id or self.threads.get(channel_id)
+                          == live.id)]
+            if not ended:
+                raise
+            live = max(ended, key=lambda live: live.id)
         t = live.t
         if t.status == "signup":
             return self.signup_text(live.id), []

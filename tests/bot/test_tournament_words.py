@@ -131,6 +131,9 @@ async def test_every_organiser_step_answers_what_happened(cup: Cup) -> None:
     assert last.startswith(f"{second[1]} forfeits table 2 of round 1: one player is left")
     assert next_ == "Round 2 is open: its tables are in their threads."
     assert end == "The tournament is over: the final standings are posted."
+    # After the end, the channel's last tournament's final standings are still shown.
+    said, pictures = service.standings(G, CH)
+    assert said.startswith("Final standings") and pictures
     posted = [text for _, text, _ in cup.places.posts]
     assert any(text.startswith("The tournament is paused") for text in posted)
     assert any(text.startswith("The tournament goes on") for text in posted)
@@ -150,6 +153,8 @@ def test_the_board_says_best_places_as_ordinals_in_each_language() -> None:
         said = tournament_board(rows)
         assert "2. Ann — vann 0, bästa placering 3:e, spelade 3" in said
     assert tournament_board([]) == "No tournament has been played to its end here yet."
+    assert tournament_board(rows, "poke").startswith(
+        "🏆 **Tournaments of Poke**: events won, best place, events played\n1. Bob")
     assert tournament_board([], "old_man_49er") == \
         "No member has played a tournament of Old Man 49er to its end here yet."
 
