@@ -142,7 +142,8 @@ class Tournaments(commands.GroupCog, group_name="tournament",
     async def standings(self, interaction: discord.Interaction) -> None:
         await i18n.for_interaction(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        text, files = self._service().standings(interaction.guild_id, interaction.channel_id)
+        text, files = await in_time(interaction, self._service().standings(
+            interaction.guild_id, interaction.channel_id), ephemeral=False)
         picture = discord.File(io.BytesIO(files[-1][1]), filename=files[-1][0]) \
             if files else None
         await deliver(interaction, Answer(text, ephemeral=False, file=picture,

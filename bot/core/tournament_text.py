@@ -10,7 +10,7 @@ it is posted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.core.tournament_chips import DEFAULT_STACK
 from bot.core.tournament_posts import BracketRound, StandingsPicture, TournamentPost
@@ -30,6 +30,7 @@ __all__ = [
     "pairings_text",
     "post",
     "result_text",
+    "round_heading",
     "signup_text",
     "standings_post",
     "standings_text",
@@ -55,6 +56,64 @@ def points(value: float) -> str:
 def name_of(t: Tournament, player: str) -> str:
     entrant = t.entrants.get(player)
     return player if entrant is None else entrant.name
+
+
+def replaced(t: Tournament, player: str) -> bool:
+    """A member whose seat the AI plays since `/tournament replace`. (An AI entrant is not:
+    its name, "AI 3", says so already, and the sign-up marks it.)"""
+    entrant = t.entrants.get(player)
+    return entrant is not None and entrant.ai and player.isdigit()
+
+
+def shown(t: Tournament, player: str) -> str:
+    """A player's name as the channel's text reads it: inert, and marked 🤖 once the AI plays
+    in a member's place, so nobody waits for them at their table (`AI_NOTE` says what the
+    mark means)."""
+    name = inert(name_of(t, player))
+    return f"{name} 🤖" if replaced(t, player) else name
+
+
+def pictured(t: Tournament, player: str) -> str:
+    """A player's name in a picture: the pictures' font has no emoji, so a member the AI
+    plays for is marked in words."""
+    name = name_of(t, player)
+    return name + i18n.t(" (AI)") if replaced(t, player) else name
+
+
+def ai_note(t: Tournament, players: Iterable[str]) -> list[str]:
+    """The line under a list of names that explains 🤖, when one of them carries it."""
+    if any(replaced(t, p) for p in players):
+        return [i18n.t("🤖 marks a member the AI now plays for.")]
+    return []
+
+
+def stage(t: Tournament, round_: Round) -> str | None:
+    """What players call an elimination's late round: the final (one table left, nobody
+    waiting on a bye), and at heads-up the semi-finals and quarter-finals, by the bracket's
+    size that round (its tables' two slots each and the byes, up to a power of two: six
+    players' first round, with two byes, is the quarter-finals). None for the others."""
+    if t.config.format is not Format.ELIMINATION:
+        return None
+    if len(round_.tables) == 1 and not round_.byes:
+        return i18n.t("Final")
+    if t.config.seats != 2:  # the top finishers of bigger tables go on: no halves
+        return None
+    slots = 2 * len(round_.tables) + len(round_.byes)
+    bracket = 1 << max(0, slots - 1).bit_length()
+    if bracket == 4:
+        return i18n.t("Semi-finals")
+    if bracket == 8:
+        return i18n.t("Quarter-finals")
+    return None
+
+
+def round_heading(t: Tournament, round_: Round) -> str:
+    """A round's pairings' heading: its number always (players and tests look for
+    "**Round 3**"), and an elimination's late round named as players say it."""
+    name = stage(t, round_)
+    if name is None:
+        return i18n.t("**Round {n}**", n=round_.number)
+    return i18n.t("**Round {n}** — **{stage}**", n=round_.number, stage=name)
 
 
 def post(text: str) -> TournamentPost:
@@ -101,14 +160,14 @@ def signup_text(t: Tournament, kind: str, organiser_id: int, start_at: float | N
 
 def pairings_text(t: Tournament, round_: Round, threads: dict[int, int]) -> str:
     """A round's tables (each with its thread) and byes."""
-    lines = [i18n.t("**Round {n}**", n=round_.number)]
+    lines = [round_heading(t, round_)]
     for table in round_.tables:
-        players = i18n.t(" v ").join(inert(name_of(t, p)) for p in table.players)
+        players = i18n.t(" v ").join(shown(t, p) for p in table.players)
         thread = threads.get(table.number)
         where = f" — <#{thread}>" if thread else ""
         lines.append(i18n.t("Table {n}: {players}", n=table.number, players=players) + where)
     for bye in round_.byes:
-        name = inert(name_of(t, bye.player))
+        name = shown(t, bye.player)
         if bye.walkover:
             lines.append(i18n.t("{name} has a walkover, scored as a win: {points}.",
                                 name=name, points=points(bye.points)))
@@ -117,6 +176,8 @@ def pairings_text(t: Tournament, round_: Round, threads: dict[int, int]) -> str:
                                 name=name, points=points(bye.points)))
         else:
             lines.append(i18n.t("{name} sits this round out.", name=name))
+    lines += ai_note(t, [p for table in round_.tables for p in table.players]
+                     + [bye.player for bye in round_.byes])
     return "\n".join(lines)
 
 
@@ -127,13 +188,13 @@ def result_text(t: Tournament, round_number: int, table: Table, aborted: bool) -
     scored = table.points()
     order = sorted(range(len(table.players)), key=lambda i: (table.places or ())[i])
     parts = [i18n.t("{place}. {name} ({points})", place=table.places[i],
-                    name=inert(name_of(t, table.players[i])),
+                    name=shown(t, table.players[i]),
                     points=points(scored.get(table.players[i], 0.0))) for i in order]
     head = i18n.t("Round {round}, table {n}:", round=round_number, n=table.number)
     text = f"{head} {', '.join(parts)}"
     if table.forfeits:
         text += " " + i18n.t("Forfeited: {names}.", names=", ".join(
-            inert(name_of(t, p)) for p in table.forfeits))
+            shown(t, p) for p in table.forfeits))
     if aborted:
         text += " " + i18n.t("(The table was aborted: nobody there scored.)")
     return text
@@ -141,27 +202,29 @@ def result_text(t: Tournament, round_number: int, table: Table, aborted: bool) -
 
 def standings_text(t: Tournament, limit: int = 20) -> str:
     lines = []
-    for s in t.standings()[:limit]:
+    listed = t.standings()[:limit]
+    for s in listed:
         line = i18n.t("{place}. {name} — {points}", place=s.place,
-                      name=inert(name_of(t, s.player)), points=points(s.score))
+                      name=shown(t, s.player), points=points(s.score))
         if t.config.format is not Format.ELIMINATION:
             line += " " + i18n.t("(Buchholz {b})", b=points(s.buchholz))
         lines.append(line)
+    lines += ai_note(t, [s.player for s in listed])
     return "\n".join(lines)
 
 
 def standings_post(t: Tournament, title: str, text: str) -> TournamentPost:
     """The standings: the text and the picture's rows (and an elimination's bracket)."""
     elimination = t.config.format is Format.ELIMINATION
-    rows = tuple(StandingRow(s.place, name_of(t, s.player), points(s.score),
+    rows = tuple(StandingRow(s.place, pictured(t, s.player), points(s.score),
                              "" if elimination else points(s.buchholz)) for s in t.standings())
     headings = (i18n.t("Place"), i18n.t("Player"), i18n.t("Score"),
                 "" if elimination else i18n.t("Buchholz"))
     bracket = tuple(
-        BracketRound(i18n.t("Round {n}", n=r.number), tuple(
-            [BracketMatch(tuple(name_of(t, p) for p in table.players), _winner(t, table))
+        BracketRound(stage(t, r) or i18n.t("Round {n}", n=r.number), tuple(
+            [BracketMatch(tuple(pictured(t, p) for p in table.players), _winner(t, table))
              for table in r.tables]
-            + [BracketMatch((name_of(t, bye.player), None), name_of(t, bye.player))
+            + [BracketMatch((pictured(t, bye.player), None), pictured(t, bye.player))
                for bye in r.byes]))
         for r in t.rounds) if elimination else ()
     return TournamentPost(f"{title}\n{text}", StandingsPicture(title, headings, rows, bracket))
@@ -171,7 +234,7 @@ def _winner(t: Tournament, table: Table) -> str | None:
     if table.places is None:
         return None
     best = min(table.places)
-    return name_of(t, table.players[table.places.index(best)])
+    return pictured(t, table.players[table.places.index(best)])
 
 
 def ordinal(n: int) -> str:
@@ -209,8 +272,9 @@ def board_text(rows: Sequence[TournamentBoardRow], kind: str | None = None) -> s
 def final_text(t: Tournament) -> str:
     """The closing note: the podium."""
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    podium = [f"{medals[s.place]} {inert(name_of(t, s.player))} ({points(s.score)})"
+    podium = [f"{medals[s.place]} {shown(t, s.player)} ({points(s.score)})"
               for s in t.standings() if s.place in medals]
     head = i18n.t("🏆 **The tournament is over!**") if not t.ended else \
         i18n.t("🏆 **The tournament was ended by the organiser.**")
-    return "\n".join([head, *podium])
+    return "\n".join([head, *podium, *ai_note(t, [s.player for s in t.standings()
+                                                   if s.place in medals])])

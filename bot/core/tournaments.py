@@ -282,22 +282,23 @@ class TournamentService(TournamentRounds):
             await self.tables.abort(thread_id, live.organiser_id, "organiser", is_admin=True)
 
     # --- reading ---------------------------------------------------------------------------
-    def standings(self, guild_id: int, channel_id: int) -> tuple[str, list[tuple[str, bytes]]]:
-        """`/tournament standings`: the text and the picture(s), in the reader's language;
-        after the end, the final standings of the channel's last tournament (while the bot
-        still holds it: until its next restart)."""
+    async def standings(self, guild_id: int, channel_id: int
+                        ) -> tuple[str, list[tuple[str, bytes]]]:
+        """`/tournament standings`: the text and the picture(s), in the reader's language.
+        With none under way in the channel (or the table thread it is asked in), the final
+        standings of its last tournament, read from the store: finished tournaments are not
+        reloaded at start-up, so this is what makes them survive a restart."""
         try:
             live = self.found(guild_id, channel_id)
         except TableError:
-            ended = [live for live in self.live.values() if live.guild_id == guild_id
-                     and (live.channel_id == channel_id or self.threads.get(channel_id)
-                          == live.id)]
-            if not ended:
+            row = await self.store.last_tournament_in(guild_id, channel_id)
+            if row is None or row.status != "over":  # none, or one that failed to restore
                 raise
-            live = max(ended, key=lambda live: live.id)
-        t = live.t
-        if t.status == "signup":
-            return self.signup_text(live.id), []
+            t = Tournament.from_json(row.state)
+        else:
+            if live.t.status == "signup":
+                return self.signup_text(live.id), []
+            t = live.t
         title = i18n.t("Standings after round {n}", n=t.round_number) \
             if t.status == "running" else i18n.t("Final standings")
         said = text.standings_post(t, title, text.standings_text(t))

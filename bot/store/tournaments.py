@@ -287,6 +287,18 @@ class TournamentRows(StoreCore):
             rows = await conn.fetch_all(sql + " ORDER BY id DESC", params)
         return [_row(row) for row in rows]
 
+    async def last_tournament_in(self, guild_id: int, channel_id: int) -> TournamentRow | None:
+        """The newest tournament of a channel, or of the tournament whose table played in
+        `channel_id` (a table's thread), over or not; None when there was none. One row read
+        on demand: `/tournament standings` after the end shows a finished tournament's final
+        standings without the bot keeping every finished tournament in memory."""
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND (channel_id = ?"
+                " OR id IN (SELECT tournament_id FROM tournament_tables WHERE thread_id = ?))"
+                " ORDER BY id DESC LIMIT 1", (guild_id, channel_id, channel_id))
+        return None if row is None else _row(row)
+
     async def tournament_tables(self, tournament_id: int) -> list[TournamentTable]:
         async with self._read() as conn:
             rows = await conn.fetch_all(

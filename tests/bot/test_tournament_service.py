@@ -300,6 +300,42 @@ async def test_an_elimination_of_eight_with_the_bracket(world: World) -> None:
     assert [s.place for s in standings] == [1, 2, 3, 3, 5, 5, 5, 5]
     final = world.places.posts[-1]
     assert final[2] == ["standings.png", "bracket.png"]
+    # The rounds are named as players say them, their numbers kept.
+    headings = [text.split("\n")[0] for _, text, _ in world.places.posts
+                if text.startswith("**Round")]
+    assert headings == ["**Round 1** — **Quarter-finals**", "**Round 2** — **Semi-finals**",
+                        "**Round 3** — **Final**"]
+
+
+async def test_a_finished_tournaments_standings_outlive_a_restart(tmp_path: Path) -> None:
+    """Finished tournaments are not loaded at start-up; `/tournament standings` reads the
+    channel's last one from the store (asked in the channel, or in one of its tables'
+    threads)."""
+    world = await up(tmp_path / "db.sqlite3", Places())
+    tid = await signed_up(world, ["Ann", "Bo"], rounds=1)
+    await world.service.organise(G, CH, ORGANISER, "start")
+    await settle(world.service)
+    await finish(world, tid, "Bo", "Ann", "Bo")
+    assert world.service.live[tid].t.status == "over"
+    [row] = await world.store.tournament_tables(tid)
+    await down(world)
+    again = await up(tmp_path / "db.sqlite3", Places())  # a restart, as after a kill -9
+    try:
+        assert tid not in again.service.live  # nothing left to do: not loaded
+        for where in (CH, row.thread_id):
+            said, pictures = await again.service.standings(G, where)
+            assert said == ("Final standings\n1. Bo — 1 (Buchholz 0)\n"
+                            "2. Ann — 0 (Buchholz 1)"), said
+            assert [name for name, _ in pictures] == ["standings.png"]
+        for guild, channel in ((G, CH + 1), (G + 1, CH)):  # another channel, another server
+            with pytest.raises(TableError, match="no tournament running"):
+                await again.service.standings(guild, channel)
+        # A new tournament in the channel is the one shown, from its sign-up on.
+        await signed_up(again, ["Cy"])
+        said, pictures = await again.service.standings(G, CH)
+        assert "Players (1): Cy" in said and not pictures
+    finally:
+        await down(again)
 
 
 async def test_pause_forfeit_drop_replace_and_end(world: World) -> None:

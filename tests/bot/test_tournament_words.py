@@ -15,11 +15,19 @@ from bot.core.service import TableService
 from bot.core.table import Table
 from bot.core.table_text import board_text
 from bot.core.tournament_text import board_text as tournament_board
-from bot.core.tournament_text import ordinal, signup_text
+from bot.core.tournament_text import (
+    ordinal,
+    pairings_text,
+    round_heading,
+    signup_text,
+    standings_post,
+    standings_text,
+)
 from bot.core.tournaments import TournamentService
 from bot.present import i18n
 from bot.store import Store, TournamentBoardRow
 from engine.games import GAMES
+from engine.tournaments import Entrant, Format, Tournament, TournamentConfig
 from tests.bot.test_tournament_service import USERS, Places, World, settle, tables_of
 
 pytestmark = pytest.mark.usefixtures("game_renderers")
@@ -132,7 +140,7 @@ async def test_every_organiser_step_answers_what_happened(cup: Cup) -> None:
     assert next_ == "Round 2 is open: its tables are in their threads."
     assert end == "The tournament is over: the final standings are posted."
     # After the end, the channel's last tournament's final standings are still shown.
-    said, pictures = service.standings(G, CH)
+    said, pictures = await service.standings(G, CH)
     assert said.startswith("Final standings") and pictures
     posted = [text for _, text, _ in cup.places.posts]
     assert any(text.startswith("The tournament is paused") for text in posted)
@@ -169,3 +177,78 @@ async def test_the_sign_up_counts_one_deal_and_names_the_format_mid_sentence(cup
     # Not the command menu's capitalised "Schweizisk" (the same English word, another use).
     assert "Turnering i Old Man 49er**: schweizersystem, bord med 2" in said
     assert "Varje bord spelar 1 giv med turneringsmarker" in said
+
+
+AI_NOTE = "🤖 marks a member the AI now plays for."
+
+
+async def test_a_member_replaced_by_the_ai_is_marked_in_later_pairings_and_standings(
+        cup: Cup) -> None:
+    service = cup.service
+    tid, _ = await service.create(G, CH, ORGANISER, "poangpoker", rounds=2)
+    for name in ["Ann", "Bo", "Cy", "Dan"]:
+        await service.signup(tid, USERS[name], name, "join")
+    await service.organise(G, CH, ORGANISER, "start")
+    await settle(service)
+    first, second = tables_of(cup, tid)
+    for table in (first, second):  # one player left at each table: both are over
+        await service.organise(G, CH, ORGANISER, "forfeit", player=USERS[table[1]])
+    await settle(service)
+    said = await service.organise(G, CH, ORGANISER, "replace", player=USERS[first[0]])
+    assert said == f"{first[0]} is played by the AI from the next round on."
+    standings, _ = await service.standings(G, CH)
+    assert f"{first[0]} 🤖 — 1" in standings and standings.endswith(AI_NOTE), standings
+    assert f"{second[0]} — 1" in standings and f"{first[1]} 🤖" not in standings
+    await service.organise(G, CH, ORGANISER, "next")
+    await settle(service)
+    pairings = next(text for _, text, _ in cup.places.posts if text.startswith("**Round 2**"))
+    assert f"{first[0]} 🤖 v {second[0]}" in pairings or \
+        f"{second[0]} v {first[0]} 🤖" in pairings, pairings
+    assert pairings.endswith(AI_NOTE)
+    t = service.live[tid].t
+    assert t.current_round is not None
+    with i18n.using("sv"):
+        swedish = pairings_text(t, t.current_round, {})
+        assert swedish.startswith("**Omgång 2**") and f"{first[0]} 🤖" in swedish
+        assert swedish.endswith("🤖 markerar en medlem som AI:n nu spelar för.")
+        assert standings_text(t).endswith("🤖 markerar en medlem som AI:n nu spelar för.")
+    picture = standings_post(t, "Standings", "").picture  # its font has no emoji: words
+    assert picture is not None
+    assert {row.name for row in picture.rows} == {f"{first[0]} (AI)", first[1], *second}
+    await service.organise(G, CH, ORGANISER, "end")
+    await settle(service)
+    podium = next(text for _, text, _ in cup.places.posts if "The tournament was ended" in text)
+    assert f"{first[0]} 🤖 (1)" in podium and podium.endswith(AI_NOTE), podium
+
+
+def headings(players: int, seats: int = 2, format_: Format = Format.ELIMINATION) -> list[str]:
+    """Each round's pairings' heading, played out (the better seed wins every table)."""
+    t = Tournament(TournamentConfig(format_, seats=seats, min_table=2,
+                                    rounds=2 if format_ is Format.SWISS else None))
+    for i in range(players):
+        t.join(Entrant(str(100 + i), f"P{i}", 2000.0 - i))
+    said = []
+    round_ = t.start({str(100 + i): 2000.0 - i for i in range(players)})
+    while round_ is not None:
+        said.append(round_heading(t, round_))
+        for table in round_.tables:
+            order = sorted(table.players, key=int)
+            t.record_result(table.number, [order.index(p) + 1 for p in table.players])
+        round_ = t.next_round()
+    return said
+
+
+def test_an_eliminations_last_rounds_are_named_as_players_say_them() -> None:
+    assert headings(8) == ["**Round 1** — **Quarter-finals**",
+                           "**Round 2** — **Semi-finals**", "**Round 3** — **Final**"]
+    assert headings(16) == ["**Round 1**", "**Round 2** — **Quarter-finals**",
+                            "**Round 3** — **Semi-finals**", "**Round 4** — **Final**"]
+    # Six: two byes in a bracket of eight; three: one bye in a bracket of four.
+    assert headings(6)[0] == "**Round 1** — **Quarter-finals**"
+    assert headings(3) == ["**Round 1** — **Semi-finals**", "**Round 2** — **Final**"]
+    # At tables of four the top two of each go on: only the final table is named.
+    assert headings(8, seats=4) == ["**Round 1**", "**Round 2** — **Final**"]
+    assert headings(4, format_=Format.SWISS) == ["**Round 1**", "**Round 2**"]
+    with i18n.using("sv"):
+        assert headings(8) == ["**Omgång 1** — **Kvartsfinaler**",
+                               "**Omgång 2** — **Semifinaler**", "**Omgång 3** — **Final**"]
