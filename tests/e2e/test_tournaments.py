@@ -298,6 +298,10 @@ async def test_an_elimination_of_eight(cup: World) -> None:
     assert sorted(a.filename for a in final.attachments) == ["bracket.png", "standings.png"]
     places = [int(m["place"]) for m in STANDING.finditer(final.content)]
     assert places == [1, 2, 3, 3, 5, 5, 5, 5]
+    headings = [m.content.split("\n")[0] for m in channel.messages()
+                if m.content.startswith("**Round")]
+    assert headings == ["**Round 1** — **Quarter-finals**", "**Round 2** — **Semi-finals**",
+                        "**Round 3** — **Final**"]
 
 
 async def test_a_round_robin_of_four_and_the_organisers_steps(cup: World) -> None:
