@@ -35,7 +35,7 @@ def make_app(store: Store, config: Config, *, secret: str | None = None,
              replay_processes: bool = False) -> web.Application:
     """The whole site over an open store (read-only in production: `Store.open_read_only`).
     Without `secret` nobody can log in, so members-only servers answer 503.
-    `replay_processes`: games replayed in a process of their own (`web.replay.Runner`), as
+    `replay_processes`: games replayed in a process of their own (`web.replay_runner.Runner`), as
     `python -m web` does; else in threads (the tests' sites, which replay a few)."""
     app = web.Application(middlewares=[error_pages, rate_limited])
     app[STORE] = store

@@ -27,7 +27,9 @@ from tests.web.test_pages import (
     finished_guessing,
 )
 from web.live import _WATCHES
-from web.replay import Entry, Pictures, Replays, Runner
+from web.replay import Pictures
+from web.replay_runner import Runner
+from web.replayed_games import Entry, Replays
 
 site = test_pages.site
 game_renderers = test_pages.game_renderers

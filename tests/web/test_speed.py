@@ -27,7 +27,8 @@ from tests.support.web_process import web_process
 from tests.web import test_pages
 from tests.web.test_pages import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
 from web.caches import RenderCache
-from web.replay import Entry, Replays, Runner, weigh
+from web.replay_runner import Runner
+from web.replayed_games import Entry, Replays, weigh
 from web.settings import load_web_settings
 
 # The pages' tests' fixtures: a site over a store, the games' renderers installed.
