@@ -310,6 +310,26 @@ def page_urls(filled: Filled, rng: random.Random, count: int) -> dict[str, list[
     return found
 
 
+WARM_BOARD_ROUNDS = 6
+
+
+def every_board(filled: Filled, rng: random.Random) -> list[Session]:
+    """Every board address `page_urls` can draw (each game kind and chips, each order, each
+    page), `WARM_BOARD_ROUNDS` times in a random order, for the warm-up: each web worker
+    reads a board's order at its first request for it (its page is a slice after that), so
+    a warm-up of random boards left a few orders unread, and their first reads were
+    counted (in 400 requests, enough to move p95); asked six times over 20 connections,
+    each order misses a worker of two about once in 64."""
+    g = f"/g/{GUILD}"
+    pages = (1, 2, 3) if len(filled.players) >= 200 else (1,)
+    every = [f"{g}/leaderboard/{kind}?order={order}&page={page}"
+             for kind in KINDS for order in ORDERS for page in pages]
+    every += [f"{g}/leaderboard/chips?page={page}" for page in pages]
+    sessions = [[("leaderboard", url)] for url in every * WARM_BOARD_ROUNDS]
+    rng.shuffle(sessions)
+    return sessions
+
+
 def replay_session(filled: Filled, rng: random.Random) -> Session:
     """A visitor's replay: a game opened at a step, then stepped through, forward four
     times in five, and back otherwise, seen as one seat knew it or face up throughout."""
@@ -416,6 +436,8 @@ async def run_backend(backend: str, args: argparse.Namespace, work: Path) -> dic
         async with serving(database, work / f"web-{backend}.log",
                            args.workers) as served:
             warm = page_urls(filled, rng, args.warmup)
+            # its own draws: the measured addresses stay those of the runs before
+            warm["leaderboard"] += every_board(filled, random.Random(args.seed + 2))
             for group, sessions in warm.items():
                 if group in args.pages:
                     await measure(served.url, sessions, args.clients)

@@ -9,7 +9,6 @@ boards are the store's own (`Store.leaderboard`, `Store.rating_board`,
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from aiohttp import web
@@ -17,8 +16,8 @@ from aiohttp import web
 from bot.present import i18n
 from bot.present.i18n import render as render_text
 from bot.present.i18n import t
-from bot.store import KindStats, LeaderboardRow, Player
-from bot.store.skill import BASE, SCALE, PlayerRating
+from bot.store import LeaderboardRow
+from bot.store.skill import BASE, SCALE
 from bot.store.web_reads import WebGame, rank_board
 from engine.games import GAMES
 from engine.i18n import N_
@@ -94,6 +93,7 @@ async def home(request: web.Request) -> web.Response:
         return render(request, "home.html", {
             "guild": guild, "games": games, "title_of": title_of,
             "tables": tables, "recent": recent,
+            "titles": {game.kind: title_of(game.kind) for game in recent},
         })
 
     # The tables playing now change without a game ending: their versions are in the key.
@@ -106,22 +106,28 @@ async def leaderboard(request: web.Request) -> web.Response:
     kind = request.match_info["kind"]
     if kind not in GAMES and kind not in ("chips", "all"):
         raise web.HTTPNotFound()
-    if kind == "chips":  # chips move without a game ending (dailies, grants): read each time
-        return await board(request, guild, kind, 0)
+    if kind == "chips":
+        # Chips move without a game ending (dailies, grants): the board is kept while no
+        # chip has moved in any server and no account opened here (one indexed query).
+        size, moved = await request.app[STORE].chip_board_state(guild.id)
+        return await request.app[RENDERED].page(
+            request, ("chips", guild.id, size), moved,
+            lambda: board(request, guild, kind, moved, size))
     stamp = guild.latest
     return await request.app[RENDERED].page(request, ("board", guild.id, kind), stamp,
                                             lambda: board(request, guild, kind, stamp))
 
 
-async def board(request: web.Request, guild: Guild, kind: str, stamp: int) -> web.Response:
-    """A board's page, rendered (`leaderboard` keeps it while no game ends)."""
+async def board(request: web.Request, guild: Guild, kind: str, stamp: int,
+                size: int = 0) -> web.Response:
+    """A board's page, rendered (`leaderboard` keeps it while no game ends; the chips
+    board, of `size` accounts, while no chip moves: `stamp` is then the latest move's id)."""
     store = request.app[STORE]
     page = page_number(request)
     rows: list[dict[str, Any]] = []
     if kind == "chips":
         order = "chips"
         orders: list[str] = []
-        size = await store.chip_board_size(guild.id)
         chip_rows = await store.chip_leaderboard(guild.id, limit=PAGE_SIZE,
                                                  offset=(page - 1) * PAGE_SIZE)
         rows = [{"rank": row.rank, "user_id": row.user_id, "name": row.display_name,
@@ -180,24 +186,19 @@ async def player(request: web.Request) -> web.Response:
     store = request.app[STORE]
     stamp = guild.latest
 
-    async def read() -> tuple[Player | None, dict[str, KindStats], dict[str, PlayerRating],
-                              list[WebGame]]:
-        # Side by side: each read waits on the database, not on this process.
-        return await asyncio.gather(store.player(user_id),
-                                    store.player_records(guild.id, user_id),
-                                    store.player_ratings_here(guild.id, user_id),
-                                    store.recent_results(guild.id, RECENT, user_id=user_id))
-
     async def make() -> web.Response:
-        known, stats, ratings, recent = await request.app[CACHE].get(
-            ("player", guild.id, user_id), stamp, read)
-        if known is None or not (stats or recent):
+        found = await request.app[CACHE].get(
+            ("player", guild.id, user_id), stamp,
+            lambda: store.player_page(guild.id, user_id, RECENT))
+        if not (found.records or found.recent):
             raise web.HTTPNotFound()  # nobody who played here (nor anyone of another server)
-        kinds = sorted(stats, key=lambda kind: title_of(kind).lower())
+        titles = {kind: title_of(kind) for kind in
+                  {*found.records, *(game.kind for game in found.recent)}}
+        kinds = sorted(found.records, key=lambda kind: titles[kind].lower())
         return render(request, "player.html", {
-            "guild": guild, "user_id": user_id, "name": known.display_name,
-            "kinds": kinds, "stats": stats, "ratings": ratings, "recent": recent,
-            "title_of": title_of,
+            "guild": guild, "user_id": user_id, "name": found.name,
+            "kinds": kinds, "stats": found.records, "ratings": found.ratings,
+            "recent": found.recent, "titles": titles,
         })
 
     return await request.app[RENDERED].page(request, ("player", guild.id, user_id), stamp,

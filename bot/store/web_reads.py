@@ -28,7 +28,7 @@ from bot.store.ratings import _CONSERVATIVE
 from bot.store.rows import KindStats, LeaderboardRow
 from bot.store.skill import PlayerRating, RatingRow, Skill, user_entity
 
-__all__ = ["RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
+__all__ = ["PlayerPage", "RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
 
 @dataclass(frozen=True)
 class WebSeat:
@@ -71,6 +71,18 @@ class RatingPoint:
     game_id: int
     at: datetime
     rating: int
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """What a person's page shows, read at once (`WebReads.player_page`)."""
+
+    #: Their display name; None for someone the store does not know.
+    name: str | None
+    records: dict[str, KindStats]
+    ratings: dict[str, PlayerRating]
+    #: Their latest ended games here, newest first.
+    recent: list[WebGame]
 
 
 class WebReads(StoreCore):
@@ -261,17 +273,7 @@ class WebReads(StoreCore):
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
         async with self._read() as conn:
-            rows = await conn.fetch_all(
-                "SELECT g.kind AS kind, count(*) AS played, CAST(sum(r.win) AS BIGINT) AS won,"
-                " max(r.score) AS best_score, max(g.finished_at) AS last_played"
-                " FROM game_results r CROSS JOIN games g"  # CROSS JOIN: SQLite keeps r outer
-                " WHERE g.id = r.game_id AND r.user_id = ? AND g.guild_id = ?"
-                " AND g.status = 'finished' GROUP BY g.kind ORDER BY g.kind",
-                (user_id, guild_id))
-        return {str(row["kind"]): KindStats(
-            kind=str(row["kind"]), played=int(row["played"]), won=int(row["won"]),
-            best_score=None if row["best_score"] is None else int(row["best_score"]),
-            last_played=_from_ts(row["last_played"])) for row in rows}
+            return await _records(conn, guild_id, user_id)
 
     # --- a person's page --------------------------------------------------------------------
 
@@ -284,22 +286,45 @@ class WebReads(StoreCore):
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
         async with self._read() as conn:
+            return await _ratings(conn, guild_id, user_id)
+
+    async def player_page(self, guild_id: int, user_id: int, recent: int) -> PlayerPage:
+        """Everything a person's page shows (name, record and rating per game, last
+        `recent` games with their seats), in four queries on one connection: the page read
+        as `player`, `player_records`, `player_ratings_here` and `recent_results` side by
+        side cost five queries, four connections and their tasks, most of a page's time
+        once the database has the rows in memory."""
+        _check_id(guild_id, "guild_id")
+        _check_id(user_id, "user_id")
+        async with self._read() as conn:
+            known = await conn.fetch_one(
+                "SELECT display_name FROM players WHERE user_id = ?", (user_id,))
+            if known is None:
+                return PlayerPage(None, {}, {}, [])
+            records = await _records(conn, guild_id, user_id)
+            ratings = await _ratings(conn, guild_id, user_id)
             rows = await conn.fetch_all(
-                "SELECT r.kind AS kind, r.mu AS mu, r.sigma AS sigma, r.games AS games,"
-                " c.mu_before AS mu_before, c.sigma_before AS sigma_before"
-                " FROM ratings r LEFT JOIN rating_changes c"
-                " ON c.game_id = r.last_game_id AND c.entity = r.entity"
-                # +r.guild_id: not the key's first column, which SQLite would rather take
-                " WHERE r.user_id = ? AND +r.guild_id = ? AND r.entity = ? ORDER BY r.kind",
-                (user_id, guild_id, user_entity(user_id)))
-        found: dict[str, PlayerRating] = {}
-        for row in rows:
-            skill = Skill(float(row["mu"]), float(row["sigma"]))
-            change = 0 if row["mu_before"] is None else skill.shown - Skill(
-                float(row["mu_before"]), float(row["sigma_before"])).shown
-            found[str(row["kind"])] = PlayerRating(str(row["kind"]), skill, int(row["games"]),
-                                                   change)
-        return found
+                "SELECT g.id AS id, g.table_id AS table_id, g.kind AS kind,"
+                " g.status AS status, g.finished_at AS finished_at, s.seat AS seat,"
+                " s.user_id AS user_id, coalesce(s.seat_label, p.display_name) AS name,"
+                " s.score AS score, s.win AS win"
+                " FROM (SELECT r.game_id AS game_id FROM game_results r"
+                " JOIN games m ON m.id = r.game_id WHERE r.user_id = ? AND m.guild_id = ?"
+                " ORDER BY r.game_id DESC LIMIT ?) mine"
+                " JOIN games g ON g.id = mine.game_id"
+                " JOIN game_results s ON s.game_id = g.id"
+                " LEFT JOIN players p ON p.user_id = s.user_id"
+                " ORDER BY g.id DESC, s.seat", (user_id, guild_id, recent))
+        games: list[WebGame] = []
+        seats: list[WebSeat] = []
+        for at, row in enumerate(rows):
+            seats.append(_seat(row))
+            if at + 1 == len(rows) or rows[at + 1]["id"] != row["id"]:
+                games.append(WebGame(int(row["id"]), row["table_id"], str(row["kind"]),
+                                     str(row["status"]), _from_ts(row["finished_at"]),
+                                     tuple(seats)))
+                seats = []
+        return PlayerPage(known["display_name"], records, ratings, games)
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[RatingPoint]:
         """A person's shown rating after each rated game in this server, in game order, per
@@ -343,6 +368,19 @@ class WebReads(StoreCore):
                       if json.loads(row["value"]) == "members"}
         return found
 
+    async def chip_board_state(self, guild_id: int) -> tuple[int, int]:
+        """How many members hold a chip account in this server (the chips board's pages),
+        and the id of the latest chip movement of any server: the chips board is good
+        while both hold (a balance moves only with a ledger row; an account opened empty
+        changes the count), in one indexed query, where reading the board is a sort."""
+        _check_id(guild_id, "guild_id")
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT count(*) AS n, (SELECT max(id) FROM chip_ledger) AS latest"
+                " FROM chip_balances WHERE guild_id = ?", (guild_id,))
+        assert row is not None
+        return int(row["n"]), int(row["latest"] or 0)
+
     async def chip_board_size(self, guild_id: int) -> int:
         """How many members hold a chip account in this server (the chips board's pages)."""
         async with self._read() as conn:
@@ -373,6 +411,46 @@ def rank_board(rows: list[LeaderboardRow], order: str) -> list[LeaderboardRow]:
             enumerate(sorted(rows, key=keys[order]), start=1)]
 
 
+async def _records(conn: Any, guild_id: int, user_id: int) -> dict[str, KindStats]:
+    """`WebReads.player_records` on a connection held."""
+    rows: list[Row] = await conn.fetch_all(
+        "SELECT g.kind AS kind, count(*) AS played, CAST(sum(r.win) AS BIGINT) AS won,"
+        " max(r.score) AS best_score, max(g.finished_at) AS last_played"
+        " FROM game_results r CROSS JOIN games g"  # CROSS JOIN: SQLite keeps r outer
+        " WHERE g.id = r.game_id AND r.user_id = ? AND g.guild_id = ?"
+        " AND g.status = 'finished' GROUP BY g.kind ORDER BY g.kind",
+        (user_id, guild_id))
+    return {str(row["kind"]): KindStats(
+        kind=str(row["kind"]), played=int(row["played"]), won=int(row["won"]),
+        best_score=None if row["best_score"] is None else int(row["best_score"]),
+        last_played=_from_ts(row["last_played"])) for row in rows}
+
+
+async def _ratings(conn: Any, guild_id: int, user_id: int) -> dict[str, PlayerRating]:
+    """`WebReads.player_ratings_here` on a connection held."""
+    rows: list[Row] = await conn.fetch_all(
+        "SELECT r.kind AS kind, r.mu AS mu, r.sigma AS sigma, r.games AS games,"
+        " c.mu_before AS mu_before, c.sigma_before AS sigma_before"
+        " FROM ratings r LEFT JOIN rating_changes c"
+        " ON c.game_id = r.last_game_id AND c.entity = r.entity"
+        # +r.guild_id: not the key's first column, which SQLite would rather take
+        " WHERE r.user_id = ? AND +r.guild_id = ? AND r.entity = ? ORDER BY r.kind",
+        (user_id, guild_id, user_entity(user_id)))
+    found: dict[str, PlayerRating] = {}
+    for row in rows:
+        skill = Skill(float(row["mu"]), float(row["sigma"]))
+        change = 0 if row["mu_before"] is None else skill.shown - Skill(
+            float(row["mu_before"]), float(row["sigma_before"])).shown
+        found[str(row["kind"])] = PlayerRating(str(row["kind"]), skill, int(row["games"]),
+                                               change)
+    return found
+
+
+def _seat(row: Row) -> WebSeat:
+    return WebSeat(int(row["seat"]), str(row["name"] or f"seat {row['seat']}"),
+                   row["user_id"], row["score"], bool(row["win"]))
+
+
 async def _seats(conn: Any, game_ids: list[int]) -> dict[int, list[WebSeat]]:
     """Every seat of these games, in one query, by game."""
     if not game_ids:
@@ -385,7 +463,5 @@ async def _seats(conn: Any, game_ids: list[int]) -> dict[int, list[WebSeat]]:
         f" WHERE r.game_id IN ({marks}) ORDER BY r.game_id, r.seat", tuple(game_ids))
     found: dict[int, list[WebSeat]] = {}
     for row in rows:
-        found.setdefault(int(row["game_id"]), []).append(WebSeat(
-            int(row["seat"]), str(row["name"] or f"seat {row['seat']}"), row["user_id"],
-            row["score"], bool(row["win"])))
+        found.setdefault(int(row["game_id"]), []).append(_seat(row))
     return found

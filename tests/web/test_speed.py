@@ -19,8 +19,8 @@ from aiohttp.test_utils import make_mocked_request
 
 from bot.core.replays import PlayedGame
 from bot.settings import SettingsError
-from bot.store import Store
-from bot.store.web_reads import rank_board
+from bot.store import ChipChange, Store
+from bot.store.web_reads import PlayerPage, rank_board
 from engine.notation import Replayer
 from tests.support.finished_games import finished
 from tests.support.web_process import web_process
@@ -78,6 +78,29 @@ async def test_a_renamed_player_shows_after_the_next_game(site: Site) -> None:
     assert "Caroline" in html
     board = await (await site.client.get(f"/g/{GUILD}/leaderboard/poke")).text()
     assert "Caroline" in board
+
+
+async def test_a_chip_move_shows_on_the_chips_board_at_once(site: Site) -> None:
+    board = f"/g/{GUILD}/leaderboard/chips"
+    await site.writer.balance(GUILD, ALICE, 100)
+    await site.writer.balance(GUILD, BOB, 50)
+    await site.writer.balance(OTHER, CAROL, 500)
+    for _ in range(2):  # asked twice: the second answer is the kept page
+        assert users_on(await (await site.client.get(board)).text()) == [str(ALICE), str(BOB)]
+    await site.writer.apply_chip_changes(GUILD, [ChipChange(BOB, 70, "grant")])
+    assert users_on(await (await site.client.get(board)).text()) == [str(BOB), str(ALICE)]
+    await site.writer.balance(GUILD, CAROL, 0)  # an account opened empty: no ledger row
+    assert users_on(await (await site.client.get(board)).text()) == \
+        [str(BOB), str(ALICE), str(CAROL)]
+    await site.writer.claim_daily(GUILD, CAROL, 1000)
+    assert users_on(await (await site.client.get(board)).text())[0] == str(CAROL)
+    # Another server's board, as many accounts and kept under the same latest move, is its own.
+    await site.writer.balance(OTHER, ALICE, 1)
+    await site.writer.balance(OTHER, BOB, 1)
+    there = await (await site.client.get(f"/g/{OTHER}/leaderboard/chips")).text()
+    assert users_on(there) == [str(CAROL), str(ALICE), str(BOB)]
+    here = await (await site.client.get(board)).text()
+    assert users_on(here) == [str(CAROL), str(BOB), str(ALICE)]
 
 
 async def test_a_page_unchanged_is_answered_304_by_its_etag(site: Site) -> None:
@@ -150,6 +173,14 @@ async def test_the_boards_the_web_sorts_are_the_stores(database: Path | str) -> 
                 await store.player_stats(GUILD, user)
             ratings = await reader.player_ratings_here(GUILD, user)
             assert ratings and ratings == await store.player_ratings(GUILD, user)
+            # The player's page in one read says what the reads one by one say.
+            page = await reader.player_page(GUILD, user, 3)
+            assert page.name == f"P{user}" and page.ratings == ratings
+            assert page.records == await store.player_stats(GUILD, user)
+            assert page.recent == await reader.recent_results(GUILD, 3, user_id=user)
+            assert len(page.recent) == 3 and all(len(game.seats) == 2 for game in page.recent)
+        assert await reader.player_page(GUILD, 999, 3) == PlayerPage(None, {}, {}, [])
+        assert (await reader.player_page(OTHER, people[0], 3)).recent == []
         settings, latest = await reader.guild_page_state(GUILD)
         assert latest == await reader.latest_game(GUILD) > 0
         assert settings == await store.guild_settings(GUILD)
