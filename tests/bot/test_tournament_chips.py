@@ -23,7 +23,7 @@ from bot.core.tournaments import TournamentService
 from bot.store import Store
 from engine.game import places_from_scores
 from engine.tournaments import places_by_chips
-from tests.bot.test_tournament_service import Places, settle
+from tests.support.tournament_world import Places, settle
 
 pytestmark = pytest.mark.usefixtures("game_renderers")
 

@@ -13,7 +13,7 @@ from bot.core.tournament_state import Live
 from bot.core.tournaments import TournamentService
 from bot.store import Store, TournamentRow
 from engine.tournaments import Format, Tournament, TournamentConfig
-from tests.bot.test_tournament_service import Places, settle
+from tests.support.tournament_world import Places, settle
 
 G, CH, ORGANISER = 10, 20, 1
 

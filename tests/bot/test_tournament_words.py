@@ -28,7 +28,7 @@ from bot.present import i18n
 from bot.store import Store, TournamentBoardRow
 from engine.games import GAMES
 from engine.tournaments import Entrant, Format, Tournament, TournamentConfig
-from tests.bot.test_tournament_service import USERS, Places, World, settle, tables_of
+from tests.support.tournament_world import USERS, Places, World, settle, tables_of
 
 pytestmark = pytest.mark.usefixtures("game_renderers")
 
