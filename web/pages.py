@@ -21,7 +21,16 @@ from bot.store.skill import BASE, SCALE
 from bot.store.web_reads import WebGame, rank_board
 from engine.games import GAMES
 from engine.i18n import N_
-from web.app import CACHE, RENDERED, STORE, Guild, browser_locale, open_guild, render
+from web.app import (
+    CACHE,
+    RENDERED,
+    STORE,
+    Guild,
+    browser_locale,
+    once_per_language,
+    open_guild,
+    render,
+)
 
 PAGE_SIZE = 25
 RECENT = 10
@@ -36,7 +45,10 @@ def title_of(kind: str) -> str:
         return t("Chips")
     if kind == "all":
         return t("All games")
-    return render_text(GAMES[kind].title, markdown=False) if kind in GAMES else kind
+    if kind not in GAMES:
+        return kind
+    return once_per_language("title:" + kind,
+                             lambda: render_text(GAMES[kind].title, markdown=False))
 
 
 def is_solitaire(kind: str) -> bool:

@@ -290,19 +290,35 @@ class WebReads(StoreCore):
 
     async def player_page(self, guild_id: int, user_id: int, recent: int) -> PlayerPage:
         """Everything a person's page shows (name, record and rating per game, last
-        `recent` games with their seats), in four queries on one connection: the page read
+        `recent` games with their seats), in two queries on one connection: the page read
         as `player`, `player_records`, `player_ratings_here` and `recent_results` side by
-        side cost five queries, four connections and their tasks, most of a page's time
-        once the database has the rows in memory."""
+        side cost six queries, four connections and their tasks, most of a page's time
+        once the database has the rows in memory. A rating is read for a game the person
+        has a finished game of (the only games rated)."""
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
         async with self._read() as conn:
-            known = await conn.fetch_one(
-                "SELECT display_name FROM players WHERE user_id = ?", (user_id,))
-            if known is None:
-                return PlayerPage(None, {}, {}, [])
-            records = await _records(conn, guild_id, user_id)
-            ratings = await _ratings(conn, guild_id, user_id)
+            kinds = await conn.fetch_all(
+                "SELECT k.kind AS kind, k.played AS played, k.won AS won,"
+                " k.best_score AS best_score, k.last_played AS last_played,"
+                " p.display_name AS name, r.mu AS mu, r.sigma AS sigma, r.games AS games,"
+                " c.mu_before AS mu_before, c.sigma_before AS sigma_before"
+                f" FROM ({_RECORDS}) k JOIN players p ON p.user_id = ?"
+                # by the key (server, game, entity): one row a game kind
+                " LEFT JOIN ratings r ON r.guild_id = ? AND r.kind = k.kind AND r.entity = ?"
+                " LEFT JOIN rating_changes c"
+                " ON c.game_id = r.last_game_id AND c.entity = r.entity ORDER BY k.kind",
+                (user_id, guild_id, user_id, guild_id, user_entity(user_id)))
+            if kinds:
+                name = kinds[0]["name"]
+            else:  # no finished game here: maybe aborted ones, maybe nobody
+                known = await conn.fetch_one(
+                    "SELECT display_name FROM players WHERE user_id = ?", (user_id,))
+                if known is None:
+                    return PlayerPage(None, {}, {}, [])
+                name = known["display_name"]
+            records = {str(row["kind"]): _record(row) for row in kinds}
+            ratings = {str(row["kind"]): _rating(row) for row in kinds if row["mu"] is not None}
             rows = await conn.fetch_all(
                 "SELECT g.id AS id, g.table_id AS table_id, g.kind AS kind,"
                 " g.status AS status, g.finished_at AS finished_at, s.seat AS seat,"
@@ -324,7 +340,7 @@ class WebReads(StoreCore):
                                      str(row["status"]), _from_ts(row["finished_at"]),
                                      tuple(seats)))
                 seats = []
-        return PlayerPage(known["display_name"], records, ratings, games)
+        return PlayerPage(name, records, ratings, games)
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[RatingPoint]:
         """A person's shown rating after each rated game in this server, in game order, per
@@ -411,19 +427,27 @@ def rank_board(rows: list[LeaderboardRow], order: str) -> list[LeaderboardRow]:
             enumerate(sorted(rows, key=keys[order]), start=1)]
 
 
+#: A person's record per game kind here (`WebReads.player_records`), found from their own
+#: results outwards; its parameters: the user's id, the server's.
+_RECORDS = (
+    "SELECT g.kind AS kind, count(*) AS played, CAST(sum(r.win) AS BIGINT) AS won,"
+    " max(r.score) AS best_score, max(g.finished_at) AS last_played"
+    " FROM game_results r CROSS JOIN games g"  # CROSS JOIN: SQLite keeps r outer
+    " WHERE g.id = r.game_id AND r.user_id = ? AND g.guild_id = ?"
+    " AND g.status = 'finished' GROUP BY g.kind")
+
+
 async def _records(conn: Any, guild_id: int, user_id: int) -> dict[str, KindStats]:
     """`WebReads.player_records` on a connection held."""
-    rows: list[Row] = await conn.fetch_all(
-        "SELECT g.kind AS kind, count(*) AS played, CAST(sum(r.win) AS BIGINT) AS won,"
-        " max(r.score) AS best_score, max(g.finished_at) AS last_played"
-        " FROM game_results r CROSS JOIN games g"  # CROSS JOIN: SQLite keeps r outer
-        " WHERE g.id = r.game_id AND r.user_id = ? AND g.guild_id = ?"
-        " AND g.status = 'finished' GROUP BY g.kind ORDER BY g.kind",
-        (user_id, guild_id))
-    return {str(row["kind"]): KindStats(
+    rows: list[Row] = await conn.fetch_all(_RECORDS + " ORDER BY kind", (user_id, guild_id))
+    return {str(row["kind"]): _record(row) for row in rows}
+
+
+def _record(row: Row) -> KindStats:
+    return KindStats(
         kind=str(row["kind"]), played=int(row["played"]), won=int(row["won"]),
         best_score=None if row["best_score"] is None else int(row["best_score"]),
-        last_played=_from_ts(row["last_played"])) for row in rows}
+        last_played=_from_ts(row["last_played"]))
 
 
 async def _ratings(conn: Any, guild_id: int, user_id: int) -> dict[str, PlayerRating]:
@@ -436,14 +460,16 @@ async def _ratings(conn: Any, guild_id: int, user_id: int) -> dict[str, PlayerRa
         # +r.guild_id: not the key's first column, which SQLite would rather take
         " WHERE r.user_id = ? AND +r.guild_id = ? AND r.entity = ? ORDER BY r.kind",
         (user_id, guild_id, user_entity(user_id)))
-    found: dict[str, PlayerRating] = {}
-    for row in rows:
-        skill = Skill(float(row["mu"]), float(row["sigma"]))
-        change = 0 if row["mu_before"] is None else skill.shown - Skill(
-            float(row["mu_before"]), float(row["sigma_before"])).shown
-        found[str(row["kind"])] = PlayerRating(str(row["kind"]), skill, int(row["games"]),
-                                               change)
-    return found
+    return {str(row["kind"]): _rating(row) for row in rows}
+
+
+def _rating(row: Row) -> PlayerRating:
+    """A `PlayerRating` of a row with a rating's mu, sigma and games and its last change's
+    mu and sigma before (None before any change)."""
+    skill = Skill(float(row["mu"]), float(row["sigma"]))
+    change = 0 if row["mu_before"] is None else skill.shown - Skill(
+        float(row["mu_before"]), float(row["sigma_before"])).shown
+    return PlayerRating(str(row["kind"]), skill, int(row["games"]), change)
 
 
 def _seat(row: Row) -> WebSeat:

@@ -18,6 +18,7 @@ import pytest
 from aiohttp.test_utils import make_mocked_request
 
 from bot.core.replays import PlayedGame
+from bot.present import i18n
 from bot.settings import SettingsError
 from bot.store import ChipChange, Store
 from bot.store.web_reads import PlayerPage, rank_board
@@ -26,6 +27,7 @@ from tests.support.finished_games import finished
 from tests.support.web_process import web_process
 from tests.web import test_pages
 from tests.web.test_pages import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
+from web.app import once_per_language, word
 from web.caches import RenderCache
 from web.replay_runner import Runner
 from web.replayed_games import Entry, Replays, weigh
@@ -101,6 +103,32 @@ async def test_a_chip_move_shows_on_the_chips_board_at_once(site: Site) -> None:
     assert users_on(there) == [str(CAROL), str(ALICE), str(BOB)]
     here = await (await site.client.get(board)).text()
     assert users_on(here) == [str(CAROL), str(BOB), str(ALICE)]
+
+
+def test_fixed_words_are_kept_per_language_until_the_catalogues_load_again() -> None:
+    made: list[str] = []
+
+    def make(text: str) -> Callable[[], str]:
+        def made_now() -> str:
+            made.append(text)
+            return text
+        return made_now
+
+    before = i18n.current()
+    i18n.set_current("sv")
+    try:
+        assert word("Replay") == "Repris"
+        assert once_per_language("probe", make("sv")) == "sv"
+        i18n.set_current("en")
+        assert word("Replay") == "Replay"
+        assert word("Page {n} of {pages}", n=2, pages=3) == "Page 2 of 3"  # fields: each time
+        for _ in range(2):
+            assert once_per_language("probe", make("en")) == "en"
+        assert made == ["sv", "en"]
+        i18n.load()  # catalogues loaded again: nothing kept answers from the old ones
+        assert once_per_language("probe", make("again")) == "again"
+    finally:
+        i18n.set_current(before)
 
 
 async def test_a_page_unchanged_is_answered_304_by_its_etag(site: Site) -> None:
