@@ -13,6 +13,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -62,6 +64,7 @@ class Runner:
 
 
 NICE = 10  # the replay process's niceness above the web process's
+ORPHAN_CHECK_SECONDS = 2.0  # how often a replay process looks whether its web process lives
 
 
 def _replay_process() -> None:
@@ -75,3 +78,16 @@ def _replay_process() -> None:
         os.nice(NICE)
     install_plugins()
     set_word_source(data_dir_words())
+    parent = os.getppid()
+    threading.Thread(target=_exit_when_orphaned, args=(parent, ORPHAN_CHECK_SECONDS),
+                     name="replay-orphan-check", daemon=True).start()
+
+
+def _exit_when_orphaned(parent: int, every: float) -> None:
+    """A web process killed outright (kill -9, the OOM killer) cannot stop its replay
+    process, which would then live on, idle, for ever: the replay process ends itself once
+    its parent is gone (it is then adopted by another process)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    log.warning("the web process %d is gone: its replay process ends", parent)
+    os._exit(0)
