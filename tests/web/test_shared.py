@@ -15,24 +15,20 @@ from typing import Any
 
 import pytest
 
-from tests.web import test_pages
-from tests.web.test_pages import (
+from tests.support.web_site import (
     ALICE,
     CAROL,
     CHANNEL,
     GUILD,
     OTHER,
     Site,
-    _next_event,
     finished_guessing,
+    next_event,
 )
 from web.live import _WATCHES
 from web.replay import Pictures
 from web.replay_runner import Runner
 from web.replayed_games import Entry, Replays
-
-site = test_pages.site
-game_renderers = test_pages.game_renderers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -156,11 +152,11 @@ async def test_a_live_tables_streams_share_one_reader(site: Site) -> None:
     events = f"/g/{GUILD}/table/{table_id}/events"
     watches = site.client.app[_WATCHES]
     async with site.client.get(events) as one, site.client.get(events) as two:
-        first = [await _next_event(one), await _next_event(two)]
+        first = [await next_event(one), await next_event(two)]
         assert list(watches) == [(GUILD, table_id)]  # one reader for both streams
         assert watches[(GUILD, table_id)].streams == 2
         await _move(site, table_id)
-        moved = [await _next_event(one), await _next_event(two)]
+        moved = [await next_event(one), await next_event(two)]
         for (name, before), (moved_name, after) in zip(first, moved, strict=True):
             assert name == moved_name == "board"
             assert int(str(after["step"])) > int(str(before["step"]))

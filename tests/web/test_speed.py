@@ -25,17 +25,12 @@ from bot.store.web_reads import PlayerPage, rank_board
 from engine.notation import Replayer
 from tests.support.finished_games import finished
 from tests.support.web_process import web_process
-from tests.web import test_pages
-from tests.web.test_pages import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
+from tests.support.web_site import ALICE, BOB, CAROL, GUILD, OTHER, Site, finished_guessing, record
 from web.app import once_per_language, word
 from web.caches import RenderCache
 from web.replay_runner import Runner
 from web.replayed_games import Entry, Replays, weigh
 from web.settings import load_web_settings
-
-# The pages' tests' fixtures: a site over a store, the games' renderers installed.
-site = test_pages.site
-game_renderers = test_pages.game_renderers
 
 
 def users_on(html: str) -> list[str]:

@@ -1,0 +1,151 @@
+"""The web page's tests' site (issue 25): a store with servers of each access setting, served
+through aiohttp's test client on both databases, with the games' renderers installed, and
+the helpers that put finished games in it. Fixtures here (`site`, `game_renderers`) are
+imported by the test modules that use them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.core.service import TableService
+from bot.core.table import Table
+from bot.plugins import install_plugins
+from bot.present import render as present_render
+from bot.store import GameRecord, PlayerResult, Store
+from engine.games import GAMES
+from tests.support.guessing import Guessing
+from web.app import Config
+from web.site import make_app
+
+GUILD, OTHER, OFF, MEMBERS = 1001, 1002, 1003, 1004
+CHANNEL = 50
+ALICE, BOB, CAROL = 11, 12, 13
+EVIL = "<script>alert(1)</script>"
+SECRET = "s" * 40
+START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+@dataclass
+class Site:
+    client: TestClient
+    writer: Store
+    service: TableService
+
+
+@pytest.fixture(scope="module", autouse=True)
+def game_renderers() -> Iterator[None]:
+    before = dict(present_render._renderers)
+    install_plugins()
+    yield
+    present_render.use_renderers(before)
+
+
+def config(**changes: object) -> Config:
+    values: dict[str, object] = {
+        "url": None, "can_log_in": True, "client_id": "42", "client_secret": "shh",
+        "discord_api": "http://127.0.0.1:1/api", "discord_authorize": "http://127.0.0.1:1/auth",
+        "secure_cookies": False, "poll_seconds": 0.05, "keepalive_seconds": 1.0}
+    values.update(changes)
+    return Config(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def site(database: Path | str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Site]:
+    monkeypatch.setitem(GAMES, "guessing", Guessing)
+    writer = await Store.open(database)
+    for guild, access in ((GUILD, "public"), (OTHER, "public"), (MEMBERS, "members")):
+        await writer.set_guild_setting(guild, "web", access)
+    await writer.upsert_player(ALICE, "Alice")
+    await writer.upsert_player(BOB, EVIL)
+    await writer.upsert_player(CAROL, "Carol")
+    reader = await Store.open_read_only(database)
+    service = TableService(writer, clock=Clock(), ai_pause=0.0)
+    client = TestClient(TestServer(make_app(reader, config(), secret=SECRET, rate=1000,
+                                            burst=1000)))
+    await client.start_server()
+    try:
+        yield Site(client, writer, service)
+    finally:
+        await client.close()
+        await service.close()
+        await reader.close()
+        await writer.close()
+
+
+async def record(store: Store, guild: int, kind: str, places: list[tuple[int, int]],
+                 minutes: int = 0) -> None:
+    """A finished game: (user, score) in finishing order."""
+    await store.record_game(GameRecord(
+        guild_id=guild, channel_id=CHANNEL, kind=kind, started_at=START,
+        finished_at=START + timedelta(minutes=minutes + 1),
+        players=[PlayerResult(seat, user, score=score, place=seat + 1, win=seat == 0)
+                 for seat, (user, score) in enumerate(places)]))
+
+
+def cards_on(html: str) -> list[str]:
+    return re.findall(r'data-card="([^"]+)"', html)
+
+
+async def play_to_the_end(service: TableService, table: Table) -> Table:
+    """Every seat answers its first choice until the game is over (tests/bot/test_replays.py
+    does the same through the service)."""
+    from bot.core.outcomes import action_for
+
+    while not table.require_game().is_over:
+        game = table.require_game()
+        seat = min(game.to_act)
+        user = table.seats[seat].user_id
+        assert user is not None
+        prompt = game.prompt(seat)
+        assert prompt is not None
+        index = min(seat, len(prompt.choices) - 1)
+        shadow = table.draft()
+        shadow.act(user, seat, action_for(prompt.choices[index], None, None))
+        await service.act(table.table_id, user, seat, table.stamp(seat)[0], index)
+        table = service.tables.get(table.table_id, shadow)
+    return table
+
+
+async def finished_guessing(site: Site, guild: int = GUILD) -> str:
+    service = site.service
+    table_id, _ = await service.open_table(guild, CHANNEL, ALICE, "Alice", "guessing",
+                                           {"target": 1})
+    await service.lobby_action(table_id, BOB, EVIL, "join")
+    await service.lobby_action(table_id, ALICE, "Alice", "start")
+    await play_to_the_end(service, service.tables[table_id])
+    return table_id
+
+
+# --- access -----------------------------------------------------------------------------------
+
+
+async def next_event(stream: object) -> tuple[str, dict[str, object]]:
+    """The next named event of a Server-Sent Events answer (comments skipped)."""
+    import json
+
+    name, data = "", ""
+    content = stream.content  # type: ignore[attr-defined]
+    while True:
+        line = (await content.readline()).decode()
+        if line.startswith("event:"):
+            name = line[6:].strip()
+        elif line.startswith("data:"):
+            data = line[5:].strip()
+        elif line == "\n" and name:
+            return name, json.loads(data)
