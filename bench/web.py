@@ -369,35 +369,40 @@ class Measured:
 
 
 async def measure(base: str, sessions: list[Session], clients: int) -> dict[str, Measured]:
-    """`clients` clients at once, each taking the next session and asking for its
-    addresses one after the other, each as soon as it has the last answer; only 200s are
-    timed, by page kind."""
+    """`clients` clients at once (browsers, each on a connection of its own), each taking
+    the next session and asking for its addresses one after the other, each as soon as it has
+    the last answer; only 200s are timed, by page kind."""
     queue = iter(sessions)
     latencies: dict[str, list[float]] = {}
     failures: dict[str, dict[str, int]] = {}
-    connector = aiohttp.TCPConnector(limit=clients)
     timeout = aiohttp.ClientTimeout(total=60)
 
-    async def client(session: aiohttp.ClientSession) -> None:
-        for visit in queue:
-            for kind, url in visit:
-                began = time.perf_counter()
-                try:
-                    async with session.get(base + url, allow_redirects=False) as response:
-                        await response.read()
-                        status = str(response.status)
-                except (aiohttp.ClientError, TimeoutError) as error:
-                    status = type(error).__name__
-                if status == "200":
-                    latencies.setdefault(kind, []).append((time.perf_counter() - began) * 1000)
-                else:
-                    failed = failures.setdefault(kind, {})
-                    failed[status] = failed.get(status, 0) + 1
+    async def client() -> None:
+        # A browser: one connection of its own, kept alive from page to page, so a visit
+        # stays with one of the web's workers while it steps through a replay (one pool
+        # shared by all the clients spread a visit over the workers, each then opening the
+        # same game: a cost no browser makes the site pay).
+        connector = aiohttp.TCPConnector(limit=1)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            for visit in queue:
+                for kind, url in visit:
+                    began = time.perf_counter()
+                    try:
+                        async with session.get(base + url, allow_redirects=False) as response:
+                            await response.read()
+                            status = str(response.status)
+                    except (aiohttp.ClientError, TimeoutError) as error:
+                        status = type(error).__name__
+                    if status == "200":
+                        latencies.setdefault(kind, []).append(
+                            (time.perf_counter() - began) * 1000)
+                    else:
+                        failed = failures.setdefault(kind, {})
+                        failed[status] = failed.get(status, 0) + 1
 
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        began = time.perf_counter()
-        await asyncio.gather(*(client(session) for _ in range(clients)))
-        seconds = time.perf_counter() - began
+    began = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    seconds = time.perf_counter() - began
     kinds = {kind for visit in sessions for kind, _ in visit}
     return {kind: Measured(latencies.get(kind, []), failures.get(kind, {}), seconds)
             for kind in kinds}
