@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from bot.core.between_deals import CashDesk
-from bot.core.outcomes import action_for
 from bot.core.replays import (
     EVERYONE,
     ReplayUnavailable,
@@ -21,12 +20,13 @@ from bot.core.replays import (
     recent_games,
 )
 from bot.core.service import TableService
-from bot.core.table import DEAL_RECORD, Table
+from bot.core.table import DEAL_RECORD
 from bot.store import Store
 from engine.games import GAMES
 from engine.notation import Replayer, games, parse, write
 from tests.support.guessing import Guessing
 from tests.support.highcard import HighCard
+from tests.support.service_play import play_to_the_end
 
 GUILD, CHANNEL, OTHER_GUILD = 1, 100, 2
 ALICE, BOB, CAROL = 11, 12, 13
@@ -56,25 +56,6 @@ async def service(store: Store, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     made = TableService(store, clock=Clock(), ai_pause=0.0)
     yield made
     await made.close()
-
-
-async def play_to_the_end(service: TableService, table: Table) -> Table:
-    """Every seat answers its first choice until the game (or the deal) is over; returns the
-    table as the last step left it. Each step installs a new table object, and a finished
-    game's table leaves the service, so each step is also applied to a draft of our own."""
-    while not table.require_game().is_over:
-        game = table.require_game()
-        seat = min(game.to_act)
-        user = table.seats[seat].user_id
-        assert user is not None
-        prompt = game.prompt(seat)
-        assert prompt is not None
-        index = min(seat, len(prompt.choices) - 1)
-        shadow = table.draft()
-        shadow.act(user, seat, action_for(prompt.choices[index], None, None))
-        await service.act(table.table_id, user, seat, table.stamp(seat)[0], index)
-        table = service.tables.get(table.table_id, shadow)
-    return table
 
 
 async def test_a_finished_game_replays_from_its_record_and_log(service: TableService,

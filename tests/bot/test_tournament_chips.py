@@ -9,6 +9,7 @@ are checked with `/chips audit`'s own reading (`Store.chip_audit`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,28 @@ async def cup(tmp_path: Path) -> AsyncIterator[Cup]:
     await service.close()
     await tables.close()
     await store.close()
+
+
+@contextlib.asynccontextmanager
+async def restarted(path: Path) -> AsyncIterator[Cup]:
+    """The bot started again over the same database after a crash: its tables and the
+    tournament restored and resumed; closed at the end."""
+    store = await Store.open(path)
+    tables = TableService(store, ai_pause=0.0)
+    await tables.restore()
+    places = Places()
+    cup = Cup(store, tables, TournamentService(store, tables, places, break_seconds=0.0),
+              places)
+    try:
+        await cup.service.restore()
+        await tables.resume()
+        await cup.service.resume()
+        yield cup
+    finally:
+        await settle(cup.service)
+        await cup.service.close()
+        await tables.close()
+        await store.close()
 
 
 async def until_over(cup: Cup, tid: int) -> None:
@@ -210,24 +233,11 @@ async def test_a_replacement_saved_just_before_a_crash_is_handed_over_after_it(
     await tables.close()
     await store.close()
 
-    store = await Store.open(path)
-    tables = TableService(store, ai_pause=0.0)
-    await tables.restore()
-    cup = Cup(store, tables, TournamentService(store, tables, Places(), break_seconds=0.0),
-              Places())
-    try:
-        await cup.service.restore()
-        await tables.resume()
-        await cup.service.resume()
-        table = tables.tables.get(row.table_id)
+    async with restarted(path) as cup:
+        table = cup.tables.tables.get(row.table_id)
         assert table is None or table.seat_of(ANN) is None  # Ann's seat is the AI's now
         await until_over(cup, tid)
-        assert [r.result for r in await store.tournament_tables(tid)] == ["finished"]
-    finally:
-        await settle(cup.service)
-        await cup.service.close()
-        await tables.close()
-        await store.close()
+        assert [r.result for r in await cup.store.tournament_tables(tid)] == ["finished"]
 
 
 async def test_a_chip_table_saved_between_deals_deals_on_after_a_restart(
@@ -255,27 +265,15 @@ async def test_a_chip_table_saved_between_deals_deals_on_after_a_restart(
     await tables.close()
     await store.close()
 
-    store = await Store.open(path)
-    tables = TableService(store, ai_pause=0.0)
-    await tables.restore()
-    cup = Cup(store, tables, TournamentService(store, tables, Places(), break_seconds=0.0),
-              Places())
-    try:
-        await cup.service.restore()
-        await tables.resume()
-        await cup.service.resume()
+    async with restarted(path) as cup:
         await until_over(cup, tid)
-        [row] = await store.tournament_tables(tid)
+        [row] = await cup.store.tournament_tables(tid)
         assert row.result == "finished"
-        nets = [net for _, _, net, _ in await results(store, row.table_id)]
-        deals = [a for a in await store.table_actions(row.table_id) if a.action[0] == DEAL_RECORD]
+        nets = [net for _, _, net, _ in await results(cup.store, row.table_id)]
+        deals = [a for a in await cup.store.table_actions(row.table_id)
+                 if a.action[0] == DEAL_RECORD]
         assert len(deals) == 2 or (len(deals) == 1 and -tournament_chips.DEFAULT_STACK in nets)
-        assert (await store.chip_audit(G)).ok
-    finally:
-        await settle(cup.service)
-        await cup.service.close()
-        await tables.close()
-        await store.close()
+        assert (await cup.store.chip_audit(G)).ok
 
 
 async def test_the_sign_up_says_a_chip_games_deals_and_its_tournament_chips(cup: Cup) -> None:

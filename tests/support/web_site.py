@@ -15,12 +15,12 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core.service import TableService
-from bot.core.table import Table
 from bot.plugins import install_plugins
 from bot.present import render as present_render
 from bot.store import GameRecord, PlayerResult, Store
 from engine.games import GAMES
 from tests.support.guessing import Guessing
+from tests.support.service_play import play_to_the_end
 from web.app import Config
 from web.site import make_app
 
@@ -100,26 +100,6 @@ async def record(store: Store, guild: int, kind: str, places: list[tuple[int, in
 
 def cards_on(html: str) -> list[str]:
     return re.findall(r'data-card="([^"]+)"', html)
-
-
-async def play_to_the_end(service: TableService, table: Table) -> Table:
-    """Every seat answers its first choice until the game is over (tests/bot/test_replays.py
-    does the same through the service)."""
-    from bot.core.outcomes import action_for
-
-    while not table.require_game().is_over:
-        game = table.require_game()
-        seat = min(game.to_act)
-        user = table.seats[seat].user_id
-        assert user is not None
-        prompt = game.prompt(seat)
-        assert prompt is not None
-        index = min(seat, len(prompt.choices) - 1)
-        shadow = table.draft()
-        shadow.act(user, seat, action_for(prompt.choices[index], None, None))
-        await service.act(table.table_id, user, seat, table.stamp(seat)[0], index)
-        table = service.tables.get(table.table_id, shadow)
-    return table
 
 
 async def finished_guessing(site: Site, guild: int = GUILD) -> str:
