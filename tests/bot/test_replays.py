@@ -26,19 +26,10 @@ from engine.games import GAMES
 from engine.notation import Replayer, games, parse, write
 from tests.support.guessing import Guessing
 from tests.support.highcard import HighCard
-from tests.support.service_play import play_to_the_end
+from tests.support.service_play import Clock, play_to_the_end
 
 GUILD, CHANNEL, OTHER_GUILD = 1, 100, 2
 ALICE, BOB, CAROL = 11, 12, 13
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1
-        return self.now
 
 
 @pytest.fixture

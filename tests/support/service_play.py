@@ -8,6 +8,18 @@ from bot.core.service import TableService
 from bot.core.table import Table
 
 
+class Clock:
+    """A clock for the table service that moves one second a reading: every step its own
+    time, whatever the machine's clock does."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
 async def play_to_the_end(service: TableService, table: Table) -> Table:
     """Every seat answers its first choice until the game (or the deal) is over; returns the
     table as the last step left it. Each step installs a new table object, and a finished

@@ -20,7 +20,7 @@ from bot.present import render as present_render
 from bot.store import GameRecord, PlayerResult, Store
 from engine.games import GAMES
 from tests.support.guessing import Guessing
-from tests.support.service_play import play_to_the_end
+from tests.support.service_play import Clock, play_to_the_end
 from web.app import Config
 from web.site import make_app
 
@@ -30,15 +30,6 @@ ALICE, BOB, CAROL = 11, 12, 13
 EVIL = "<script>alert(1)</script>"
 SECRET = "s" * 40
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1
-        return self.now
 
 
 @dataclass
