@@ -74,13 +74,14 @@ def _replay_process() -> None:
     from bot.wordlists import data_dir_words
     from engine.words import set_word_source
 
+    # First: what follows may take long (word lists are built on a first start), and a web
+    # process killed meanwhile must not leave this one behind.
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(), ORPHAN_CHECK_SECONDS),
+                     name="replay-orphan-check", daemon=True).start()
     with contextlib.suppress(OSError):
         os.nice(NICE)
     install_plugins()
     set_word_source(data_dir_words())
-    parent = os.getppid()
-    threading.Thread(target=_exit_when_orphaned, args=(parent, ORPHAN_CHECK_SECONDS),
-                     name="replay-orphan-check", daemon=True).start()
 
 
 def _exit_when_orphaned(parent: int, every: float) -> None:
