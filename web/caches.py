@@ -10,9 +10,9 @@ import asyncio
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from aiohttp import web
 
@@ -20,6 +20,7 @@ from bot.present import i18n
 from web.session import SESSION_COOKIE
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 class PageCache:
@@ -58,6 +59,92 @@ class PageCache:
         return value
 
 
+class KeptInBytes(Generic[V]):
+    """Values made once for all who ask meanwhile (the first asker's `make` runs; the others
+    wait for it) and kept by key within `max_bytes` (each value's `weigh`), the least
+    recently used out first; with `seconds`, a value also ages out that long after it was
+    made. A value that failed is not kept. `keep_last`: the newest value stays even past the
+    bound (a game being stepped through, which must not be read again at every step).
+
+    One mechanism for the web's byte-bounded caches: whole pages (`RenderCache`), step
+    pictures (`web.replay.Pictures`) and games being replayed (`web.replayed_games.Replays`,
+    whose values grow: `resize`)."""
+
+    def __init__(self, max_bytes: int, weigh: Callable[[V], int], *,
+                 seconds: float | None = None, keep_last: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_bytes, self.weigh, self.seconds = max_bytes, weigh, seconds
+        self.keep_last, self.clock = keep_last, clock
+        self._items: OrderedDict[Hashable, tuple[float, asyncio.Future[V]]] = OrderedDict()
+        self._bytes = 0
+
+    async def get(self, key: Hashable, make: Callable[[], Awaitable[V]]) -> V:
+        """The value of `key`: kept, being made, or made now by `make`."""
+        now = self.clock()
+        born, found = self._items.get(key, (now, None))
+        if found is not None and self.seconds is not None and now - born >= self.seconds:
+            self._forget(key)
+            found = None
+        if found is None:
+            made: asyncio.Future[V] = asyncio.ensure_future(make())
+            self._items[key] = (now, made)
+            made.add_done_callback(lambda done: self._weigh(key, made))
+            found = made
+        else:
+            self._items.move_to_end(key)
+        try:
+            return await asyncio.shield(found)
+        except Exception:
+            if self._kept(key) is found:
+                del self._items[key]  # a refusal or a failure is not kept: made again
+            raise
+
+    def resize(self, key: Hashable, value: V, change: int) -> None:
+        """A kept value grew (or shrank) by `change` bytes; a value no longer kept under
+        `key` is counted no more."""
+        found = self._kept(key)
+        if found is not None and _made(found) and found.result() is value:
+            self._bytes += change
+            self._drop_oldest()
+
+    @property
+    def size(self) -> int:
+        """The bytes of the values kept."""
+        return self._bytes
+
+    def _kept(self, key: Hashable) -> asyncio.Future[V] | None:
+        return self._items.get(key, (0.0, None))[1]
+
+    def _weigh(self, key: Hashable, done: asyncio.Future[V]) -> None:
+        if not _made(done) or self._kept(key) is not done:
+            return
+        self._bytes += self.weigh(done.result())
+        self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        while self._bytes > self.max_bytes and len(self._items) > int(self.keep_last):
+            self._forget(next(iter(self._items)))
+
+    def _forget(self, key: Hashable) -> None:
+        _, value = self._items.pop(key)
+        if _made(value):
+            self._bytes -= self.weigh(value.result())
+
+
+def _made(future: asyncio.Future[Any]) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
+
+
+def etag_of(body: bytes) -> str:
+    """A strong ETag of these bytes (a hash: the same bytes, the same tag)."""
+    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+
+
+def not_modified(request: web.Request, etag: str) -> bool:
+    """Whether the browser already holds the bytes of `etag` (then 304, no body)."""
+    return etag in request.headers.get("If-None-Match", "")
+
+
 class RenderCache:
     """Whole pages as sent (their bytes), kept under the server's latest ended game as
     `PageCache` keeps reads, so a page asked again costs no template either; bounded in
@@ -71,10 +158,8 @@ class RenderCache:
 
     def __init__(self, max_bytes: int = 32 * 2**20, seconds: float = 60.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.max_bytes, self.seconds, self.clock = max_bytes, seconds, clock
-        self._items: OrderedDict[tuple[Any, ...], tuple[float, asyncio.Future[Rendered]]] = \
-            OrderedDict()
-        self._bytes = 0
+        self._kept: KeptInBytes[Rendered] = KeptInBytes(
+            max_bytes, lambda page: len(page.body), seconds=seconds, clock=clock)
 
     async def page(self, request: web.Request, key: tuple[Any, ...], stamp: int,
                    make: Callable[[], Awaitable[web.Response]]) -> web.Response:
@@ -82,24 +167,8 @@ class RenderCache:
         the page is younger than `seconds`; 304 when the browser has these very bytes."""
         full = (*key, request.path_qs, i18n.current(), request.cookies.get(SESSION_COOKIE, ""),
                 stamp)
-        now = self.clock()
-        born, found = self._items.get(full, (now, None))
-        if found is not None and now - born >= self.seconds:
-            self._forget(full)
-            found = None
-        if found is None:
-            found = asyncio.ensure_future(self._render(make))
-            self._items[full] = (now, found)
-            found.add_done_callback(lambda done: self._weigh(full, done))
-        else:
-            self._items.move_to_end(full)
-        try:
-            rendered = await asyncio.shield(found)
-        except Exception:
-            if self._items.get(full, (0.0, None))[1] is found:
-                del self._items[full]  # a refusal or a failed read is not kept
-            raise
-        if rendered.etag in request.headers.get("If-None-Match", ""):
+        rendered = await self._kept.get(full, lambda: self._render(make))
+        if not_modified(request, rendered.etag):
             return web.Response(status=304, headers={"ETag": rendered.etag})
         return web.Response(body=rendered.body, status=rendered.status,
                             content_type=rendered.content_type, charset=rendered.charset,
@@ -110,27 +179,13 @@ class RenderCache:
         response = await make()
         body = response.body
         assert isinstance(body, bytes), "a cached page is rendered whole, as bytes"
-        etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-        return Rendered(body, response.status, response.content_type, response.charset, etag)
-
-    def _weigh(self, full: tuple[Any, ...], done: asyncio.Future[Rendered]) -> None:
-        """Count a rendered page's bytes, and drop the oldest pages past the bound."""
-        if done.cancelled() or done.exception() is not None or \
-                self._items.get(full, (0.0, None))[1] is not done:
-            return
-        self._bytes += len(done.result().body)
-        while self._bytes > self.max_bytes and self._items:
-            self._forget(next(iter(self._items)))
-
-    def _forget(self, full: tuple[Any, ...]) -> None:
-        _, page = self._items.pop(full)
-        if page.done() and not page.cancelled() and page.exception() is None:
-            self._bytes -= len(page.result().body)
+        return Rendered(body, response.status, response.content_type, response.charset,
+                        etag_of(body))
 
     @property
     def size(self) -> int:
         """The bytes of the pages kept."""
-        return self._bytes
+        return self._kept.size
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,7 @@ with the bot's card art (`web.cards.picture`).
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -33,6 +30,7 @@ from bot.present.inert import clean
 from engine.notation import Frame, NotationError, write
 from engine.replay import ReplayError
 from web.app import STORE, Guild, open_guild, render
+from web.caches import KeptInBytes, etag_of, not_modified
 from web.cards import card_labels, picture, table_cards
 from web.markup import discord_lines
 from web.replay_runner import Runner
@@ -140,7 +138,7 @@ async def step_picture(request: web.Request) -> web.Response:
     png, etag = await request.app[_PICTURES].get(key, draw)
     shared = "public" if guild.access == "public" else "private"
     headers = {"ETag": etag, "Cache-Control": f"{shared}, {PICTURE_AGE}"}
-    if etag in request.headers.get("If-None-Match", ""):
+    if not_modified(request, etag):
         return web.Response(status=304, headers=headers)
     return web.Response(body=png, content_type="image/png", headers=headers)
 
@@ -151,46 +149,23 @@ class Pictures:
     while it is being drawn is drawn once, for all who asked."""
 
     def __init__(self, max_bytes: int = PICTURES_BYTES) -> None:
-        self.max_bytes = max_bytes
-        self._items: OrderedDict[tuple[Any, ...], asyncio.Future[tuple[bytes, str]]] = \
-            OrderedDict()
-        self._bytes = 0
+        self._kept: KeptInBytes[tuple[bytes, str]] = KeptInBytes(
+            max_bytes, lambda drawn: len(drawn[0]))
 
     async def get(self, key: tuple[Any, ...], draw: Callable[[], Awaitable[bytes]]
                   ) -> tuple[bytes, str]:
         """The picture of `key` and its ETag, drawn by `draw` unless kept."""
-        found = self._items.get(key)
-        if found is None:
-            found = asyncio.ensure_future(self._drawn(draw))
-            self._items[key] = found
-            found.add_done_callback(lambda done: self._weigh(key, done))
-        else:
-            self._items.move_to_end(key)
-        try:
-            return await asyncio.shield(found)
-        except Exception:
-            if self._items.get(key) is found:
-                del self._items[key]  # not kept: drawn again next time
-            raise
+        return await self._kept.get(key, lambda: self._drawn(draw))
 
     @staticmethod
     async def _drawn(draw: Callable[[], Awaitable[bytes]]) -> tuple[bytes, str]:
         png = await draw()
-        return png, '"' + hashlib.blake2b(png, digest_size=12).hexdigest() + '"'
-
-    def _weigh(self, key: tuple[Any, ...], done: asyncio.Future[tuple[bytes, str]]) -> None:
-        if done.cancelled() or done.exception() is not None or self._items.get(key) is not done:
-            return
-        self._bytes += len(done.result()[0])
-        while self._bytes > self.max_bytes and self._items:
-            _, oldest = self._items.popitem(last=False)
-            if oldest.done() and not oldest.cancelled() and oldest.exception() is None:
-                self._bytes -= len(oldest.result()[0])
+        return png, etag_of(png)
 
     @property
     def size(self) -> int:
         """The bytes of the pictures kept."""
-        return self._bytes
+        return self._kept.size
 
 
 async def notation_file(request: web.Request) -> web.Response:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from bot.core.replays import PlayedGame, load_notation
 from bot.store import Store
 from engine.notation import Frame, Notation, Replayer
+from web.caches import KeptInBytes
 from web.replay_runner import Runner
 
 #: Replayed games kept, weighed in bytes (their frames and notation, pickled): the
@@ -132,55 +133,29 @@ class Entry:
 
 class Replays:
     """The games being replayed, by (server, game), the least recently used out first past
-    `max_bytes` in all (each game's `Entry.weight`, which grows as its steps are shown).
-    Opening a game is shared by the requests arriving while it loads."""
+    `max_bytes` in all (each game's `Entry.weight`, which grows as its steps are shown; the
+    game stepped through last stays). Opening a game is shared by the requests arriving
+    while it loads."""
 
     def __init__(self, max_bytes: int = CACHED_BYTES) -> None:
-        self.max_bytes = max_bytes
-        self._entries: OrderedDict[tuple[int, str], asyncio.Future[Entry]] = OrderedDict()
-        self._weight = 0
+        self._kept: KeptInBytes[Entry] = KeptInBytes(
+            max_bytes, lambda entry: entry.weight, keep_last=True)
+
+    @property
+    def max_bytes(self) -> int:
+        return self._kept.max_bytes
 
     @property
     def size(self) -> int:
         """The bytes of the games kept."""
-        return self._weight
+        return self._kept.size
 
     async def get(self, store: Store, guild_id: int, short_id: str) -> Entry:
         key = (guild_id, short_id)
-        found = self._entries.get(key)
-        if found is None:
-            found = asyncio.ensure_future(_load(store, guild_id, short_id))
-            self._entries[key] = found
-            found.add_done_callback(lambda done: self._weigh(key, done))
-        else:
-            self._entries.move_to_end(key)
-        try:
-            return await asyncio.shield(found)
-        except Exception:
-            if self._entries.get(key) is found:
-                del self._entries[key]  # not found, or failed: asked again next time
-            raise
-
-    def _weigh(self, key: tuple[int, str], done: asyncio.Future[Entry]) -> None:
-        if done.cancelled() or done.exception() is not None or self._entries.get(key) is not done:
-            return
-        entry = done.result()
-        self._weight += entry.weight
-
-        def resized(change: int) -> None:
-            if self._entries.get(key) is done:  # a game dropped already is counted no more
-                self._weight += change
-                self._drop_oldest()
-
-        entry.on_resize = resized
-        self._drop_oldest()
-
-    def _drop_oldest(self) -> None:
-        """The least recently used games out, while past the bytes (the last one stays)."""
-        while self._weight > self.max_bytes and len(self._entries) > 1:
-            _, oldest = self._entries.popitem(last=False)
-            if oldest.done() and not oldest.cancelled() and oldest.exception() is None:
-                self._weight -= oldest.result().weight
+        entry = await self._kept.get(key, lambda: _load(store, guild_id, short_id))
+        if entry.on_resize is None:  # counted from its load on: its growth is counted too
+            entry.on_resize = lambda change: self._kept.resize(key, entry, change)
+        return entry
 
 
 async def _load(store: Store, guild_id: int, short_id: str) -> Entry:
