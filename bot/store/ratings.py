@@ -135,13 +135,17 @@ class Ratings(StoreCore):
                 " WHERE r.guild_id = ? AND r.entity = ? ORDER BY r.kind",
                 (guild_id, user_entity(user_id)),
             )
-        found: dict[str, PlayerRating] = {}
-        for row in rows:
-            skill = _skill(row)
-            change = 0 if row["mu_before"] is None else skill.shown - Skill(
-                float(row["mu_before"]), float(row["sigma_before"])).shown
-            found[row["kind"]] = PlayerRating(row["kind"], skill, int(row["games"]), change)
-        return found
+        return {str(row["kind"]): player_rating(row) for row in rows}
+
+
+def player_rating(row: Row) -> PlayerRating:
+    """A `PlayerRating` of a row with a rating's kind, mu, sigma and games and its last
+    change's mu and sigma before (None before any change): the change is what that game did
+    to the shown rating."""
+    skill = _skill(row)
+    change = 0 if row["mu_before"] is None else skill.shown - Skill(
+        float(row["mu_before"]), float(row["sigma_before"])).shown
+    return PlayerRating(str(row["kind"]), skill, int(row["games"]), change)
 
 
 async def _lock_current(conn: Connection, guild_id: int, kind: str,

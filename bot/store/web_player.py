@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.store.base import StoreCore, _check_id, _from_ts
 from bot.store.drivers.base import Row
+from bot.store.ratings import player_rating
 from bot.store.rows import KindStats
 from bot.store.skill import PlayerRating, Skill, user_entity
 
@@ -120,7 +121,8 @@ class PlayerReads(StoreCore):
                     return PlayerPage(None, {}, {}, [])
                 name = known["display_name"]
             records = {str(row["kind"]): _record(row) for row in kinds}
-            ratings = {str(row["kind"]): _rating(row) for row in kinds if row["mu"] is not None}
+            ratings = {str(row["kind"]): player_rating(row) for row in kinds
+                       if row["mu"] is not None}
             rows = await conn.fetch_all(
                 "SELECT g.id AS id, g.table_id AS table_id, g.kind AS kind,"
                 " g.status AS status, g.finished_at AS finished_at, s.seat AS seat,"
@@ -205,16 +207,9 @@ async def _ratings(conn: Any, guild_id: int, user_id: int) -> dict[str, PlayerRa
         # +r.guild_id: not the key's first column, which SQLite would rather take
         " WHERE r.user_id = ? AND +r.guild_id = ? AND r.entity = ? ORDER BY r.kind",
         (user_id, guild_id, user_entity(user_id)))
-    return {str(row["kind"]): _rating(row) for row in rows}
+    return {str(row["kind"]): player_rating(row) for row in rows}
 
 
-def _rating(row: Row) -> PlayerRating:
-    """A `PlayerRating` of a row with a rating's mu, sigma and games and its last change's
-    mu and sigma before (None before any change)."""
-    skill = Skill(float(row["mu"]), float(row["sigma"]))
-    change = 0 if row["mu_before"] is None else skill.shown - Skill(
-        float(row["mu_before"]), float(row["sigma_before"])).shown
-    return PlayerRating(str(row["kind"]), skill, int(row["games"]), change)
 
 def _seat(row: Row) -> WebSeat:
     return WebSeat(int(row["seat"]), str(row["name"] or f"seat {row['seat']}"),
