@@ -9,9 +9,7 @@ are checked with `/chips audit`'s own reading (`Store.chip_audit`)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,54 +22,20 @@ from bot.core.tournaments import TournamentService
 from bot.store import Store
 from engine.game import places_from_scores
 from engine.tournaments import places_by_chips
-from tests.support.tournament_world import Places, settle
+from tests.support.tournament_world import Places, World, opened, settle
 
 pytestmark = pytest.mark.usefixtures("game_renderers")
 
 G, CH, ORGANISER, ANN = 10, 20, 1, 101
 
 
-@dataclass
-class Cup:
-    store: Store
-    tables: TableService
-    service: TournamentService
-    places: Places
+Cup = World  # the store, the tables, the tournaments and Discord's places
 
 
 @pytest.fixture
 async def cup(tmp_path: Path) -> AsyncIterator[Cup]:
-    store = await Store.open(tmp_path / "db.sqlite3")
-    tables = TableService(store, ai_pause=0.0)
-    places = Places()
-    service = TournamentService(store, tables, places, break_seconds=0.0)
-    yield Cup(store, tables, service, places)
-    await settle(service)
-    await service.close()
-    await tables.close()
-    await store.close()
-
-
-@contextlib.asynccontextmanager
-async def restarted(path: Path) -> AsyncIterator[Cup]:
-    """The bot started again over the same database after a crash: its tables and the
-    tournament restored and resumed; closed at the end."""
-    store = await Store.open(path)
-    tables = TableService(store, ai_pause=0.0)
-    await tables.restore()
-    places = Places()
-    cup = Cup(store, tables, TournamentService(store, tables, places, break_seconds=0.0),
-              places)
-    try:
-        await cup.service.restore()
-        await tables.resume()
-        await cup.service.resume()
-        yield cup
-    finally:
-        await settle(cup.service)
-        await cup.service.close()
-        await tables.close()
-        await store.close()
+    async with opened(tmp_path / "db.sqlite3", break_seconds=0.0) as made:
+        yield made
 
 
 async def until_over(cup: Cup, tid: int) -> None:
@@ -233,7 +197,7 @@ async def test_a_replacement_saved_just_before_a_crash_is_handed_over_after_it(
     await tables.close()
     await store.close()
 
-    async with restarted(path) as cup:
+    async with opened(path, break_seconds=0.0, restarted=True) as cup:
         table = cup.tables.tables.get(row.table_id)
         assert table is None or table.seat_of(ANN) is None  # Ann's seat is the AI's now
         await until_over(cup, tid)
@@ -265,7 +229,7 @@ async def test_a_chip_table_saved_between_deals_deals_on_after_a_restart(
     await tables.close()
     await store.close()
 
-    async with restarted(path) as cup:
+    async with opened(path, break_seconds=0.0, restarted=True) as cup:
         await until_over(cup, tid)
         [row] = await cup.store.tournament_tables(tid)
         assert row.result == "finished"

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from bot.core import narration, tournament_chips, tournament_tables
-from bot.core.service import TableService
 from bot.core.table import Table
 from bot.core.table_text import board_text
 from bot.core.tournament_text import board_text as tournament_board
@@ -23,12 +22,11 @@ from bot.core.tournament_text import (
     standings_post,
     standings_text,
 )
-from bot.core.tournaments import TournamentService
 from bot.present import i18n
-from bot.store import Store, TournamentBoardRow
+from bot.store import TournamentBoardRow
 from engine.games import GAMES
 from engine.tournaments import Entrant, Format, Tournament, TournamentConfig
-from tests.support.tournament_world import USERS, Places, World, settle, tables_of
+from tests.support.tournament_world import USERS, World, opened, settle, tables_of
 
 pytestmark = pytest.mark.usefixtures("game_renderers")
 
@@ -40,15 +38,8 @@ Cup = World  # the store, the tables, the tournaments and Discord's places
 
 @pytest.fixture
 async def cup(tmp_path: Path) -> AsyncIterator[Cup]:
-    store = await Store.open(tmp_path / "db.sqlite3")
-    tables = TableService(store, ai_pause=0.0)
-    places = Places()
-    service = TournamentService(store, tables, places, break_seconds=3600.0)
-    yield Cup(store, tables, service, places)
-    await settle(service)
-    await service.close()
-    await tables.close()
-    await store.close()
+    async with opened(tmp_path / "db.sqlite3", break_seconds=3600.0) as made:
+        yield made
 
 
 @pytest.mark.parametrize(("typed", "kind"), [

@@ -8,6 +8,8 @@ played: see the e2e test)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -128,3 +130,26 @@ def byes_of(world: World, tid: int) -> list[str]:
     assert current is not None
     names = {str(uid): name for name, uid in USERS.items()}
     return [names[bye.player] for bye in current.byes]
+
+
+@contextlib.asynccontextmanager
+async def opened(path: Path, *, break_seconds: float,
+                 restarted: bool = False) -> AsyncIterator[World]:
+    """A tournament service over the store at `path` (its rounds `break_seconds` apart),
+    closed at the end; `restarted`: the bot started again over it after a crash, its tables
+    and tournaments restored and resumed."""
+    store = await Store.open(path)
+    tables = TableService(store, ai_pause=0.0)
+    if restarted:
+        await tables.restore()
+    places = Places()
+    world = World(store, tables,
+                  TournamentService(store, tables, places, break_seconds=break_seconds), places)
+    try:
+        if restarted:
+            await world.service.restore()
+            await tables.resume()
+            await world.service.resume()
+        yield world
+    finally:
+        await down(world)
