@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from bot.core.table import TableError
 from bot.present import i18n
+from bot.present.inert import inert
 from engine.games import GAMES
 from engine.i18n import msg
 
 __all__ = ["find_kind", "game_kind", "matching_games", "spelled"]
 
-SHOWN = 40  # of a name that matches no game, the characters quoted back
+SHOWN = 40  # of a name that matches no game, the characters quoted back (as text, inert)
 
 
 def spelled(name: str) -> str:
@@ -51,9 +52,8 @@ def game_kind(name: str) -> str:
     names no game."""
     kind = find_kind(name)
     if kind is None:
-        shown = name if len(name) <= SHOWN else name[:SHOWN - 1] + "…"
         raise TableError(msg("There is no game called {name}: pick one of the suggestions, "
-                             "or see `/help` for the games.", name=shown))
+                             "or see `/help` for the games.", name=inert(name, limit=SHOWN)))
     return kind
 
 

@@ -46,6 +46,14 @@ def test_a_name_of_no_game_is_refused_saying_what_to_do(typed: str) -> None:
     assert len(said) < 200  # a long name is quoted shortened
 
 
+def test_a_name_of_no_game_is_quoted_back_as_text_not_markup() -> None:
+    with pytest.raises(TableError) as refused:
+        game_kind("**Go** @everyone")
+    said = i18n.render(refused.value.args[0])
+    assert "**Go**" not in said and "@everyone" not in said
+    assert "Go" in said and "everyone" in said
+
+
 def test_the_suggestions_match_what_is_typed_in_the_readers_language() -> None:
     assert ("badugi", "Badugi") in matching_games("bad", players=2)
     assert [kind for kind, _ in matching_games("49")] == ["old_man_49er"]
