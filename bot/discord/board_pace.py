@@ -20,18 +20,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from bot.core.outbox import BOARD_REF, Edit, OutboxMessage, Post, Upsert
+from bot.discord.global_pace import Pressure
 
 BOARD_EDIT_SECONDS = 2.0
 
 
-class Pressure(Protocol):
-    """Whether requests wait for Discord's global budget (`bot.discord.global_pace`)."""
-
-    @property
-    def pressed(self) -> bool: ...
 
 
 def is_board_edit(message: OutboxMessage) -> bool:

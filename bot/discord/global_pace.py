@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from functools import wraps
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -38,6 +38,14 @@ HEADROOM = 0.9
 # Whether the requests of the task at hand keep a person waiting (a prompt, a DM): set by the
 # task that makes them, and inherited by the tasks it starts.
 URGENT: ContextVar[bool] = ContextVar("urgent_request", default=False)
+
+
+class Pressure(Protocol):
+    """Whether requests wait for Discord's global budget: what the boards and the prompts in
+    place ask of it (`GlobalPace`, or `BoardPace` passing on its own)."""
+
+    @property
+    def pressed(self) -> bool: ...
 
 
 class GlobalPace:

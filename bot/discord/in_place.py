@@ -27,12 +27,13 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.core.outbox import Post, Turn
 from bot.discord.delivery import Delivery
+from bot.discord.global_pace import Pressure
 from bot.discord.stale_rows import ref_of, seat_of
 from bot.discord.views import build_view
 from bot.present.render import MAX_CONTENT
@@ -49,11 +50,6 @@ RECENT_SECONDS = 30.0
 PRESSED_RECENT_SECONDS = 120.0
 
 
-class Pressure(Protocol):
-    """Whether requests wait for Discord's global budget (`bot.discord.global_pace`)."""
-
-    @property
-    def pressed(self) -> bool: ...
 
 
 @dataclass(frozen=True)
