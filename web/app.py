@@ -19,7 +19,6 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +27,10 @@ from aiohttp import web
 
 from bot.present import i18n
 from bot.present.i18n import t, t_n
-from bot.present.inert import clean
 from bot.store import Store
 from engine.i18n import N_
 from web.caches import PageCache, RenderCache
-from web.markup import discord_html
+from web.markup import discord_html, game_items, shown_name, when
 from web.session import SESSION_COOKIE, Session, Signer
 
 log = logging.getLogger(__name__)
@@ -287,13 +285,6 @@ def _quote(path: str) -> str:
 # --- the application ------------------------------------------------------------------------
 
 
-def when(moment: datetime) -> str:
-    """A moment as the pages write it, 2026-01-02 03:04 (formatted by hand: strftime took
-    twice as long, ten times a page)."""
-    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
-            f" {moment.hour:02d}:{moment.minute:02d}")
-
-
 def environment() -> jinja2.Environment:
     """The templates: autoescaped, undefined names an error, the bot's catalogues for words."""
     env = jinja2.Environment(
@@ -304,9 +295,9 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         auto_reload=False,  # no look at each template's file on every page
     )
-    env.globals.update(t=word, t_n=t_n)
+    env.globals.update(t=word, t_n=t_n, game_items=game_items)
     env.filters["discord"] = discord_html
-    env.filters["name"] = lambda text: clean(str(text or "")) or "?"
+    env.filters["name"] = shown_name
     env.filters["when"] = when
     env.filters["percent"] = lambda value: f"{value:.0%}"
     return env

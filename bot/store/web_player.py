@@ -8,12 +8,14 @@ ratings), never from all of a server's, and the page is read on one connection a
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from bot.store.base import StoreCore, _check_id, _from_ts
-from bot.store.drivers.base import Row
+from bot.store.drivers.base import Connection, Row
+from bot.store.drivers.read_only import quick_reading
 from bot.store.ratings import player_rating
 from bot.store.rows import KindStats
 from bot.store.skill import PlayerRating, Skill, user_entity
@@ -69,6 +71,12 @@ class PlayerPage:
 class PlayerReads(StoreCore):
     """A person's page's reads (mixed into `WebReads`)."""
 
+    def _read_quick(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection for a short, indexed read, which every page or the most asked-for
+        one makes: on SQLite run on the loop's thread, no hop to a reader's thread and back
+        (`bot.store.drivers.read_only.InlineReads`); else as `_read`."""
+        return quick_reading(self._db)
+
     async def player_records(self, guild_id: int, user_id: int) -> dict[str, KindStats]:
         """`Store.player_stats` (a person's record per game kind here), read from the
         person's own results outwards: the store's query lets SQLite walk every game of the
@@ -100,7 +108,7 @@ class PlayerReads(StoreCore):
         has a finished game of (the only games rated)."""
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
-        async with self._read() as conn:
+        async with self._read_quick() as conn:
             kinds = await conn.fetch_all(
                 "SELECT k.kind AS kind, k.played AS played, k.won AS won,"
                 " k.best_score AS best_score, k.last_played AS last_played,"
@@ -151,7 +159,7 @@ class PlayerReads(StoreCore):
         game kind (the chart on their page)."""
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
-        async with self._read() as conn:
+        async with self._read_quick() as conn:
             rows = await conn.fetch_all(
                 "SELECT g.kind AS kind, g.id AS id, g.finished_at AS finished_at,"
                 " c.mu_after AS mu, c.sigma_after AS sigma"

@@ -124,7 +124,7 @@ class WebReads(PlayerReads):
         (`latest_game`), in one query: what every page reads first, to know whether it may
         be shown and whether what the web keeps of it still holds."""
         _check_id(guild_id, "guild_id")
-        async with self._read() as conn:
+        async with self._read_quick() as conn:
             rows = await conn.fetch_all(
                 "SELECT s.key AS key, s.value AS value,"
                 " (SELECT max(g.id) FROM games g WHERE g.guild_id = ?) AS latest"
