@@ -78,9 +78,9 @@ class InlineReads(Connection):
     """Reads of a SQLite file run on the event loop's own thread, each to its end before
     anything else runs: for the short, indexed reads of the most asked-for pages
     (`quick_reading`). Through aiosqlite a read is a hop to its thread and back (a queue, a
-    wake-up of the loop, a future): three of them, a person's page's reads, cost the web
-    process more CPU than the reads themselves (0.9 of 4.5 ms a page, 1,000 players and
-    20,000 games); a read of a fraction of a millisecond is cheaper done where it is asked.
+    wake-up of the loop, a future): the three of a person's page cost the web process about
+    as much CPU as the reads themselves, a sixth of the page's (1,000 players and 20,000
+    games); a read of a fraction of a millisecond is cheaper done where it is asked.
     A long read (a whole board's totals) keeps its thread, so the loop serves other pages
     meanwhile.
 
