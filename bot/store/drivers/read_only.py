@@ -24,6 +24,11 @@ from bot.store.drivers.sqlite import BUSY_TIMEOUT_MS, SqliteDatabase
 from bot.store.errors import StoreError
 
 READ_POOL = 4  # connections of the web process (each database): pages read side by side
+#: The page cache of `InlineReads`' connection, in KiB (SQLite's default: 2,000): the rows
+#: a person's page reads (a server's games, results, ratings and their indexes) are 12 MB
+#: for 20,000 games, and a page read from SQLite's cache rather than through the operating
+#: system's costs a sixth less (0.48 ms against 0.58, 1,000 players and 20,000 games).
+INLINE_CACHE_KIB = 32 * 1024
 
 
 class SqliteReaders(Database):
@@ -127,7 +132,8 @@ def quick_reading(db: Database) -> AbstractAsyncContextManager[Connection]:
 
 async def sqlite_read_only(path: Path) -> SqliteReaders:
     """The SQLite file opened read-only (``mode=ro``; ``query_only`` besides), `READ_POOL`
-    times, and once more for `InlineReads` (which never waits for a lock: busy_timeout 0)."""
+    times, and once more for `InlineReads` (which never waits for a lock: busy_timeout 0;
+    its cache `INLINE_CACHE_KIB`)."""
     import aiosqlite
 
     if not path.is_file():
@@ -147,6 +153,7 @@ async def sqlite_read_only(path: Path) -> SqliteReaders:
         inline.row_factory = sqlite3.Row
         inline.execute("PRAGMA query_only = ON")
         inline.execute("PRAGMA busy_timeout = 0")
+        inline.execute(f"PRAGMA cache_size = -{INLINE_CACHE_KIB:d}")
     except sqlite3.Error as exc:
         if inline is not None:
             inline.close()
