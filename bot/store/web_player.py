@@ -101,25 +101,19 @@ class PlayerReads(StoreCore):
 
     async def player_page(self, guild_id: int, user_id: int, recent: int) -> PlayerPage:
         """Everything a person's page shows (name, record and rating per game, last
-        `recent` games with their seats), in two queries on one connection: the page read
-        as `player`, `player_records`, `player_ratings_here` and `recent_results` side by
-        side cost six queries, four connections and their tasks, most of a page's time
-        once the database has the rows in memory. A rating is read for a game the person
-        has a finished game of (the only games rated)."""
+        `recent` games with their seats), in one query (`_PAGE`): the page read as
+        `player`, `player_records`, `player_ratings_here` and `recent_results` side by side
+        cost six queries, four connections and their tasks, most of a page's time once the
+        database has the rows in memory; as two queries, the second's round trip was a
+        third of the web process's CPU for the page's reads on PostgreSQL. A rating is
+        read for a game the person has a finished game of (the only games rated)."""
         _check_id(guild_id, "guild_id")
         _check_id(user_id, "user_id")
         async with self._read_quick() as conn:
-            kinds = await conn.fetch_all(
-                "SELECT k.kind AS kind, k.played AS played, k.won AS won,"
-                " k.best_score AS best_score, k.last_played AS last_played,"
-                " p.display_name AS name, r.mu AS mu, r.sigma AS sigma, r.games AS games,"
-                " c.mu_before AS mu_before, c.sigma_before AS sigma_before"
-                f" FROM ({_RECORDS}) k JOIN players p ON p.user_id = ?"
-                # by the key (server, game, entity): one row a game kind
-                " LEFT JOIN ratings r ON r.guild_id = ? AND r.kind = k.kind AND r.entity = ?"
-                " LEFT JOIN rating_changes c"
-                " ON c.game_id = r.last_game_id AND c.entity = r.entity ORDER BY k.kind",
-                (user_id, guild_id, user_id, guild_id, user_entity(user_id)))
+            rows = await conn.fetch_all(_PAGE, (user_id, guild_id, user_id, guild_id,
+                                                user_entity(user_id), user_id, guild_id,
+                                                recent))
+            kinds = [row for row in rows if row["part"] == 0]
             if kinds:
                 name = kinds[0]["name"]
             else:  # no finished game here: maybe aborted ones, maybe nobody
@@ -128,26 +122,15 @@ class PlayerReads(StoreCore):
                 if known is None:
                     return PlayerPage(None, {}, {}, [])
                 name = known["display_name"]
-            records = {str(row["kind"]): _record(row) for row in kinds}
-            ratings = {str(row["kind"]): player_rating(row) for row in kinds
-                       if row["mu"] is not None}
-            rows = await conn.fetch_all(
-                "SELECT g.id AS id, g.table_id AS table_id, g.kind AS kind,"
-                " g.status AS status, g.finished_at AS finished_at, s.seat AS seat,"
-                " s.user_id AS user_id, coalesce(s.seat_label, p.display_name) AS name,"
-                " s.score AS score, s.win AS win"
-                " FROM (SELECT r.game_id AS game_id FROM game_results r"
-                " JOIN games m ON m.id = r.game_id WHERE r.user_id = ? AND m.guild_id = ?"
-                " ORDER BY r.game_id DESC LIMIT ?) mine"
-                " JOIN games g ON g.id = mine.game_id"
-                " JOIN game_results s ON s.game_id = g.id"
-                " LEFT JOIN players p ON p.user_id = s.user_id"
-                " ORDER BY g.id DESC, s.seat", (user_id, guild_id, recent))
+        records = {str(row["kind"]): _record(row) for row in kinds}
+        ratings = {str(row["kind"]): player_rating(row) for row in kinds
+                   if row["mu"] is not None}
+        played = rows[len(kinds):]  # the seats of the last games, after the records
         games: list[WebGame] = []
         seats: list[WebSeat] = []
-        for at, row in enumerate(rows):
+        for at, row in enumerate(played):
             seats.append(_seat(row))
-            if at + 1 == len(rows) or rows[at + 1]["id"] != row["id"]:
+            if at + 1 == len(played) or played[at + 1]["id"] != row["id"]:
                 games.append(WebGame(int(row["id"]), row["table_id"], str(row["kind"]),
                                      str(row["status"]), _from_ts(row["finished_at"]),
                                      tuple(seats)))
@@ -190,6 +173,35 @@ _RECORDS = (
     " FROM game_results r CROSS JOIN games g"  # CROSS JOIN: SQLite keeps r outer
     " WHERE g.id = r.game_id AND r.user_id = ? AND g.guild_id = ?"
     " AND g.status = 'finished' GROUP BY g.kind")
+
+
+#: A person's page (`PlayerReads.player_page`) in one query: their record and rating per
+#: game kind (`part` 0, by kind), then each seat of their last games (`part` 1, the newest
+#: game first, by seat), each part's columns NULL in the other's rows. Its parameters: the
+#: user's id, the server's (`_RECORDS`); the user's id, the server's, the user's rating
+#: entity (their name, ratings by the key: server, game, entity, one row a game kind); the
+#: user's id, the server's, how many games.
+_PAGE = (
+    "SELECT 0 AS part, k.kind AS kind, k.played AS played, k.won AS won,"
+    " k.best_score AS best_score, k.last_played AS last_played, p.display_name AS name,"
+    " r.mu AS mu, r.sigma AS sigma, r.games AS games, c.mu_before AS mu_before,"
+    " c.sigma_before AS sigma_before, NULL AS id, NULL AS table_id, NULL AS status,"
+    " NULL AS finished_at, NULL AS seat, NULL AS user_id, NULL AS score, NULL AS win"
+    f" FROM ({_RECORDS}) k JOIN players p ON p.user_id = ?"
+    " LEFT JOIN ratings r ON r.guild_id = ? AND r.kind = k.kind AND r.entity = ?"
+    " LEFT JOIN rating_changes c ON c.game_id = r.last_game_id AND c.entity = r.entity"
+    " UNION ALL"
+    " SELECT 1, g.kind, NULL, NULL, NULL, NULL, coalesce(s.seat_label, p.display_name),"
+    " NULL, NULL, NULL, NULL, NULL, g.id, g.table_id, g.status, g.finished_at, s.seat,"
+    " s.user_id, s.score, s.win"
+    " FROM (SELECT r.game_id AS game_id FROM game_results r"
+    " JOIN games m ON m.id = r.game_id WHERE r.user_id = ? AND m.guild_id = ?"
+    " ORDER BY r.game_id DESC LIMIT ?) mine"
+    " JOIN games g ON g.id = mine.game_id"
+    " JOIN game_results s ON s.game_id = g.id"
+    " LEFT JOIN players p ON p.user_id = s.user_id"
+    # a compound's order names its columns: the records have no id nor seat, so by kind
+    " ORDER BY part, id DESC, seat, kind")
 
 
 async def _records(conn: Any, guild_id: int, user_id: int) -> dict[str, KindStats]:

@@ -7,14 +7,16 @@ plans and stay read-only."""
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.store import Store, StoreError
+from bot.store import GameRecord, PlayerResult, Store, StoreError
 from bot.store.drivers.read_only import InlineReads, SqliteReaders
-from tests.support.web_site import ALICE, BOB, CAROL, GUILD, OTHER, record
+from bot.store.rows import GameStatus
+from tests.support.web_site import ALICE, BOB, CAROL, CHANNEL, GUILD, OTHER, record
 
 
 async def test_quick_reads_answer_as_the_pool_and_see_a_new_game_at_once(
@@ -47,6 +49,29 @@ async def test_quick_reads_answer_as_the_pool_and_see_a_new_game_at_once(
         await writer.close()
     with pytest.raises(StoreError):
         await reader.player_page(GUILD, ALICE, 10)
+
+
+async def test_a_page_of_aborted_games_only_has_the_name_and_the_games(
+        database: Path | str) -> None:
+    writer = await Store.open(database)
+    reader = await Store.open_read_only(database)
+    try:
+        await writer.upsert_player(ALICE, "Alice")
+        await writer.upsert_player(BOB, "Bob")
+        at = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+        await writer.record_game(GameRecord(
+            guild_id=GUILD, channel_id=CHANNEL, kind="poke", started_at=at, finished_at=at,
+            status=GameStatus.ABORTED,
+            players=[PlayerResult(0, ALICE, score=None, place=None, win=False),
+                     PlayerResult(1, BOB, score=None, place=None, win=False)]))
+        page = await reader.player_page(GUILD, ALICE, 10)
+        assert page.name == "Alice" and page.records == {} and page.ratings == {}
+        assert [(game.status, [seat.name for seat in game.seats])
+                for game in page.recent] == [("aborted", ["Alice", "Bob"])]
+        assert (await reader.player_page(GUILD, 424242, 10)).name is None  # nobody
+    finally:
+        await reader.close()
+        await writer.close()
 
 
 class Busy:
