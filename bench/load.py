@@ -78,6 +78,7 @@ RESTORE_REFERENCE = 1000  # the restore target is stated for this many snapshots
 
 DECLARE_TEXT = "Declare poker, spelling, or both"
 PROMPT_TIMEOUT = 20.0  # a prompt that takes longer means the table is stuck, not slow
+FIRST_HAND_LIMIT = 60.0  # seconds, besides the players' thinking, for every first hand
 OPEN_CONCURRENCY = 25  # opening 200 lobbies at the same instant is not a real pattern
 WARMUP_TABLES = 6  # asyncio.to_thread's pool on 2 cores: min(32, cores + 4) threads
 # The requests Discord does not count against a bot's global limit (50 a second): answers
@@ -530,8 +531,11 @@ async def open_table(discord: LoopbackDiscord, seat: Seat, phase: Phase, start: 
     """The lobby (slash command), and with `start` the guest's Join and the host's Start."""
     channel = discord.state.channels[seat.channel_id]
     host = discord.user(seat.host.user.name)
+    # The game's clocks as long as they go: the players here think up to 1.5 × --think, and
+    # the last to declare has 10 s by default (RULINGS), which would time out a paced player.
     result = await host.slash(ChannelHandle(discord, channel.id),
-                              "sppoker start target:99 declare_seconds:600", check=False)
+                              "sppoker start target:99 declare_seconds:600 last_seconds:120",
+                              check=False)
     phase.clicks.append(("/sppoker start", discord.state.interactions[result.id]))
     if start:
         await start_table(discord, seat, phase)
@@ -735,22 +739,32 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
         await gather_limited([partial(start_table, discord, s, opening) for s in seats],
                              min(args.concurrency, OPEN_CONCURRENCY))
         # Each start costs about five requests under Discord's global limit (50 a second,
-        # one bot's whatever its processes): a thousand tables need well over a minute.
-        await asyncio.gather(*(tracker.wait_prompt(p, is_declare_prompt, max(60.0, n / 5))
+        # one bot's whatever its processes; less in a scaled run: bench/scale.py's
+        # --global-limit): a thousand tables need well over a minute.
+        limit = getattr(args, "global_limit", 50)
+        await asyncio.gather(*(tracker.wait_prompt(p, is_declare_prompt,
+                                                   max(60.0, n * 8 / limit))
                                for s in seats for p in (s.host, s.guest)))
     await settle(discord)
     rss_tables = rss_total_kb(pids)
 
     phases = [Phase("paced", state.messages), Phase("burst", state.messages)]
-    plans = [(phases[0], args.seconds, args.think), (phases[1], args.burst_seconds, 0.0)]
+    plans = [(phases[0], args.seconds, args.think, args.rounds),
+             (phases[1], args.burst_seconds, 0.0, args.rounds)]
+    first = Phase("first hand", state.messages)
+    if getattr(args, "first_hand", False):
+        # A table's first hand is its people's first clicks: their first DMs are new ones (no
+        # click's token yet to edit them through), once a game. bench/scale.py measures it
+        # apart, and the paced load from each table's second hand on.
+        plans.insert(0, (first, FIRST_HAND_LIMIT + 4 * args.think, args.think, 1))
     rng = random.Random(args.seed)
-    for phase, seconds, think in plans:
-        if seconds <= 0 and args.rounds is None:
+    for phase, seconds, think, rounds in plans:
+        if seconds <= 0 and rounds is None:
             continue
         async with Measure(phase, pids, state.feed, state.requests, state.channels):
             stop_at = time.time() + (seconds if seconds > 0 else 1e9)
             await gather_limited(
-                [partial(play, discord, tracker, s, phase, stop_at, args.rounds, think,
+                [partial(play, discord, tracker, s, phase, stop_at, rounds, think,
                          random.Random(rng.random())) for s in seats],
                 args.concurrency)
         if database is not None:
@@ -762,7 +776,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
             s.hands = 0
     rss_after = rss_total_kb(pids)
 
-    stalled = [stall for phase in phases for stall in phase.stalls]
+    stalled = [stall for phase in (first, *phases) for stall in phase.stalls]
     sample = next(reversed(state.interactions.values()))
     build = time.perf_counter()
     interaction_payload(state, sample)
@@ -776,6 +790,7 @@ async def drive(args: argparse.Namespace, discord: LoopbackDiscord, tracker: Pro
         "kb_per_table_after_load": round((rss_after - rss_base) / n, 1),
         "lobbies": lobbies.summary(),
         "start": opening.summary(),
+        **({"first_hand": first.summary()} if first.interactions else {}),
         "paced": phases[0].summary() if phases[0].interactions else None,
         "burst": phases[1].summary() if phases[1].interactions else None,
         "messages_in_server": len(state.messages),

@@ -51,10 +51,15 @@ in its outbox; what it still sent once the load stopped, until that queue was em
 reported beside (`global_requests_per_move_with_queued_at_most`: an upper bound, since the
 tables' clocks add steps of their own meanwhile).
 
+Each table's first hand is measured apart (`first_hand`, before the paced load): its people's
+first prompts are new DMs, there being no click of theirs yet whose token could edit them in
+place; that happens once a game, and the paced load is what a game costs from then on.
+
 Run: .venv/bin/python bench/scale.py [--quick] [--tables 1000] [--seconds 45]
-     [--burst-seconds 20] [--think 20] [--json] [--save FILE] [--logs DIR]; `--quick` is
-     100 tables a process whose players think 2 s (the same clicks a second a process) in
-     about 3 minutes, and --configs picks fewer configurations. The default run takes
+     [--burst-seconds 20] [--think 20] [--global-limit 50] [--json] [--save FILE]
+     [--logs DIR]; `--quick` is the target's proportions at a quarter of its rate (100
+     tables a process whose players think 8 s, against a global limit of 13: see `QUICK`)
+     in about 12 minutes, and --configs picks fewer configurations. The default run takes
      about 21 minutes on 2 cores (1,259 s; up to 5 of them waiting for the outbox to drain
      before the takeover): starting 1,000 tables alone is over a minute under
      Discord's global rate limit.
@@ -98,6 +103,7 @@ from bot.discord.shards import shard_of
 from loopback import LoopbackDiscord
 from loopback.models import Interaction
 from loopback.process import BotProcess
+from loopback.ratelimits import Limit, RateLimits
 
 TARGET_TABLES = 1000  # per process
 TARGET_PG_P99_RATIO = 1.5
@@ -112,10 +118,18 @@ TARGET_NEXT_PROMPT_P90_S = 2.0
 TARGET_NEXT_PROMPT_P99_S = 5.0
 TARGET_CPU_RATIO = 1.25
 GLOBAL_LIMIT = 50  # requests a second, one bot token
-# `--quick`: the same rate of clicks a process (about 50 a second) from 100 tables whose
-# players think 2 s, in about 3 minutes instead of 21.
-QUICK = {"tables": 100, "think": 2.0, "seconds": 30.0, "burst_seconds": 5.0,
-         "guild_tables": 25}
+# `--quick`: the target's scenario at a quarter of its rate, in about 12 minutes instead of
+# 21. The target, 1,000 tables a process at 20 s a decision, is 100 moves a second from two
+# processes against Discord's 50 requests a second: more CPU than the 2 cores of the machine
+# this was built on have for the bots, the harness and PostgreSQL together (about 45 ms of
+# bot CPU a move), so there every player would wait on the CPU and the figures would measure
+# the queue for it. The quick run keeps the scenario's proportions: 100 tables a process
+# whose players think 8 s, 25 moves a second from two processes, against a quarter of the
+# budget, 13 requests a second (the loopback enforces it as Discord enforces its 50, and the
+# bot is told it as GLOBAL_RATE_LIMIT, as an owner would be by Discord): two moves for each
+# request of budget, as at the target.
+QUICK = {"tables": 100, "think": 8.0, "seconds": 30.0, "burst_seconds": 5.0,
+         "guild_tables": 25, "global_limit": 13}
 SHARDS = 2
 PROBE_EVERY = 0.5  # seconds between the takeover's clicks
 TAKEOVER_LIMIT = 120.0
@@ -217,14 +231,15 @@ async def run_config(args: argparse.Namespace, workdir: Path, backend: str,
     tag = f"{backend}-{processes}"
     others_busy = await machine_busy_pct(2.0)
     async with LoopbackDiscord(users=users, channels=["lobby"], ack_timeout=10.0,
-                               rate_limits=not args.no_rate_limits) as discord:
+                               rate_limits=False if args.no_rate_limits else RateLimits(
+                                   global_limit=Limit(args.global_limit, 1.0))) as discord:
         shard_of_channel = build_guilds(discord, plan, warm)
         database = await database_for(
             argparse.Namespace(postgres=args.postgres if backend == "postgresql" else None),
             workdir, tag)
         bots = {}
         for shard in range(processes):
-            env = {"LOG_LEVEL": "INFO"}
+            env = {"LOG_LEVEL": "INFO", "GLOBAL_RATE_LIMIT": str(args.global_limit)}
             if processes > 1:
                 env |= {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}
             bots[shard] = BotProcess(discord, database, log_path=workdir / f"{tag}-{shard}.log",
@@ -243,6 +258,7 @@ async def run_config(args: argparse.Namespace, workdir: Path, backend: str,
             figures = await drive(load_args, discord, tracker, pids, (hosts, guests, channels),
                                   warm_channels, database)
             figures["tables"] = len(numbers)
+            figures["global_limit"] = args.global_limit
             figures["machine_busy_before_pct"] = others_busy
             figures["guilds"] = len(plan) + len(warm)
             stats = discord.stats.snapshot()
@@ -312,14 +328,19 @@ async def one_click(discord: LoopbackDiscord, tracker: PromptTracker, seat: Seat
 
 
 async def outbox_drained(database: str, limit: float = DRAIN_LIMIT) -> float:
-    """Wait until every saved message has been sent (the flat-out load leaves thousands
-    queued behind Discord's global limit); the seconds it took. Until then what a player sees
-    is not yet what the table waits for, and a click on it is rightly "out of date"."""
+    """Wait until every message saved so far has been sent (the flat-out load leaves
+    thousands queued behind Discord's global limit); the seconds it took. Until then what a
+    player sees is not yet what the table waits for, and a click on it is rightly "out of
+    date". Not those saved meanwhile: the tables' clocks play on by themselves (a player
+    who stopped clicking times out, the next hand deals itself), and a bot at its budget
+    never has an empty outbox for long."""
     from tests.support.rawdb import fetch_one
 
     started = time.monotonic()
+    (last,) = await fetch_one(database, "SELECT COALESCE(MAX(id), 0) FROM outbox")
     while time.monotonic() - started < limit:
-        (left,) = await fetch_one(database, "SELECT count(*) FROM outbox")
+        (left,) = await fetch_one(database, "SELECT count(*) FROM outbox WHERE id <= ?",
+                                  (last,))
         if not left:
             break
         await asyncio.sleep(1.0)
@@ -460,6 +481,8 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
         "cores": os.cpu_count(),
         "tables_per_process": args.tables,
         "think_s": args.think,
+        "global_limit": next((r["global_limit"] for r in results.values()
+                              if r.get("global_limit")), args.global_limit),
         "p99_ms": worst,
         "p99_ms_by_config": p99,
         "interactions_per_s_saturated": ips,
@@ -470,6 +493,9 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
         "global_requests_per_move_by_kind": paced.get("global_requests_per_move_by_kind"),
         "global_requests_per_move_with_queued_at_most":
             paced.get("global_requests_per_move_with_queued_at_most"),
+        # A table's first hand apart: its people's first prompts are new DMs, once a game.
+        "first_hand_global_requests_per_move":
+            phase(whole, "first_hand").get("global_requests_per_move"),
         "moves_per_s_one_token_carries": round(GLOBAL_LIMIT / per_move, 1) if per_move else None,
         "next_prompt_p90_s": prompt_p90,
         "next_prompt_p99_s": prompt_p99,
@@ -490,8 +516,9 @@ def headline(results: dict[str, dict[str, Any]], args: argparse.Namespace,
                     "next_prompt_p99_s": TARGET_NEXT_PROMPT_P99_S,
                     "cpu_per_move_2_over_1": TARGET_CPU_RATIO},
         "verdicts": {
-            "p99_ms": passed(None if worst is None
-                             else worst < TARGET_P99_MS and args.tables >= TARGET_TABLES),
+            # Judged where the target stands, 1,000 tables a process (not at --quick's 100).
+            "p99_ms": passed(None if worst is None or args.tables < TARGET_TABLES
+                             else worst < TARGET_P99_MS),
             "global_requests_per_move": passed(None if per_move is None
                                                else per_move <= TARGET_GLOBAL_PER_MOVE),
             "next_prompt_p90_s": passed(None if prompt_p90 is None or math.isnan(prompt_p90)
@@ -533,7 +560,8 @@ def report(results: dict[str, dict[str, Any]], head: dict[str, Any]) -> str:
         (f"p99 with {head['tables_per_process']} tables per process (worst of the above)",
          ms(head["p99_ms"] if head["p99_ms"] is not None else math.nan),
          f"< {TARGET_P99_MS:.0f} ms @ {TARGET_TABLES}", verdicts["p99_ms"]),
-        ("global requests a move (paced, the whole bot, rate limits on)",
+        (f"global requests a move (paced, the whole bot, a global limit of "
+         f"{head.get('global_limit', GLOBAL_LIMIT)}/s)",
          f"{head['global_requests_per_move']}", f"≤ {TARGET_GLOBAL_PER_MOVE}",
          verdicts["global_requests_per_move"]),
         (f"    so one token ({GLOBAL_LIMIT} requests/s) carries, moves/s",
@@ -542,6 +570,8 @@ def report(results: dict[str, dict[str, Any]], head: dict[str, Any]) -> str:
           for kind, share in (head.get("global_requests_per_move_by_kind") or {}).items()),
         ("    with what it left queued, sent after the load (at most)",
          f"{head.get('global_requests_per_move_with_queued_at_most')}", "", ""),
+        ("    in each table's first hand (measured apart: its first DMs)",
+         f"{head.get('first_hand_global_requests_per_move')}", "", ""),
         (f"move → next player's prompt, p90 ({head['next_prompt_samples']} waits)",
          f"{head['next_prompt_p90_s']} s", f"≤ {TARGET_NEXT_PROMPT_P90_S} s",
          verdicts["next_prompt_p90_s"]),
@@ -640,6 +670,8 @@ OPTIONS: tuple[tuple[str, type, Any, str], ...] = (
     ("--think", float, 20.0, "paced load: mean seconds a player takes per click"),
     ("--configs", str, ",".join(f"{b}-{p}" for b, p in CONFIGS), "which configurations"),
     ("--seed", int, 1, "the players' random thinking times"),
+    ("--global-limit", int, GLOBAL_LIMIT,
+     "the bot's global requests a second, enforced by the loopback (Discord's is 50)"),
 )
 
 
@@ -647,6 +679,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for flag, kind, default, text in OPTIONS:
         parser.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    parser.add_argument("--no-first-hand", dest="first_hand", action="store_false",
+                        help="measure the paced load from each table's first hand, not its "
+                             "second (the first hand is measured apart by default)")
     parser.add_argument("--no-takeover", dest="takeover", action="store_false",
                         help="skip the kill -9 and takeover")
     parser.add_argument("--no-rate-limits", action="store_true",

@@ -198,13 +198,18 @@ class Edit:
 class Upsert:
     """Edit the message `ref` names in place, or post it if there is none yet (a live board:
     one message per table, not one per move). A later write to the same ref supersedes it.
-    `pings` as for `Post` (an edit notifies nobody: Discord pings only for a new message)."""
+    `pings` as for `Post` (an edit notifies nobody: Discord pings only for a new message).
+    `embeds` and `picture`: a step's news riding on the board, when Discord's global budget
+    is short (`bot.discord.board_pace.ride_on_board`); an edit without them keeps the ones
+    the message has."""
 
     ref: str
     channel: int
     content: str
     view: ViewSpec | None = None
     pings: tuple[int, ...] = ()
+    embeds: tuple[Embed, ...] = ()
+    picture: Picture | None = None
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,10 @@ def message_to_json(message: OutboxMessage) -> Json:
     if isinstance(message, Upsert):
         return {"op": "upsert", "ref": message.ref, "channel": message.channel,
                 "content": message.content, "view": _view(message.view),
-                **({"pings": list(message.pings)} if message.pings else {})}
+                **({"pings": list(message.pings)} if message.pings else {}),
+                **({"embeds": [embed_to_json(embed) for embed in message.embeds]}
+                   if message.embeds else {}),
+                **({"picture": picture_to_json(message.picture)} if message.picture else {})}
     if isinstance(message, Strip):
         return {"op": "strip", "ref": message.ref}
     if isinstance(message, Reply):
@@ -207,7 +210,10 @@ def message_from_json(data: Mapping[str, Any]) -> OutboxMessage:
     if op == "upsert":
         return Upsert(ref=str(data["ref"]), channel=int(data["channel"]),
                       content=str(data.get("content") or ""), view=_spec(data.get("view")),
-                      pings=tuple(int(user) for user in data.get("pings") or ()))
+                      pings=tuple(int(user) for user in data.get("pings") or ()),
+                      embeds=tuple(embed_from_json(e) for e in data.get("embeds") or ()),
+                      picture=picture_from_json(data["picture"]) if data.get("picture")
+                      else None)
     if op == "strip":
         return Strip(str(data["ref"]))
     if op == "reply":

@@ -119,15 +119,18 @@ class Delivery:
 
     async def edit(self, channel_id: int, message_id: int, content: str,
                    view: discord.ui.View | None,
-                   files: list[discord.File] | None = None) -> bool:
-        """Replace a message's text and components (and its pictures, given new ones);
-        False when Discord failed (logged)."""
+                   files: list[discord.File] | None = None,
+                   embeds: list[discord.Embed] | None = None) -> bool:
+        """Replace a message's text and components (and its pictures and boxes, given new
+        ones; the ones it has stay otherwise); False when Discord failed (logged)."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        changes: dict[str, Any] = {"content": content[:MAX_CONTENT], "view": view}
+        if files:
+            changes["attachments"] = files
+        if embeds is not None:
+            changes["embeds"] = embeds
         try:
-            if files:
-                await message.edit(content=content[:MAX_CONTENT], view=view, attachments=files)
-            else:
-                await message.edit(content=content[:MAX_CONTENT], view=view)
+            await message.edit(**changes)
         except discord.HTTPException as error:
             log.warning("could not edit message %s: %s", message_id, error)
             return False

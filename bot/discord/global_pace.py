@@ -32,6 +32,10 @@ from typing import Any, Protocol
 import discord
 
 WINDOW = 1.0  # Discord's global limit is per second
+# How long the budget counts as short after a request last had to wait for it: the boards
+# and prompts that save requests under pressure save enough that nothing waits, and a pace
+# that flipped back at once would spend it all again at the next step.
+PRESSURE_SECONDS = 5.0
 # A tenth of the share is left spare: discord.py retries a request that met a route's 429
 # inside its own request call, past this pace, and requests reach Discord a little bunched.
 HEADROOM = 0.9
@@ -64,6 +68,7 @@ class GlobalPace:
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._others: deque[asyncio.Future[None]] = deque()
         self._serving: asyncio.Task[None] | None = None
+        self._queued_at: float | None = None  # when a request that waited last went
 
     async def wait(self, urgent: bool | None = None) -> None:
         """Until this request may go: at once while there is room and nobody waits, else in
@@ -80,8 +85,10 @@ class GlobalPace:
 
     @property
     def pressed(self) -> bool:
-        """Whether requests are waiting for room: the budget is short now."""
-        return bool(self._urgent or self._others)
+        """Whether the budget is short: requests wait for room now, or one did moments ago
+        (`PRESSURE_SECONDS` since it went)."""
+        return bool(self._urgent or self._others) or (
+            self._queued_at is not None and self.clock() - self._queued_at < PRESSURE_SECONDS)
 
     def _room(self) -> bool:
         return len(self._sent) < self.per_second or self._sent[0] + WINDOW <= self.clock()
@@ -97,6 +104,7 @@ class GlobalPace:
                 if turn.done():  # its request was cancelled while it waited
                     continue
                 self._sent.append(self.clock())
+                self._queued_at = self.clock()
                 turn.set_result(None)
         finally:
             self._serving = None

@@ -176,6 +176,10 @@ class Sender:
                 # there is, its interaction carries it, and it needs no message refs.
                 loaded = any(not isinstance(message, Answered | Reply) for _, message in rows)
                 refs = await self.store.message_refs(table_id) if loaded else {}
+                # While the budget is short, the channel's news rides on its board; the rows
+                # carried are deleted once the board is edited (a crash first: sent twice).
+                carried = {id(board): riders for board, riders in (
+                    self.boards.carry(rows, BOARD_REF in refs) if where == CHANNEL_QUEUE else ())}
                 for index, (row, message) in enumerate(rows):
                     if isinstance(message, Reply):
                         message, loaded = await self.replies.settled(
@@ -189,11 +193,13 @@ class Sender:
                     if not loaded:
                         refs.update(await self.store.message_refs(table_id))
                         loaded = True
-                    if await self.boards.waited(table_id, going):
+                    if await self.boards.waited(table_id, going, id(row) in carried):
                         self._again.add(key)  # read again: the latest edit goes, as one
                         break
                     await self._deliver_row(row, refs, going)
                     self.boards.sent(table_id, going)
+                    for rider, news in carried.pop(id(row), ()):  # on the board now
+                        await self._dropped(rider, news, refs)
                 if key not in self._again:
                     return
         except Exception:
@@ -273,13 +279,20 @@ class Sender:
             return {}
         if isinstance(message, Upsert):
             where = refs.get(message.ref)
-            if where is None:
-                return await self._post(table_id, row_id, Post(
-                    channel=message.channel, content=message.content, view=message.view,
-                    ref=message.ref, pings=message.pings), refs)
-            await self.delivery.edit(where.channel_id, where.message_id, message.content,
-                                     build_view(message.view))
-            return {}
+            if where is not None:
+                files = await self.painter.files(message.picture)
+                embeds = [discord.Embed.from_dict(embed_to_json(e)) for e in message.embeds]
+                box_pictures(embeds, files)
+                if await self.delivery.edit(where.channel_id, where.message_id, message.content,
+                                            build_view(message.view), files, embeds or None):
+                    return {}
+            # No board yet, or Discord refused the edit (someone deleted the board): a new
+            # one (the old one deleted, if it is there), so that what it carries, the news
+            # riding on it, is not lost.
+            return await self._post(table_id, row_id, Post(
+                channel=message.channel, content=message.content, view=message.view,
+                ref=message.ref, previous="delete", pings=message.pings,
+                embeds=message.embeds, picture=message.picture), refs)
         if isinstance(message, Strip):
             where = refs.get(message.ref)
             if where is not None and not await self.in_place.strip(table_id, message.ref, where):

@@ -13,11 +13,13 @@ import discord
 import pytest
 
 from bot.core import narration
-from bot.core.outbox import Post
+from bot.core.outbox import BOARD_REF, Edit, Embed, Post, Upsert, board_view
 from bot.core.outbox_json import message_to_json
-from bot.discord.board_pace import BoardPace
+from bot.discord.board_pace import BoardPace, ride_on_board
+from bot.discord.global_pace import PRESSURE_SECONDS, GlobalPace
 from bot.discord.in_place import PRESSED_RECENT_SECONDS, RECENT_SECONDS, InPlace
 from bot.discord.sender import Sender
+from bot.present.render import MAX_CONTENT
 from engine.games import GAMES
 from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser
 from tests.support.guessing import Guessing
@@ -107,3 +109,92 @@ async def test_a_notable_step_moves_the_board_only_when_the_budget_has_room(
         assert sorted(kinds) == ["delete", "send"]
         assert bot.board is not board
     assert bot.board.content == moving.content
+
+
+@pytest.mark.parametrize("pressed", [False, True])
+async def test_under_pressure_a_steps_news_rides_on_the_board_in_one_edit(
+        bot: Bot, pressed: bool) -> None:
+    pressure = Pressure(pressed=False)
+    pressed_sender(bot, pressure)
+    table = await bot.open_table()
+    await bot.deliver()
+    board = bot.board
+    pressure.pressed = pressed
+    # A reveal: its news (text and a box) and the board moving below it, as `narration.step`
+    # writes them for a notable step.
+    news = Post(channel=table.channel_id, content="Alice shows a flush.",
+                embeds=(Embed("Reveal", "Alice: flush, 12 points", 0x2ECC71),),
+                view=board_view(table.table_id))
+    moving = narration.board(table)
+    await bot.store.enqueue(table.table_id, [message_to_json(news), message_to_json(moving)])
+    bot.woken.append(table.table_id)
+    mark = len(bot.requests)
+    await bot.deliver()
+    kinds = [request.kind for request in bot.since(mark)]
+    assert isinstance(moving, Post)
+    if pressed:  # one request: the board edited where it is, the news on it
+        assert kinds == ["edit"]
+        assert bot.board is board
+        assert bot.board.content == f"Alice shows a flush.\n\n{moving.content}"
+        assert [embed["title"] for embed in bot.board.embeds] == ["Reveal"]
+    else:  # the news posted (it notifies), the new board below it, the old one deleted
+        assert sorted(kinds) == ["delete", "send", "send"]
+        assert bot.board.content == moving.content
+    assert await bot.store.pending_messages(table.table_id) == []  # nothing left behind
+
+
+def test_news_rides_on_the_last_board_write_and_keeps_its_newest_lines() -> None:
+    board = Upsert(ref=BOARD_REF, channel=5, content="B" * 1900)
+    boxed = Post(channel=5, content="first box", embeds=(Embed("One", "1", 1),))
+    text = Post(channel=5, content="\n".join(f"line {n}" for n in range(30)))
+    ping = Post(channel=5, content="<@7>, your turn", pings=(7,))
+    found = ride_on_board([boxed, board, ping, text, board])
+    assert found is not None
+    last, riding, carrying = found
+    assert (last, riding) == (4, [0, 3])  # the ping goes as a message: it must notify
+    assert carrying.embeds == boxed.embeds  # the last news with boxes brings them
+    assert len(carrying.content) <= MAX_CONTENT
+    assert carrying.content.endswith("\n\n" + board.content)
+    assert "line 29" in carrying.content and "first box" not in carrying.content
+    # A finished game's last words (an `Edit`) carry nothing: its news is posted.
+    assert ride_on_board([text, Edit(BOARD_REF, "final")]) is None
+    assert ride_on_board([text]) is None
+
+
+async def test_the_budget_counts_as_short_a_few_seconds_after_a_request_waited() -> None:
+    clock = Clock()
+
+    async def sleep(seconds: float) -> None:
+        clock.now += seconds
+
+    pace = GlobalPace(2, clock=clock, sleep=sleep)
+    await pace.wait()
+    await pace.wait()
+    assert not pace.pressed  # room for both: nothing waited
+    await pace.wait()  # the third in the same second waits for the window
+    assert pace.pressed
+    clock.now += PRESSURE_SECONDS - 0.1
+    assert pace.pressed
+    clock.now += 0.2
+    assert not pace.pressed
+
+
+async def test_news_riding_on_a_board_someone_deleted_comes_in_a_new_board(bot: Bot) -> None:
+    pressure = Pressure(pressed=False)
+    pressed_sender(bot, pressure)
+    table = await bot.open_table()
+    await bot.deliver()
+    gone = bot.board
+    gone.deleted = True  # a moderator deleted the table's message
+    pressure.pressed = True
+    news = Post(channel=table.channel_id, content="Alice shows a flush.",
+                embeds=(Embed("Reveal", "Alice: flush, 12 points", 0x2ECC71),),
+                view=board_view(table.table_id))
+    await bot.store.enqueue(table.table_id, [message_to_json(news),
+                                             message_to_json(narration.board(table))])
+    bot.woken.append(table.table_id)
+    await bot.deliver()
+    assert bot.board is not gone and not bot.board.deleted
+    assert bot.board.content is not None and bot.board.content.startswith("Alice shows a flush.")
+    assert [embed["title"] for embed in bot.board.embeds] == ["Reveal"]
+    assert await bot.store.pending_messages(table.table_id) == []
