@@ -10,7 +10,6 @@ buttons (bot.discord.components' `refusing`)."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 from typing import Any, cast
@@ -18,6 +17,7 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
+from bot.collector import settle_garbage_collector
 from bot.core.chips import Bank
 from bot.core.service import TableService
 from bot.core.table import TableError
@@ -61,21 +61,6 @@ def _sharding(settings: Settings) -> dict[str, Any]:
     if settings.shard_ids is not None:
         options["shard_ids"] = list(settings.shard_ids)
     return options
-
-
-def settle_garbage_collector() -> None:
-    """Keep the garbage collector from stalling every table at once.
-
-    A full collection walks every object the process holds; with a thousand tables that
-    took 300 ms, every few seconds under play, and each one held up every click behind it
-    (it was most of the p99 in bench/scale.py). What start-up loaded (modules, restored
-    tables) is moved out of the collector's sight, and collections wait for 10,000 new
-    objects rather than 700, and full ones for 5,000 young ones rather than 100: the
-    short-lived garbage of a click still goes in young collections, which stay quick
-    (about 10 ms), and full ones become rare."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
 
 
 class DealersChoiceBot(commands.AutoShardedBot):
