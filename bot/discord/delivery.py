@@ -121,11 +121,12 @@ class Delivery:
                    view: discord.ui.View | None,
                    files: list[discord.File] | None = None,
                    embeds: list[discord.Embed] | None = None) -> bool:
-        """Replace a message's text and components (and its pictures and boxes, given new
-        ones; the ones it has stay otherwise); False when Discord failed (logged)."""
+        """Replace a message's text and components, and its pictures and boxes when given
+        (an empty list takes them off; None keeps the ones it has); False when Discord
+        failed (logged)."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         changes: dict[str, Any] = {"content": content[:MAX_CONTENT], "view": view}
-        if files:
+        if files is not None:
             changes["attachments"] = files
         if embeds is not None:
             changes["embeds"] = embeds

@@ -183,7 +183,7 @@ class InPlaceDelivery:
         begun = refs.get(marker)
         if begun is not None and begun.message_id:  # tried in place before a restart
             if await self.delivery.edit(begun.channel_id, begun.message_id, post.content,
-                                        view, files):
+                                        view, files or None):
                 return {ref: begun, marker: None}
             for file in files:
                 file.reset()

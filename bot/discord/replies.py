@@ -231,7 +231,7 @@ async def deliver_reply(delivery: Delivery, files: list[discord.File], nonce: st
     done: dict[str, MessageRef | None] = {answered_marker(reply.seat, reply.step): None}
     where = refs.get(reply.ref)
     if where is not None and await delivery.edit(where.channel_id, where.message_id,
-                                                 reply.content, view, files):
+                                                 reply.content, view, files or None):
         return done
     for file in files:
         file.reset()

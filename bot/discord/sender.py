@@ -271,11 +271,11 @@ class Sender:
 
     async def _deliver(self, table_id: str, row_id: int, message: OutboxMessage,
                        refs: dict[str, MessageRef]) -> dict[str, MessageRef | None]:
-        if isinstance(message, Edit):
+        if isinstance(message, Edit):  # a board's last words: text alone, no news left on it
             where = refs.get(message.ref)
             if where is not None:
                 await self.delivery.edit(where.channel_id, where.message_id, message.content,
-                                         build_view(message.view))
+                                         build_view(message.view), [], [])
             return {}
         if isinstance(message, Upsert):
             where = refs.get(message.ref)
@@ -284,7 +284,8 @@ class Sender:
                 embeds = [discord.Embed.from_dict(embed_to_json(e)) for e in message.embeds]
                 box_pictures(embeds, files)
                 if await self.delivery.edit(where.channel_id, where.message_id, message.content,
-                                            build_view(message.view), files, embeds or None):
+                                            build_view(message.view), files or None,
+                                            embeds or None):
                     return {}
             # No board yet, or Discord refused the edit (someone deleted the board): a new
             # one (the old one deleted, if it is there), so that what it carries, the news

@@ -198,3 +198,24 @@ async def test_news_riding_on_a_board_someone_deleted_comes_in_a_new_board(bot: 
     assert bot.board.content is not None and bot.board.content.startswith("Alice shows a flush.")
     assert [embed["title"] for embed in bot.board.embeds] == ["Reveal"]
     assert await bot.store.pending_messages(table.table_id) == []
+
+
+async def test_a_boards_last_words_take_off_the_news_that_rode_on_it(bot: Bot) -> None:
+    pressure = Pressure(pressed=True)
+    pressed_sender(bot, pressure)
+    table = await bot.open_table()
+    await bot.deliver()
+    news = Post(channel=table.channel_id, content="Alice shows a flush.",
+                embeds=(Embed("Reveal", "Alice: flush, 12 points", 0x2ECC71),),
+                view=board_view(table.table_id))
+    await bot.store.enqueue(table.table_id, [message_to_json(news),
+                                             message_to_json(narration.board(table))])
+    bot.woken.append(table.table_id)
+    await bot.deliver()
+    board = bot.board
+    assert [embed["title"] for embed in board.embeds] == ["Reveal"]
+    await bot.store.enqueue(table.table_id, [message_to_json(Edit(BOARD_REF, "The game is over."))])
+    bot.woken.append(table.table_id)
+    await bot.deliver()
+    assert board.content == "The game is over."
+    assert board.embeds == [] and board.files == []  # an old hand's reveal is not the end
