@@ -13,15 +13,16 @@ import discord
 import pytest
 
 from bot.core import narration
-from bot.core.outbox import BOARD_REF, Edit, Embed, Post, Upsert, board_view
+from bot.core.outbox import BOARD_REF, Edit, Embed, OutboxMessage, Post, Upsert, board_view
 from bot.core.outbox_json import message_to_json
+from bot.core.table import Table
 from bot.discord.board_pace import BoardPace, ride_on_board
 from bot.discord.global_pace import PRESSURE_SECONDS, GlobalPace
 from bot.discord.in_place import PRESSED_RECENT_SECONDS, RECENT_SECONDS, InPlace
 from bot.discord.sender import Sender
 from bot.present.render import MAX_CONTENT
 from engine.games import GAMES
-from tests.support.fake_discord import FakeClient, FakeInteraction, FakeUser
+from tests.support.fake_discord import FakeClient, FakeInteraction, FakeMessage, FakeUser
 from tests.support.guessing import Guessing
 from tests.support.in_process import Bot, running_bot
 
@@ -84,24 +85,42 @@ def pressed_sender(bot: Bot, pressure: Pressure) -> Sender:
     return bot.sender
 
 
-@pytest.mark.parametrize("pressed", [False, True])
-async def test_a_notable_step_moves_the_board_only_when_the_budget_has_room(
-        bot: Bot, pressed: bool) -> None:
-    pressure = Pressure(pressed=False)
+async def started(bot: Bot, pressure: Pressure) -> tuple[Table, FakeMessage]:
+    """A table started and delivered while the budget had room, with its board."""
+    pressed = pressure.pressed
+    pressure.pressed = False
     pressed_sender(bot, pressure)
     table = await bot.open_table()
     await bot.deliver()
-    board = bot.board
     pressure.pressed = pressed
+    return table, bot.board
+
+
+async def send(bot: Bot, table: Table, *messages: OutboxMessage) -> list[str]:
+    """The messages saved for the table and sent; the kinds of requests that took."""
+    await bot.store.enqueue(table.table_id, [message_to_json(m) for m in messages])
+    bot.woken.append(table.table_id)
+    mark = len(bot.requests)
+    await bot.deliver()
+    return [request.kind for request in bot.since(mark)]
+
+
+def reveal(table: Table) -> Post:
+    """A reveal's news, with its box, as `narration.public_events` writes it."""
+    return Post(channel=table.channel_id, content="Alice shows a flush.",
+                embeds=(Embed("Reveal", "Alice: flush, 12 points", 0x2ECC71),),
+                view=board_view(table.table_id))
+
+
+@pytest.mark.parametrize("pressed", [False, True])
+async def test_a_notable_step_moves_the_board_only_when_the_budget_has_room(
+        bot: Bot, pressed: bool) -> None:
+    table, board = await started(bot, Pressure(pressed))
     # What a notable step (a reveal) writes for the board: posted anew at the bottom, the
     # old one deleted.
     moving = narration.board(table)
     assert isinstance(moving, Post)
-    await bot.store.enqueue(table.table_id, [message_to_json(moving)])
-    bot.woken.append(table.table_id)
-    mark = len(bot.requests)
-    await bot.deliver()
-    kinds = [request.kind for request in bot.since(mark)]
+    kinds = await send(bot, table, moving)
     if pressed:  # one request: the board edited where it is, with the step's text
         assert kinds == ["edit"]
         assert bot.board is board
@@ -114,23 +133,10 @@ async def test_a_notable_step_moves_the_board_only_when_the_budget_has_room(
 @pytest.mark.parametrize("pressed", [False, True])
 async def test_under_pressure_a_steps_news_rides_on_the_board_in_one_edit(
         bot: Bot, pressed: bool) -> None:
-    pressure = Pressure(pressed=False)
-    pressed_sender(bot, pressure)
-    table = await bot.open_table()
-    await bot.deliver()
-    board = bot.board
-    pressure.pressed = pressed
-    # A reveal: its news (text and a box) and the board moving below it, as `narration.step`
-    # writes them for a notable step.
-    news = Post(channel=table.channel_id, content="Alice shows a flush.",
-                embeds=(Embed("Reveal", "Alice: flush, 12 points", 0x2ECC71),),
-                view=board_view(table.table_id))
+    table, board = await started(bot, Pressure(pressed))
+    # A reveal: its news and the board moving below it, as `narration.step` writes them.
     moving = narration.board(table)
-    await bot.store.enqueue(table.table_id, [message_to_json(news), message_to_json(moving)])
-    bot.woken.append(table.table_id)
-    mark = len(bot.requests)
-    await bot.deliver()
-    kinds = [request.kind for request in bot.since(mark)]
+    kinds = await send(bot, table, reveal(table), moving)
     assert isinstance(moving, Post)
     if pressed:  # one request: the board edited where it is, the news on it
         assert kinds == ["edit"]
@@ -180,20 +186,9 @@ async def test_the_budget_counts_as_short_a_few_seconds_after_a_request_waited()
 
 
 async def test_news_riding_on_a_board_someone_deleted_comes_in_a_new_board(bot: Bot) -> None:
-    pressure = Pressure(pressed=False)
-    pressed_sender(bot, pressure)
-    table = await bot.open_table()
-    await bot.deliver()
-    gone = bot.board
+    table, gone = await started(bot, Pressure(pressed=True))
     gone.deleted = True  # a moderator deleted the table's message
-    pressure.pressed = True
-    news = Post(channel=table.channel_id, content="Alice shows a flush.",
-                embeds=(Embed("Reveal", "Alice: flush, 12 points", 0x2ECC71),),
-                view=board_view(table.table_id))
-    await bot.store.enqueue(table.table_id, [message_to_json(news),
-                                             message_to_json(narration.board(table))])
-    bot.woken.append(table.table_id)
-    await bot.deliver()
+    await send(bot, table, reveal(table), narration.board(table))
     assert bot.board is not gone and not bot.board.deleted
     assert bot.board.content is not None and bot.board.content.startswith("Alice shows a flush.")
     assert [embed["title"] for embed in bot.board.embeds] == ["Reveal"]
@@ -201,21 +196,9 @@ async def test_news_riding_on_a_board_someone_deleted_comes_in_a_new_board(bot: 
 
 
 async def test_a_boards_last_words_take_off_the_news_that_rode_on_it(bot: Bot) -> None:
-    pressure = Pressure(pressed=True)
-    pressed_sender(bot, pressure)
-    table = await bot.open_table()
-    await bot.deliver()
-    news = Post(channel=table.channel_id, content="Alice shows a flush.",
-                embeds=(Embed("Reveal", "Alice: flush, 12 points", 0x2ECC71),),
-                view=board_view(table.table_id))
-    await bot.store.enqueue(table.table_id, [message_to_json(news),
-                                             message_to_json(narration.board(table))])
-    bot.woken.append(table.table_id)
-    await bot.deliver()
-    board = bot.board
+    table, board = await started(bot, Pressure(pressed=True))
+    await send(bot, table, reveal(table), narration.board(table))
     assert [embed["title"] for embed in board.embeds] == ["Reveal"]
-    await bot.store.enqueue(table.table_id, [message_to_json(Edit(BOARD_REF, "The game is over."))])
-    bot.woken.append(table.table_id)
-    await bot.deliver()
+    await send(bot, table, Edit(BOARD_REF, "The game is over."))
     assert board.content == "The game is over."
     assert board.embeds == [] and board.files == []  # an old hand's reveal is not the end
