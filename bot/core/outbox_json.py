@@ -87,8 +87,6 @@ def prompt_from_json(data: Mapping[str, Any]) -> Prompt:
     return Prompt(str(data["text"]), tuple(choices))
 
 
-
-
 def view_to_json(view: ViewSpec) -> dict[str, Any]:
     """A view as an outbox row holds it (the format saved rows already have)."""
     if isinstance(view, PromptButtons):

@@ -50,8 +50,6 @@ RECENT_SECONDS = 30.0
 PRESSED_RECENT_SECONDS = 120.0
 
 
-
-
 @dataclass(frozen=True)
 class Answered:
     """The message a seat last answered on, and the interaction that can still edit it."""

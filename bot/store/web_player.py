@@ -230,7 +230,6 @@ async def _ratings(conn: Any, guild_id: int, user_id: int) -> dict[str, PlayerRa
     return {str(row["kind"]): player_rating(row) for row in rows}
 
 
-
 def _seat(row: Row) -> WebSeat:
     return WebSeat(int(row["seat"]), str(row["name"] or f"seat {row['seat']}"),
                    row["user_id"], row["score"], bool(row["win"]))
