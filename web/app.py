@@ -31,6 +31,7 @@ from bot.store import Store
 from engine.i18n import N_
 from web.caches import PageCache, RenderCache
 from web.markup import discord_html, game_items, shown_name, when
+from web.page_states import PageStates
 from web.session import SESSION_COOKIE, Session, Signer
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,7 @@ LIMITER = web.AppKey("limiter", RateLimit)
 
 CACHE = web.AppKey("page_cache", PageCache)
 RENDERED = web.AppKey("render_cache", RenderCache)
+PAGE_STATES = web.AppKey("page_states", PageStates)
 
 
 @web.middleware
@@ -259,7 +261,7 @@ async def open_guild(request: web.Request) -> Guild:
     logged in) or 403 (logged in, not a member). Sets the page's language: the browser's
     when it asks for one we speak, else the server's."""
     guild_id = guild_id_of(request)
-    settings, latest = await request.app[STORE].guild_page_state(guild_id)
+    settings, latest = await request.app[PAGE_STATES].get(guild_id)
     access = settings.get("web", "off")
     server_locale = i18n.normalize(settings.get("locale")) or i18n.DEFAULT_LOCALE
     i18n.set_current(browser_locale(request) or server_locale)

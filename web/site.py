@@ -13,6 +13,7 @@ from web.app import (
     CONFIG,
     JINJA,
     LIMITER,
+    PAGE_STATES,
     RENDERED,
     SIGNER,
     STATIC,
@@ -25,6 +26,7 @@ from web.app import (
     security_headers,
 )
 from web.caches import PageCache, RenderCache
+from web.page_states import PageStates
 from web.session import Signer
 
 __all__ = ["make_app"]
@@ -44,6 +46,8 @@ def make_app(store: Store, config: Config, *, secret: str | None = None,
     app[LIMITER] = RateLimit(rate, burst)
     app[CACHE] = PageCache()
     app[RENDERED] = RenderCache()
+    app[PAGE_STATES] = PageStates(store)
+    app.on_startup.append(_watch_page_changes)
     if secret:
         app[SIGNER] = Signer(secret)
     app.on_response_prepare.append(security_headers)
@@ -53,3 +57,7 @@ def make_app(store: Store, config: Config, *, secret: str | None = None,
     oauth.setup(app)
     app.router.add_static("/static/", STATIC, append_version=False)
     return app
+
+
+async def _watch_page_changes(app: web.Application) -> None:
+    await app[PAGE_STATES].start()

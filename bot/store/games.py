@@ -8,6 +8,7 @@ from typing import Any, get_args
 from bot.store.base import _check_page, _check_record, _from_ts, _json, _ts
 from bot.store.chips import ChipAccounts
 from bot.store.drivers import Connection
+from bot.store.page_changes import announce_change
 from bot.store.ratings import Ratings
 from bot.store.rows import (
     GameRecord,
@@ -80,6 +81,7 @@ class GameRecords(ChipAccounts, Ratings):
         )
         assert row is not None
         game_id = int(row["id"])
+        await announce_change(conn, record.guild_id)  # a new latest game for the web's pages
         # Results point at players; make sure an unseen player has a row (the table manager
         # normally upserts players as they sit down). In user-id order, the one lock order.
         await conn.executemany(

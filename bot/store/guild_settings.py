@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.store.base import StoreCore, _check_id, _check_text, _json
+from bot.store.page_changes import announce_change
 
 
 class GuildSettingRows(StoreCore):
@@ -39,17 +40,21 @@ class GuildSettingRows(StoreCore):
         _check_id(guild_id, "guild_id")
         _check_text(key, "key")
         encoded = _json(value, f"the setting {key!r}")
-        await self._write_one(
-            "INSERT INTO guild_settings (guild_id, key, value, updated_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, key)"
-            " DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            (guild_id, key, encoded, self._now(now)),
-        )
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, key, value, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, key)"
+                " DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                (guild_id, key, encoded, self._now(now)),
+            )
+            await announce_change(conn, guild_id)
 
     async def delete_guild_setting(self, guild_id: int, key: str) -> bool:
         """Back to the default; returns whether there was a setting to remove."""
         _check_id(guild_id, "guild_id")
-        deleted = await self._write_one(
-            "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-        )
+        async with self._write() as conn:
+            deleted = await conn.execute(
+                "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+            )
+            await announce_change(conn, guild_id)
         return deleted > 0

@@ -13,6 +13,7 @@ row: a list of games reads its games, then all their seats at once.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -23,6 +24,7 @@ from bot.store.drivers import Database, is_postgres_url
 from bot.store.drivers.read_only import postgres_read_only, sqlite_read_only
 from bot.store.errors import StoreError
 from bot.store.migrations import discover_migrations
+from bot.store.page_changes import CHANNEL, guild_of
 from bot.store.ratings import _CONSERVATIVE
 from bot.store.rows import LeaderboardRow
 from bot.store.skill import RatingRow, Skill
@@ -133,6 +135,22 @@ class WebReads(PlayerReads):
         latest = rows[0]["latest"] if rows else None
         return ({str(row["key"]): json.loads(row["value"]) for row in rows},
                 int(latest) if latest is not None else 0)
+
+    async def watch_page_changes(self, callback: Callable[[int | None], None]) -> bool:
+        """`callback(guild_id)` at each change of a server's `guild_page_state` that a
+        writer announces (`bot.store.page_changes`; None: some server's, not knowing which),
+        from the moment this returns; False, and nothing called, where nothing is announced
+        (SQLite). Whether every announcement since `page_changes_since` changed arrived."""
+        if self.dialect != "postgresql":
+            return False
+        await self._db.listen(CHANNEL, lambda payload: callback(guild_of(payload)))
+        return True
+
+    @property
+    def page_changes_since(self) -> int | None:
+        """`Database.listening_since`: what is kept because `watch_page_changes` tells of
+        its changes holds while this stays the same and is not None."""
+        return self._db.listening_since
 
     async def rating_page(self, guild_id: int, kind: str, limit: int,
                           offset: int) -> list[RatingRow]:

@@ -141,3 +141,11 @@ class Database(ABC):
         """Wake the processes listening on `channel` with `payload` (PostgreSQL: at most
         8,000 bytes), storing nothing. Only PostgreSQL has other processes to wake."""
         raise StoreError(f"{self.dialect} cannot pass notifications between processes")
+
+    @property
+    def listening_since(self) -> int | None:
+        """Which connection has been listening (`listen`) without a break: a number that
+        changes each time listening starts again after the connection was lost (whatever
+        was notified meanwhile is lost), None while nothing listens. What is kept in memory
+        because notifications tell of its changes holds only while this stays the same."""
+        return None

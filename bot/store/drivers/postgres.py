@@ -212,6 +212,7 @@ class PostgresDatabase(Database):
         self._listener: Any = None  # a connection of its own, outside the pool
         self._listening: dict[str, Callable[[str], None]] = {}
         self._reconnect: asyncio.Task[None] | None = None
+        self._listens = 0  # listening connections opened so far (`listening_since`)
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDatabase:
@@ -269,10 +270,11 @@ class PostgresDatabase(Database):
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         self._listening[channel] = callback
-        if self._listener is None:
-            await self._connect_listener()
-        else:
+        if self._listener is not None:
             await self._add_listener(self._listener, channel, callback)
+        elif self._reconnect is None or self._reconnect.done():
+            await self._connect_listener()
+        # else `_relisten` is under way, and listens on every channel of `_listening`
 
     @staticmethod
     async def _add_listener(conn: Any, channel: str, callback: Callable[[str], None]) -> None:
@@ -286,10 +288,17 @@ class PostgresDatabase(Database):
             await self._add_listener(conn, channel, callback)
         conn.add_termination_listener(self._listener_lost)
         self._listener = conn
+        self._listens += 1
+
+    @property
+    def listening_since(self) -> int | None:
+        listener = self._listener
+        return None if listener is None or listener.is_closed() else self._listens
 
     def _listener_lost(self, _conn: Any) -> None:
         """The server dropped the listening connection (a restart): listen again as soon as it
         can be reached; notifications sent meanwhile are lost (a click then goes unanswered)."""
+        self._listener = None  # notifications are lost until `_relisten` is done
         if self._listening and (self._reconnect is None or self._reconnect.done()):
             log.warning("lost the connection that listens for notifications; reconnecting")
             self._reconnect = asyncio.get_running_loop().create_task(self._relisten())

@@ -60,3 +60,7 @@ class SharedDatabase(Database):
     async def notify(self, channel: str, payload: str) -> None:
         async with self._gate:
             await self._database.notify(channel, payload)
+
+    @property
+    def listening_since(self) -> int | None:
+        return self._database.listening_since
