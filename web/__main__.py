@@ -1,10 +1,11 @@
 """`python -m web` (`./dev web`): the servers' web pages, over the bot's database.
 
 `--workers N` (or WEB_WORKERS; default one a core) runs N processes serving the one port
-(SO_REUSEPORT: the kernel spreads the connections), each with its own read-only store and
-caches: a page is rendered by Python, which uses one core a process, so one process would
-queue every client behind one core. The first process watches the others: when one stops,
-all stop, with its exit code.
+(SO_REUSEPORT: the kernel spreads the connections, and a worker holding more than its share
+closes some: `web.balance`), each with its own read-only store and caches: a page is
+rendered by Python, which uses one core a process, so one process would queue every client
+behind one core. The first process watches the others: when one stops, all stop, with its
+exit code.
 
 A wrong setting, a database that is missing or older than this code, or a server whose
 pages are for members while log-in is not set up stops it at once with one sentence and exit
@@ -33,6 +34,7 @@ from bot.store import Store, StoreError
 from bot.wordlists import data_dir_words
 from engine.words import set_word_source
 from web.app import Config
+from web.balance import Shares, WorkerShare
 from web.settings import WebSettings, load_web_settings
 from web.site import make_app
 
@@ -99,7 +101,10 @@ async def preflight(settings: WebSettings) -> int | None:
     return None
 
 
-async def serve(settings: WebSettings, *, reuse_port: bool = False) -> int:
+async def serve(settings: WebSettings, *, reuse_port: bool = False,
+                share: WorkerShare | None = None) -> int:
+    """Serve the pages until a signal stops it; `reuse_port` and `share` for one of several
+    workers (`run_workers`)."""
     store = await open_checked(settings)
     if isinstance(store, int):
         return store
@@ -112,6 +117,10 @@ async def serve(settings: WebSettings, *, reuse_port: bool = False) -> int:
         app = make_app(store, config_of(settings), secret=settings.secret,
                        rate=settings.rate, burst=settings.burst, replay_processes=True)
         runner = web.AppRunner(app, access_log=None)
+        if share is not None:  # before `setup`, which freezes the application's hooks
+            app.on_response_prepare.append(
+                share.closing_hook(lambda: len(runner.server.connections)
+                                   if runner.server is not None else 0))
         await runner.setup()
         try:
             site = web.TCPSite(runner, settings.host, settings.port, reuse_port=reuse_port)
@@ -139,10 +148,10 @@ async def serve(settings: WebSettings, *, reuse_port: bool = False) -> int:
     return 0
 
 
-def _worker(settings: WebSettings) -> None:
+def _worker(settings: WebSettings, share: WorkerShare) -> None:
     """One of several processes on the port (a child of `run_workers`)."""
     try:
-        code = asyncio.run(serve(settings, reuse_port=True))
+        code = asyncio.run(serve(settings, reuse_port=True, share=share))
     except KeyboardInterrupt:
         code = 0
     raise SystemExit(code)
@@ -156,8 +165,10 @@ def run_workers(settings: WebSettings) -> int:
     if code is not None:
         return code
     context = multiprocessing.get_context("fork")  # the settings and plugins as loaded here
-    workers = [context.Process(target=_worker, args=(settings,), name=f"web-{n}",
-                               daemon=False) for n in range(settings.workers)]
+    shares = Shares(context, settings.workers)  # the connections each holds (web.balance)
+    workers = [context.Process(target=_worker, args=(settings, shares.worker(n)),
+                               name=f"web-{n}", daemon=False)
+               for n in range(settings.workers)]
     stopping_since: float | None = None
 
     def stop(signal_number: int, _frame: object) -> None:
