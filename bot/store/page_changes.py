@@ -4,10 +4,11 @@ ask the database at every page whether they did.
 Every page starts from its server's state: its settings (whether the page is on, for whom, in
 which language) and the id of its latest ended game, under which the web keeps what it read
 and rendered (`WebReads.guild_page_state`). On PostgreSQL that read was a round trip of its own
-for every page, a sixth of a person's page's cost to the web and the server together, for a
-state that changes once a game. So there the web keeps each server's state in memory
-(`web.page_states`), and whatever changes it announces the change on `CHANNEL` inside its own
-transaction, which PostgreSQL sends at commit: with the change, or not at all.
+for every page (one of a person's page's two), for a state that changes once a game: without
+it, bench/web.py's pages answer 6-12% more a second. So there the web keeps each server's
+state in memory (`web.page_states`), and whatever changes it announces the change on
+`CHANNEL` inside its own transaction, which PostgreSQL sends at commit: with the change, or
+not at all.
 
 On SQLite nothing is announced: the web reads the state at each page, on its own thread,
 which costs no round trip.

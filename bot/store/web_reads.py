@@ -140,7 +140,8 @@ class WebReads(PlayerReads):
         """`callback(guild_id)` at each change of a server's `guild_page_state` that a
         writer announces (`bot.store.page_changes`; None: some server's, not knowing which),
         from the moment this returns; False, and nothing called, where nothing is announced
-        (SQLite). Whether every announcement since `page_changes_since` changed arrived."""
+        (SQLite). An announcement may be lost while the listening connection is down: see
+        `page_changes_since`."""
         if self.dialect != "postgresql":
             return False
         await self._db.listen(CHANNEL, lambda payload: callback(guild_of(payload)))
