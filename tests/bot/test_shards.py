@@ -116,7 +116,8 @@ async def test_interactions_passed_on_wake_the_listener_even_after_it_was_droppe
     async with store._write() as conn:  # the server drops the listening connection
         dropped = await conn.fetch_all(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+            " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+            " AND datname = current_database()")
     assert [tuple(row) for row in dropped] == [(True,)]
     database = store._db  # listening again, which a notification sent before would miss
 

@@ -194,7 +194,8 @@ async def test_the_store_announces_games_and_settings_to_the_web(
         async with writer._write() as conn:  # the server drops the listening connection
             dropped = await conn.fetch_all(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+                " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+                " AND datname = current_database()")
         assert [tuple(row) for row in dropped] == [(True,)]
         was = reader.page_changes_since
         await writer.set_guild_setting(GUILD, "web", "members")  # perhaps unheard

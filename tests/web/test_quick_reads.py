@@ -116,5 +116,9 @@ async def test_the_webs_postgresql_sessions_keep_generic_plans_and_cannot_write(
                 "SELECT current_setting('plan_cache_mode') AS plans,"
                 " current_setting('default_transaction_read_only') AS read_only")
         assert (rows[0]["plans"], rows[0]["read_only"]) == ("force_generic_plan", "on")
+        # the connection that listens for page changes (web.page_states) is read-only too
+        assert await reader.watch_page_changes(lambda guild: None)
+        listener = reader._db._listener  # type: ignore[attr-defined]
+        assert await listener.fetchval("SHOW default_transaction_read_only") == "on"
     finally:
         await reader.close()

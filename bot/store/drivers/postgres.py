@@ -204,9 +204,11 @@ class PostgresDatabase(Database):
 
     dialect = "postgresql"
 
-    def __init__(self, pool: Any, url: str, errors: tuple[type[BaseException], ...]) -> None:
+    def __init__(self, pool: Any, url: str, errors: tuple[type[BaseException], ...],
+                 session: dict[str, str] | None = None) -> None:
         self._pool: Any = pool
         self.url = url
+        self._session = session  # the pool's sessions' settings, the listener's too
         self.name = redact_url(url)
         self.errors = errors
         self._listener: Any = None  # a connection of its own, outside the pool
@@ -283,7 +285,7 @@ class PostgresDatabase(Database):
     async def _connect_listener(self) -> None:
         import asyncpg
 
-        conn = await asyncpg.connect(self.url)
+        conn = await asyncpg.connect(self.url, server_settings=self._session)
         for channel, callback in self._listening.items():
             await self._add_listener(conn, channel, callback)
         conn.add_termination_listener(self._listener_lost)

@@ -189,4 +189,4 @@ async def postgres_read_only(url: str) -> PostgresDatabase:
         reason = str(exc) or type(exc).__name__
         raise StoreError(f"Cannot connect to the PostgreSQL database {redact_url(url)} "
                          f"({reason}).") from None
-    return PostgresDatabase(pool, url, errors)
+    return PostgresDatabase(pool, url, errors, session=SESSION_SETTINGS)
