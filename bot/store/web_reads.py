@@ -13,6 +13,7 @@ row: a list of games reads its games, then all their seats at once.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -38,6 +39,9 @@ from bot.store.web_player import (
 )
 
 __all__ = ["PlayerPage", "RatingPoint", "WebGame", "WebReads", "WebSeat", "WebTable"]
+
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class WebTable:
@@ -144,7 +148,13 @@ class WebReads(PlayerReads):
         `page_changes_since`."""
         if self.dialect != "postgresql":
             return False
-        await self._db.listen(CHANNEL, lambda payload: callback(guild_of(payload)))
+        refusals: tuple[type[BaseException], ...] = (*self._db.errors, OSError)
+        try:
+            await self._db.listen(CHANNEL, lambda payload: callback(guild_of(payload)))
+        except refusals as error:  # e.g. the server's connections are all taken
+            log.warning("cannot listen for page changes (%s); each page reads its server's "
+                        "state", error)
+            return False
         return True
 
     @property

@@ -211,3 +211,27 @@ async def test_the_store_announces_games_and_settings_to_the_web(
     finally:
         await reader.close()
         await writer.close()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"])
+async def test_a_web_that_cannot_listen_reads_every_page_state(
+        database: Path | str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The server's connections full when the web starts: it serves, reading as on SQLite."""
+    writer = await Store.open(database)
+    reader = await Store.open_read_only(database)
+    try:
+        async def full(channel: str, callback: Callable[[str], None]) -> None:
+            raise OSError("sorry, too many clients already")
+
+        monkeypatch.setattr(reader._db, "listen", full)
+        states = PageStates(reader)
+        await states.start()
+        assert not states.watching and "cannot listen for page changes" in caplog.text
+        await writer.set_guild_setting(GUILD, "web", "public")
+        assert (await states.get(GUILD))[0] == {"web": "public"}
+        await writer.set_guild_setting(GUILD, "web", "off")
+        assert (await states.get(GUILD))[0] == {"web": "off"}  # at once: read again
+    finally:
+        await reader.close()
+        await writer.close()
