@@ -11,8 +11,9 @@ only when:
 - `seconds` have passed since it was read: a writer that announces nothing (a bot of an older
   version, during an upgrade; an edit by hand) is seen within that time.
 
-A read that an announcement overtakes (a change committed while the read was under way) is
-answered but not kept: it may be of before the change.
+A read is kept from the moment it starts, so an announcement that overtakes it (a change
+committed while it was under way) drops it too: the pages waiting for it are answered, and
+the next page reads again. `tests/web/test_page_states_model.py` holds this against a model.
 """
 
 from __future__ import annotations
@@ -57,7 +58,6 @@ class PageStates:
         self.seconds, self.size, self.clock = seconds, size, clock
         self._kept: OrderedDict[int, _Kept] = OrderedDict()
         self._watching = False
-        self._changes = 0  # announcements received: a read overtaken by one is not kept
 
     async def start(self) -> None:
         """Listen for the store's announcements, where it makes them."""
@@ -68,7 +68,8 @@ class PageStates:
         return self._watching
 
     def _changed(self, guild_id: int | None) -> None:
-        self._changes += 1
+        # The read under way too, if any: kept from before its query, it is dropped with it
+        # (its pages are answered, later ones read again).
         if guild_id is None:
             self._kept.clear()
         else:
@@ -83,26 +84,21 @@ class PageStates:
         kept = self._kept.get(guild_id)
         now = self.clock()
         if kept is None or kept.since != since or now - kept.born >= self.seconds:
-            kept = _Kept(asyncio.ensure_future(self._read(guild_id, since)), since, now)
+            kept = _Kept(asyncio.ensure_future(self._read(guild_id)), since, now)
             self._kept[guild_id] = kept
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         self._kept.move_to_end(guild_id)  # the least recently asked for go first
         return await asyncio.shield(kept.state)
 
-    async def _read(self, guild_id: int, since: int) -> PageState:
-        changes, reading = self._changes, asyncio.current_task()
+    async def _read(self, guild_id: int) -> PageState:
+        reading = asyncio.current_task()
         try:
             state: PageState = await self._store.guild_page_state(guild_id)
         except BaseException:
-            self._forget(guild_id, reading)  # the next page reads again
+            kept = self._kept.get(guild_id)
+            if kept is not None and kept.state is reading:
+                del self._kept[guild_id]  # not kept: the next page reads again
             raise
-        if changes != self._changes or self._store.page_changes_since != since:
-            self._forget(guild_id, reading)  # overtaken: answered, not kept
         return state
-
-    def _forget(self, guild_id: int, reading: object) -> None:
-        kept = self._kept.get(guild_id)
-        if kept is not None and kept.state is reading:
-            del self._kept[guild_id]
 

@@ -121,7 +121,7 @@ async def test_a_read_overtaken_by_an_announcement_is_answered_but_not_kept() ->
     while not source.reads:
         await asyncio.sleep(0)
     source.states[GUILD] = ({}, 2)
-    source.tell(OTHER)  # a change committed while the read was under way
+    source.tell(GUILD)  # a change committed while the read was under way
     source.hold.set()
     assert [(await first)[1], (await second)[1]] == [1, 1]
     assert source.reads == [GUILD]
