@@ -58,6 +58,10 @@ class PageStates:
         self.seconds, self.size, self.clock = seconds, size, clock
         self._kept: OrderedDict[int, _Kept] = OrderedDict()
         self._watching = False
+        #: The server the latest announcement named (None: one that could not be read):
+        #: announcements arrive in the order their changes committed, so whoever sent the
+        #: latest knows every change committed before it has been heard.
+        self.last_heard: int | None = None
 
     async def start(self) -> None:
         """Listen for the store's announcements, where it makes them."""
@@ -68,6 +72,7 @@ class PageStates:
         return self._watching
 
     def _changed(self, guild_id: int | None) -> None:
+        self.last_heard = guild_id
         # The read under way too, if any: kept from before its query, it is dropped with it
         # (its pages are answered, later ones read again).
         if guild_id is None:

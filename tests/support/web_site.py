@@ -5,23 +5,29 @@ imported by the test modules that use them."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
+from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core.service import TableService
 from bot.plugins import install_plugins
 from bot.present import render as present_render
 from bot.store import GameRecord, PlayerResult, Store
+from bot.store.page_changes import CHANNEL as CHANNEL_OF_CHANGES
 from engine.games import GAMES
 from tests.support.guessing import Guessing
+from tests.support.patience import patient
 from tests.support.service_play import Clock, play_to_the_end
-from web.app import Config
+from web.app import PAGE_STATES, Config
 from web.site import make_app
 
 GUILD, OTHER, OFF, MEMBERS = 1001, 1002, 1003, 1004
@@ -30,6 +36,39 @@ ALICE, BOB, CAROL = 11, 12, 13
 EVIL = "<script>alert(1)</script>"
 SECRET = "s" * 40
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+class HeardClient(TestClient):
+    """The test client whose every request waits until the web has heard of every change
+    written before it. On PostgreSQL the web learns of a change (a setting, a game) by an
+    announcement that arrives moments after its commit (`web.page_states`), as a browser a
+    moment later finds it; a test asks at once. On SQLite the web reads at every page, and
+    nothing is waited for."""
+
+    def __init__(self, server: TestServer, writer: Store) -> None:
+        super().__init__(server)
+        self.writer = writer
+        self.markers = itertools.count(MARKER)
+
+    async def _request(self, method: str, path: Any, **kwargs: Any) -> ClientResponse:
+        await self.heard()
+        return await super()._request(method, path, **kwargs)
+
+    async def heard(self) -> None:
+        states = self.server.app[PAGE_STATES]
+        if not states.watching:
+            return
+        marker = next(self.markers)  # no server's id: announced after the test's changes
+        await self.writer.notify(CHANNEL_OF_CHANGES, str(marker))
+        for _ in range(round(patient(500))):
+            if states.last_heard == marker:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("the web never heard of the changes written before this page")
+
+
+#: Past every snowflake the tests use: the servers named by `HeardClient`'s announcements.
+MARKER = 1 << 62
 
 
 @dataclass
@@ -67,8 +106,8 @@ async def site(database: Path | str, monkeypatch: pytest.MonkeyPatch) -> AsyncIt
     await writer.upsert_player(CAROL, "Carol")
     reader = await Store.open_read_only(database)
     service = TableService(writer, clock=Clock(), ai_pause=0.0)
-    client = TestClient(TestServer(make_app(reader, config(), secret=SECRET, rate=1000,
-                                            burst=1000)))
+    client = HeardClient(TestServer(make_app(reader, config(), secret=SECRET, rate=1000,
+                                             burst=1000)), writer)
     await client.start_server()
     try:
         yield Site(client, writer, service)
