@@ -32,6 +32,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -176,3 +177,15 @@ def start_server() -> PostgresServer:
         server.stop()
         raise
     return server
+
+
+async def drop_listening_connections(store: Any) -> int:
+    """Have the server drop the connections listening for notifications on this store's
+    database (a restart, as a client sees it), not another test's on the same server; how
+    many it dropped."""
+    async with store._write() as conn:
+        dropped = await conn.fetch_all(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+            " AND datname = current_database()")
+    return sum(1 for row in dropped if row[0])

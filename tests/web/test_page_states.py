@@ -15,6 +15,7 @@ import pytest
 
 from bot.store import Store
 from tests.support.patience import patient
+from tests.support.postgres import drop_listening_connections
 from tests.support.web_site import ALICE, BOB, GUILD, OTHER, record
 from web.page_states import PageState, PageStates
 
@@ -191,12 +192,7 @@ async def test_the_store_announces_games_and_settings_to_the_web(
         await until(lambda: shows({}), "the setting gone")
         if backend != "postgresql":
             return
-        async with writer._write() as conn:  # the server drops the listening connection
-            dropped = await conn.fetch_all(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
-                " AND datname = current_database()")
-        assert [tuple(row) for row in dropped] == [(True,)]
+        assert await drop_listening_connections(writer) == 1  # as in a server's restart
         was = reader.page_changes_since
         await writer.set_guild_setting(GUILD, "web", "members")  # perhaps unheard
         await until(lambda: shows({"web": "members"}), "the change made while not listening")
