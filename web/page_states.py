@@ -11,19 +11,23 @@ only when:
 - `seconds` have passed since it was read: a writer that announces nothing (a bot of an older
   version, during an upgrade; an edit by hand) is seen within that time.
 
-A read is kept from the moment it starts, so an announcement that overtakes it (a change
-committed while it was under way) drops it too: the pages waiting for it are answered, and
-the next page reads again. `tests/web/test_page_states_model.py` holds this against a model.
+What is kept, how long, how many and a read shared by the pages waiting for it are
+`web.caches.PageCache`'s; each server's state is kept there under a number that an
+announcement naming the server replaces. A read is kept from the moment it starts, so an
+announcement that overtakes it (a change committed while it was under way) leaves it behind
+too: the pages waiting for it are answered, and the next page reads again.
+`tests/web/test_page_states_model.py` holds this against a model.
 """
 
 from __future__ import annotations
 
-import asyncio
+import itertools
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
+
+from web.caches import PageCache
 
 __all__ = ["PageState", "PageStates"]
 
@@ -42,21 +46,17 @@ class StateSource(Protocol):
     def page_changes_since(self) -> int | None: ...
 
 
-@dataclass
-class _Kept:
-    state: asyncio.Future[PageState]
-    since: int  # the store's `page_changes_since` when it was read
-    born: float
-
-
 class PageStates:
     """The servers' page states, kept while announcements tell of their changes."""
 
     def __init__(self, store: StateSource, *, seconds: float = 30.0, size: int = 10_000,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._store = store
-        self.seconds, self.size, self.clock = seconds, size, clock
-        self._kept: OrderedDict[int, _Kept] = OrderedDict()
+        self._kept = PageCache(size=size, seconds=seconds, clock=clock)
+        #: per server, the number its state is kept under: a new one at each announcement
+        #: naming it, so what was kept before (read or being read) is never asked for again
+        self._stamps: OrderedDict[int, int] = OrderedDict()
+        self._numbers = itertools.count(1)
         self._watching = False
         #: The server the latest announcement named (None: one that could not be read):
         #: announcements arrive in the order their changes committed, so whoever sent the
@@ -73,12 +73,10 @@ class PageStates:
 
     def _changed(self, guild_id: int | None) -> None:
         self.last_heard = guild_id
-        # The read under way too, if any: kept from before its query, it is dropped with it
-        # (its pages are answered, later ones read again).
         if guild_id is None:
-            self._kept.clear()
+            self._stamps.clear()
         else:
-            self._kept.pop(guild_id, None)
+            self._stamps.pop(guild_id, None)
 
     async def get(self, guild_id: int) -> PageState:
         """The server's page state, as fresh as the store's announcements make it."""
@@ -86,24 +84,14 @@ class PageStates:
         if since is None:
             state: PageState = await self._store.guild_page_state(guild_id)
             return state
-        kept = self._kept.get(guild_id)
-        now = self.clock()
-        if kept is None or kept.since != since or now - kept.born >= self.seconds:
-            kept = _Kept(asyncio.ensure_future(self._read(guild_id)), since, now)
-            self._kept[guild_id] = kept
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        self._kept.move_to_end(guild_id)  # the least recently asked for go first
-        return await asyncio.shield(kept.state)
+        return await self._kept.get((guild_id, since), self._stamp(guild_id),
+                                    lambda: self._store.guild_page_state(guild_id))
 
-    async def _read(self, guild_id: int) -> PageState:
-        reading = asyncio.current_task()
-        try:
-            state: PageState = await self._store.guild_page_state(guild_id)
-        except BaseException:
-            kept = self._kept.get(guild_id)
-            if kept is not None and kept.state is reading:
-                del self._kept[guild_id]  # not kept: the next page reads again
-            raise
-        return state
-
+    def _stamp(self, guild_id: int) -> int:
+        stamp = self._stamps.get(guild_id)
+        if stamp is None:  # announced, or never asked for, or forgotten past `size`
+            stamp = self._stamps[guild_id] = next(self._numbers)
+            while len(self._stamps) > self._kept.size:
+                self._stamps.popitem(last=False)
+        self._stamps.move_to_end(guild_id)
+        return stamp
