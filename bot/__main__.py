@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
@@ -33,6 +36,7 @@ async def run(settings: Settings) -> int:
     from bot.discord.app import DealersChoiceBot
 
     bot = DealersChoiceBot(settings)
+    stop_on_sigterm(asyncio.current_task())
     async with bot:
         try:
             await bot.start(settings.discord_token or "")
@@ -89,8 +93,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with asyncio.Runner(loop_factory=loop_factory()) as runner:
             return runner.run(run(settings))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # SIGINT, SIGTERM: stopped cleanly
         return 0
+
+
+def stop_on_sigterm(main: asyncio.Task[Any] | None) -> None:
+    """SIGTERM (systemd, Kubernetes, `docker stop` of an image that forgets STOPSIGNAL) stops
+    the bot as SIGINT does, asyncio.Runner's way: the main task is cancelled, and leaving
+    `async with bot` closes the bot (its interactions under way finish first, then the store).
+    Without this, SIGTERM ends the process on the spot, as kill -9 would."""
+    if main is None:
+        return
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals on Windows
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

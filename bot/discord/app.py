@@ -29,8 +29,9 @@ from bot.discord.components import (
     refusing,
 )
 from bot.discord.global_pace import GlobalPace, pace_requests, share_of_limit
+from bot.discord.in_flight import InFlight
 from bot.discord.presenter import Presenter
-from bot.discord.responses import refuse
+from bot.discord.responses import deliver, refusal, refuse
 from bot.discord.routing import InteractionRouter
 from bot.discord.sender import Sender
 from bot.discord.shards import LeaseKeeper, ShardPlan
@@ -42,6 +43,7 @@ from bot.present import i18n
 from bot.settings import Settings
 from bot.store import Store
 from bot.wordlists import install as install_word_lists
+from engine.i18n import msg
 from engine.words import get_finder
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,9 @@ class DealersChoiceBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        # Commands and clicks under way, which a stop waits for (bot.discord.in_flight).
+        self.in_flight = InFlight(self._connection.parsers, self._refuse_while_stopping)
+        self.in_flight.install()
         self._resumed = False
 
     @property
@@ -144,7 +149,8 @@ class DealersChoiceBot(commands.AutoShardedBot):
         if len(self.shard_plan.ids) < self.shard_plan.count:
             # Other processes run the other shards: DM clicks on their tables reach shard 0.
             await InteractionRouter(self.store, self.shard_plan, self._connection.parsers,
-                                    lambda table_id: table_id in self.tables.tables).start()
+                                    lambda table_id: table_id in self.tables.tables,
+                                    track=self.in_flight.track).start()
         self.add_dynamic_items(*PERSISTENT_ITEMS)
         games = dict.fromkeys(plugin.extension for plugin in self.plugins.values())
         for extension in (*EXTENSIONS, *games):
@@ -175,7 +181,19 @@ class DealersChoiceBot(commands.AutoShardedBot):
             # A word modal's answer, refused as a button's is (its TextModal was stopped).
             await refusing(interaction, self.presenter.on_modal_submit(interaction))
 
+    async def _refuse_while_stopping(self, data: dict[str, Any]) -> None:
+        """An interaction that arrives once the bot is stopping: the person is told to try
+        again, and nothing is done (the process it would run in is about to end)."""
+        interaction: discord.Interaction = discord.Interaction(
+            data=cast(Any, data), state=self._connection)
+        await i18n.for_interaction(interaction)
+        await deliver(interaction, refusal(msg(
+            "Dealer's Choice is restarting: nothing was done. Try again in a minute.")))
+
     async def close(self) -> None:
+        # The commands and clicks under way finish first: closing the store under them would
+        # cut their work in two (bot.discord.in_flight).
+        await self.in_flight.drain()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "sender"):

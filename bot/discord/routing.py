@@ -57,13 +57,16 @@ class InteractionRouter:
     """Wraps the gateway's INTERACTION_CREATE handler of one bot process."""
 
     def __init__(self, store: Store, plan: ShardPlan, parsers: dict[str, Parser],
-                 is_here: Callable[[str], bool]) -> None:
+                 is_here: Callable[[str], bool],
+                 track: Callable[[asyncio.Task[None]], None] | None = None) -> None:
         self.store = store
         self.plan = plan
         self.parsers = parsers
         self.is_here = is_here
         self._parse: Parser = parsers["INTERACTION_CREATE"]
         self._tasks: set[asyncio.Task[None]] = set()
+        # A stop waits for the passing on under way too (bot.discord.in_flight).
+        self._track = track
         # A table never changes guild: its guild is looked up once, not at every click.
         self._guilds: dict[str, int] = {}
 
@@ -76,6 +79,8 @@ class InteractionRouter:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        if self._track is not None:
+            self._track(task)
 
     def _intercept(self, data: dict[str, Any]) -> None:
         table = table_of(data)
