@@ -10,7 +10,10 @@ nothing. So the bot stops in two steps: first it answers no new interaction but 
 it close the tables, the sender and the store (bot.discord.app `close`).
 
 Which tasks an interaction started is read rather than guessed from discord.py's task names:
-the parser runs synchronously, so the tasks that exist after it and not before are its own.
+the parser runs synchronously, and while it runs a task factory (asyncio's own hook,
+`loop.set_task_factory`) notes every task created. Comparing `asyncio.all_tasks()` before and
+after would be as exact, but costs a copy of every task in the process at each click: some
+6 ms with a thousand tables' five thousand tasks.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class InFlight:
         self._parsers = parsers
         self._parse: Parser = parsers["INTERACTION_CREATE"]
         self._refuse_closing = refuse_closing
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
         self.closing = False
 
     def install(self) -> None:
@@ -53,12 +56,26 @@ class InFlight:
         if self.closing:
             self.track(asyncio.get_running_loop().create_task(self._refuse_closing(data)))
             return
-        before = asyncio.all_tasks()
-        self._parse(data)
-        for task in asyncio.all_tasks() - before:
+        loop = asyncio.get_running_loop()
+        previous = loop.get_task_factory()
+        started: list[asyncio.Future[Any]] = []
+
+        def noting(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any
+                   ) -> asyncio.Future[Any]:
+            task = (previous(loop, coro, **options) if previous is not None
+                    else asyncio.Task(coro, loop=loop, **options))
+            started.append(task)
+            return task
+
+        loop.set_task_factory(noting)
+        try:
+            self._parse(data)
+        finally:
+            loop.set_task_factory(previous)
+        for task in started:
             self.track(task)
 
-    def track(self, task: asyncio.Task[Any]) -> None:
+    def track(self, task: asyncio.Future[Any]) -> None:
         """Count `task` among the interactions' work: a stop waits for it."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -102,3 +102,25 @@ async def test_tasks_tracked_by_hand_are_waited_for() -> None:
     assert not stopping.done()
     release.set()
     assert await stopping == 0
+
+
+async def test_a_task_factory_already_installed_makes_the_tasks_and_stays() -> None:
+    loop = asyncio.get_running_loop()
+    made: list[asyncio.Future[Any]] = []
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any
+                ) -> asyncio.Future[Any]:
+        task = asyncio.Task(coro, loop=loop, **options)
+        made.append(task)
+        return task
+
+    loop.set_task_factory(factory)
+    try:
+        gateway, in_flight = installed()
+        gateway.parsers["INTERACTION_CREATE"]({"id": "a"})
+        assert loop.get_task_factory() is factory
+        assert len(made) == 1 and in_flight.under_way == 1
+        gateway.finish["a"].set()
+        assert await in_flight.drain(60) == 0
+    finally:
+        loop.set_task_factory(None)
