@@ -40,7 +40,9 @@ POSTGRES_BIN = Path(os.environ.get("DC_TEST_POSTGRES_BIN", "/usr/lib/postgresql/
 
 def _die_with_parent() -> None:
     """buildah (or the PostgreSQL server) gets SIGTERM if this script dies: nothing is left
-    running."""
+    running. SIGINT is as a terminal leaves it: a CI that runs this as a background job
+    starts it ignored, and the bot's stop signal would then do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 

@@ -22,7 +22,11 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 def _die_with_parent() -> None:
     """Linux: the bot gets SIGTERM if whoever started it dies, even by kill -9, so a test or
-    sandbox that crashes never leaves a bot running."""
+    sandbox that crashes never leaves a bot running. And SIGINT stops it, as it does a bot
+    started from a terminal or by `docker stop`, even when this process was started with
+    SIGINT ignored (a background job of a script: `./dev test &`), which a child inherits and
+    Python then honours by never raising KeyboardInterrupt: `stop` would kill it instead."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG

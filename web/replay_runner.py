@@ -70,6 +70,7 @@ ORPHAN_CHECK_SECONDS = 2.0  # how often a replay process looks whether its web p
 def _replay_process() -> None:
     """A replay process's start: lower priority, and what replaying needs, as `python -m
     web` sets it up (the games' plugins, the bot's word lists for a word game's moves)."""
+    from bot.collector import settle_garbage_collector
     from bot.plugins import install_plugins
     from bot.wordlists import data_dir_words
     from engine.words import set_word_source
@@ -82,6 +83,10 @@ def _replay_process() -> None:
         os.nice(NICE)
     install_plugins()
     set_word_source(data_dir_words())
+    # As the web workers do: the plugins and the word lists are moved out of the collector's
+    # sight, and full collections made rare. Without it a full collection walked them at
+    # every few replays (100-270 ms each), which a visitor's first open of a replay waited.
+    settle_garbage_collector()
 
 
 def _exit_when_orphaned(parent: int, every: float) -> None:

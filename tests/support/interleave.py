@@ -48,6 +48,11 @@ class Jittered:
         self._turn = asyncio.Lock() if serial else None
         self.calls = 0
 
+    @property
+    def serial(self) -> bool:
+        """Whether the same seed gives the same interleaving (see the module)."""
+        return self._turn is not None
+
     async def pause(self) -> None:
         """Let the other tasks run a drawn number of times (0 most often)."""
         for _ in range(self._rng.choice(PAUSES)):

@@ -1,12 +1,17 @@
 """The replay process of a web process (`web.replay_runner`): it does not outlive a web
-process killed outright (kill -9 leaves it no way to stop it)."""
+process killed outright (kill -9 leaves it no way to stop it), and its collector is settled
+as the web workers' are."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bot.collector import settle_garbage_collector
+from web.replay_runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,3 +49,25 @@ def test_a_replay_process_ends_when_its_web_process_is_killed() -> None:
             break
         time.sleep(0.2)
     assert gone(replay_process)
+
+
+def settled() -> tuple[tuple[int, int, int], int]:
+    return gc.get_threshold(), gc.get_freeze_count()
+
+
+async def test_a_replay_process_keeps_its_word_lists_out_of_the_collectors_sight() -> None:
+    """What the process loaded at its start (the plugins, the word lists: most of its
+    objects) is frozen, and full collections are as rare as in the web workers."""
+    runner = Runner(processes=True)
+    try:
+        threshold, frozen = await runner.run(settled)
+    finally:
+        runner.close()
+    before = gc.get_threshold()
+    try:
+        settle_garbage_collector()
+        assert threshold == gc.get_threshold() != (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+    assert frozen > 10_000
