@@ -83,9 +83,9 @@ def _replay_process() -> None:
         os.nice(NICE)
     install_plugins()
     set_word_source(data_dir_words())
-    # As the web workers do: the plugins and the word lists are moved out of the collector's
-    # sight, and full collections made rare. Without it a full collection walked them at
-    # every few replays (100-270 ms each), which a visitor's first open of a replay waited.
+    # As the web workers do: what start-up loaded is moved out of the collector's sight, and
+    # full collections made rare. Without it bench/web.py's replay visits met a full one
+    # every few dozen replays, 44-58 ms each, on the way of whichever visit was replaying.
     settle_garbage_collector()
 
 
