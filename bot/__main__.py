@@ -11,7 +11,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -21,7 +21,11 @@ from bot.settings import Settings, SettingsError, load_settings
 from bot.wordlists import data_dir_words
 from engine.__main__ import main as replay_main
 
+if TYPE_CHECKING:
+    from bot.discord.app import DealersChoiceBot
+
 EXIT_CONFIG = 2
+log = logging.getLogger("bot")
 
 
 def point_at(settings: Settings) -> None:
@@ -36,7 +40,7 @@ async def run(settings: Settings) -> int:
     from bot.discord.app import DealersChoiceBot
 
     bot = DealersChoiceBot(settings)
-    stop_on_sigterm(asyncio.current_task())
+    stop_on_signals(bot, asyncio.current_task())
     async with bot:
         try:
             await bot.start(settings.discord_token or "")
@@ -97,15 +101,45 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def stop_on_sigterm(main: asyncio.Task[Any] | None) -> None:
-    """SIGTERM (systemd, Kubernetes, `docker stop` of an image that forgets STOPSIGNAL) stops
-    the bot as SIGINT does, asyncio.Runner's way: the main task is cancelled, and leaving
-    `async with bot` closes the bot (its interactions under way finish first, then the store).
-    Without this, SIGTERM ends the process on the spot, as kill -9 would."""
+def stop_on_signals(bot: DealersChoiceBot, main: asyncio.Task[Any] | None) -> None:
+    """SIGINT (`docker stop` with the image's STOPSIGNAL, Ctrl+C) and SIGTERM (systemd,
+    Kubernetes) stop the bot in two steps: first the commands and clicks under way finish
+    while the gateway still reads, so that anyone who clicks meanwhile is told the bot is
+    restarting rather than seeing "This interaction failed" (`InFlight.drain`); then the main
+    task is cancelled, and leaving `async with bot` closes it. A second signal cancels at
+    once (the close still waits out what is left of the first one's few seconds). Without
+    this, SIGTERM would end the process on the spot, as kill -9 does, and SIGINT would cut
+    the gateway first. A SIGINT this process was started ignoring (a background job of a
+    script) stays ignored, as Python itself leaves it."""
     if main is None:
         return
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals on Windows
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+    loop = asyncio.get_running_loop()
+    cancelled = False
+    stopping: set[asyncio.Task[None]] = set()
+
+    def cancel() -> None:
+        nonlocal cancelled
+        if not cancelled:
+            cancelled = True
+            main.cancel()
+
+    async def finish_then_stop() -> None:
+        await bot.in_flight.drain()
+        cancel()
+
+    def stop() -> None:
+        if stopping:
+            cancel()
+            return
+        log.info("stopping: the commands and clicks under way finish first")
+        task = loop.create_task(finish_then_stop())
+        stopping.add(task)
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if number == signal.SIGINT and signal.getsignal(number) is signal.SIG_IGN:
+            continue
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals on Windows
+            loop.add_signal_handler(number, stop)
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

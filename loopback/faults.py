@@ -63,14 +63,16 @@ class Hold:
     as on a slow link. Unlike a 429 (answered at once; the bot then waits of its own accord,
     for as long as the answer said), the test decides the instant a held request goes on."""
 
-    def __init__(self, method: str, path_regex: str) -> None:
+    def __init__(self, method: str, path_regex: str, count: int | None = None) -> None:
         self.method = method.upper()
         self.pattern = re.compile(path_regex)
+        self.count = count  # how many matching requests it holds (None: every one)
         self.waiting = 0  # matching requests that reached the hold so far
         self._released = asyncio.Event()
 
     def matches(self, method: str, path: str) -> bool:
-        return self.method in ("*", method) and self.pattern.search(path) is not None
+        full = self.count is not None and self.waiting >= self.count
+        return not full and self.method in ("*", method) and self.pattern.search(path) is not None
 
     @property
     def released(self) -> bool:
@@ -119,9 +121,10 @@ class Faults:
     def pending(self) -> int:
         return sum(f.remaining for f in self._faults)
 
-    def hold(self, method: str, path_regex: str) -> Hold:
-        """Keep every matching request waiting until the hold is released (see `Hold`)."""
-        hold = Hold(method, path_regex)
+    def hold(self, method: str, path_regex: str, count: int | None = None) -> Hold:
+        """Keep every matching request (or the next `count` of them: later ones go on at
+        once) waiting until the hold is released (see `Hold`)."""
+        hold = Hold(method, path_regex, count)
         self._holds.append(hold)
         return hold
 

@@ -50,6 +50,9 @@ log = logging.getLogger(__name__)
 
 # The games' own cogs come with their plug-ins (bot.plugins).
 EXIT_LEASE_LOST = 70
+ANSWERED_WITH_A_MESSAGE = (discord.InteractionType.application_command,
+                           discord.InteractionType.component,
+                           discord.InteractionType.modal_submit)
 EXTENSIONS = ("cogs.tables", "cogs.leaderboards", "cogs.chips", "cogs.replays", "cogs.help",
               "cogs.tournaments")
 
@@ -186,6 +189,8 @@ class DealersChoiceBot(commands.AutoShardedBot):
         again, and nothing is done (the process it would run in is about to end)."""
         interaction: discord.Interaction = discord.Interaction(
             data=cast(Any, data), state=self._connection)
+        if interaction.type not in ANSWERED_WITH_A_MESSAGE:
+            return  # an autocomplete's answer is choices: none is offered
         await i18n.for_interaction(interaction)
         await deliver(interaction, refusal(msg(
             "Dealer's Choice is restarting: nothing was done. Try again in a minute.")))

@@ -43,6 +43,7 @@ class InFlight:
         self._refuse_closing = refuse_closing
         self._tasks: set[asyncio.Future[Any]] = set()
         self.closing = False
+        self._deadline: float | None = None
 
     def install(self) -> None:
         self._parsers["INTERACTION_CREATE"] = self.parse
@@ -81,10 +82,13 @@ class InFlight:
         task.add_done_callback(self._tasks.discard)
 
     async def drain(self, seconds: float = DRAIN_SECONDS) -> int:
-        """Stop taking interactions, and wait up to `seconds` for those under way (and for
-        the refusals this sends meanwhile); how many were still running when time ran out."""
+        """Stop taking interactions, and wait up to `seconds` from the first call for those
+        under way (and for the refusals sent meanwhile); how many were still running when
+        time ran out."""
         self.closing = True
-        deadline = asyncio.get_running_loop().time() + seconds
+        if self._deadline is None:  # a second call waits out the first one's time, no more
+            self._deadline = asyncio.get_running_loop().time() + seconds
+        deadline = self._deadline
         if self._tasks:
             log.info("stopping: waiting for %d interaction task(s) under way", len(self._tasks))
         while self._tasks:

@@ -124,3 +124,12 @@ async def test_a_task_factory_already_installed_makes_the_tasks_and_stays() -> N
         assert await in_flight.drain(60) == 0
     finally:
         loop.set_task_factory(None)
+
+
+async def test_a_second_stop_waits_out_the_first_ones_time_only() -> None:
+    """The signal's stop and then the bot's close both drain: the close adds no more time."""
+    gateway, in_flight = installed()
+    gateway.parsers["INTERACTION_CREATE"]({"id": "stuck"})
+    assert await in_flight.drain(0.05) == 1
+    assert await asyncio.wait_for(in_flight.drain(3600), 5) == 1
+    gateway.finish["stuck"].set()

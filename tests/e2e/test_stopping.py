@@ -1,5 +1,6 @@
 """Stopping the bot (`docker stop`'s SIGINT, systemd's SIGTERM) while a command is under way:
-the command finishes before the store closes, and the bot exits with 0 and no traceback.
+the command finishes before the store closes, a command sent meanwhile is told the bot is
+restarting, and the bot exits with 0 and no traceback.
 
 The CI's image check once stopped the bot just after `/sppoker start` had posted its lobby
 and before the command had remembered the lobby's message: the store closed under it ("pool
@@ -33,8 +34,8 @@ async def test_a_command_under_way_finishes_before_the_bot_stops(
         await bot.start()
         try:
             general = discord.channel("general")
-            bob = discord.user("bob")
-            hold = discord.server.faults.hold("POST", CALLBACK)
+            alice, bob = discord.user("alice"), discord.user("bob")
+            hold = discord.server.faults.hold("POST", CALLBACK, count=1)
             command = asyncio.create_task(bob.slash(general, "sppoker start",
                                                     timeout=patient(60), check=False))
             try:
@@ -46,6 +47,9 @@ async def test_a_command_under_way_finishes_before_the_bot_stops(
                 await discord.wait_for(
                     lambda: "waiting for 1 interaction task(s) under way" in bot.log_text(),
                     timeout=patient(20), message=lambda: bot.log_tail())
+                # Meanwhile the gateway still reads: a command is answered, not failed.
+                late = await alice.slash(general, "table status", timeout=patient(20))
+                assert late.ephemeral and "restarting" in late.text, late
             finally:
                 hold.release()
                 discord.clock.go()
@@ -66,7 +70,6 @@ async def test_a_command_under_way_finishes_before_the_bot_stops(
 
         await bot.start()
         try:
-            alice = discord.user("alice")
             status = await alice.slash(general, "table status")
             await status.wait_for_message(lambda message: "Bob" in message.text)
         finally:

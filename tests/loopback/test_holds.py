@@ -8,6 +8,7 @@ import asyncio
 import discord
 
 from loopback import LoopbackDiscord
+from loopback.faults import Faults
 from tests.loopback.tiny_bot import TinyBot
 
 MESSAGES = r"/channels/\d+/messages$"
@@ -41,3 +42,17 @@ async def test_clear_releases_every_hold(loopback: LoopbackDiscord, bot: TinyBot
     await editing
     assert loopback.message(first.id).text == "edited"
     assert loopback.message(second.id).text == "not held"
+
+
+async def test_a_hold_of_one_request_lets_the_next_go_on() -> None:
+    """discord.py sends one request of a route at a time, so the next one is asked of the
+    hold directly."""
+    faults = Faults()
+    hold = faults.hold("POST", MESSAGES, count=1)
+    held = asyncio.create_task(faults.wait_if_held("POST", "/channels/1/messages"))
+    await asyncio.sleep(0)
+    assert hold.waiting == 1 and not held.done()
+    await asyncio.wait_for(faults.wait_if_held("POST", "/channels/1/messages"), 5)
+    assert not held.done()
+    hold.release()
+    await asyncio.wait_for(held, 5)
