@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ctypes
 import os
 import pwd
 import signal
@@ -32,19 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from loopback import LoopbackDiscord
 from loopback.driver import describe_rejection
+from loopback.process import die_with_parent
 
 READY_TIMEOUT = 180.0  # the first start builds the word lists from the dictionaries
 STOP_TIMEOUT = 30.0
 POSTGRES_BIN = Path(os.environ.get("DC_TEST_POSTGRES_BIN", "/usr/lib/postgresql/15/bin"))
-
-
-def _die_with_parent() -> None:
-    """buildah (or the PostgreSQL server) gets SIGTERM if this script dies: nothing is left
-    running. SIGINT is as a terminal leaves it: a CI that runs this as a background job
-    starts it ignored, and the bot's stop signal would then do nothing."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def say(text: str) -> None:
@@ -93,7 +84,7 @@ class ImageBot:
             log.flush()
             self.process = await asyncio.create_subprocess_exec(
                 *command, stdout=log, stderr=log, stdin=asyncio.subprocess.DEVNULL,
-                preexec_fn=_die_with_parent)
+                preexec_fn=die_with_parent)
         started = time.monotonic()
         ready = asyncio.create_task(self.discord.wait_for_bot_ready(
             timeout=READY_TIMEOUT, identifies=self.starts))
@@ -199,7 +190,7 @@ def postgres_server(folder: Path) -> Iterator[Path]:
             [str(POSTGRES_BIN / "postgres"), "-D", str(data), "-c", "listen_addresses=",
              "-c", f"unix_socket_directories={socket_dir}", "-c", "fsync=off"],
             user=user, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent)
+            preexec_fn=die_with_parent)
     try:
         deadline = time.monotonic() + 30
         while not (socket_dir / ".s.PGSQL.5432").exists() and server.poll() is None:

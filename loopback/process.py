@@ -20,12 +20,13 @@ from loopback.driver import LoopbackDiscord
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
-def _die_with_parent() -> None:
-    """Linux: the bot gets SIGTERM if whoever started it dies, even by kill -9, so a test or
-    sandbox that crashes never leaves a bot running. And SIGINT stops it, as it does a bot
-    started from a terminal or by `docker stop`, even when this process was started with
-    SIGINT ignored (a background job of a script: `./dev test &`), which a child inherits and
-    Python then honours by never raising KeyboardInterrupt: `stop` would kill it instead."""
+def die_with_parent() -> None:
+    """A child process's start (`preexec_fn`) on Linux: it gets SIGTERM if whoever started it
+    dies, even by kill -9, so a test, sandbox or check that crashes never leaves a bot (or
+    its PostgreSQL server) running. And SIGINT stops it, as it does a bot started from a
+    terminal or by `docker stop`, even when this process was started with SIGINT ignored (a
+    background job of a script: `./dev test &`), which a child inherits and Python then
+    honours by never raising KeyboardInterrupt: `stop` would kill it instead."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -66,7 +67,7 @@ class BotProcess:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", *self.args,
             cwd=PROJECT_ROOT, env=self.env(), stdout=log, stderr=log,
-            stdin=asyncio.subprocess.DEVNULL, preexec_fn=_die_with_parent,
+            stdin=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent,
         )
         log.close()
         ready = asyncio.create_task(

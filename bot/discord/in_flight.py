@@ -42,11 +42,15 @@ class InFlight:
         self._parse: Parser = parsers["INTERACTION_CREATE"]
         self._refuse_closing = refuse_closing
         self._tasks: set[asyncio.Future[Any]] = set()
-        self.closing = False
-        self._deadline: float | None = None
+        self._deadline: float | None = None  # set by the first `drain`: stopping since
 
     def install(self) -> None:
         self._parsers["INTERACTION_CREATE"] = self.parse
+
+    @property
+    def closing(self) -> bool:
+        """Whether a stop has begun: interactions are refused, not run."""
+        return self._deadline is not None
 
     @property
     def under_way(self) -> int:
@@ -85,7 +89,6 @@ class InFlight:
         """Stop taking interactions, and wait up to `seconds` from the first call for those
         under way (and for the refusals sent meanwhile); how many were still running when
         time ran out."""
-        self.closing = True
         if self._deadline is None:  # a second call waits out the first one's time, no more
             self._deadline = asyncio.get_running_loop().time() + seconds
         deadline = self._deadline
